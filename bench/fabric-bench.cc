@@ -1,0 +1,173 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// `./inasim bench fabric`: packet-hops per wall second of inasim's link and of ns-3's
+// PointToPointNetDevice on the same traffic, a permutation on a k=4 fat-tree, in one process so the
+// ratio is meaningful on a noisy machine. Prints one flat JSON object (docs/driver.md).
+
+#include "ns3/core-module.h"
+#include "ns3/ina-event.h"
+#include "ns3/ina-fabric-helper.h"
+
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint16_t BENCH_PORT = 9;
+constexpr uint32_t PACKET_BYTES = 1500;
+
+class Discard : public InaPacketSink
+{
+  public:
+    explicit Discard(InaPacketPool* pool)
+        : m_pool(pool)
+    {
+    }
+
+    void Receive(InaPacket* p, uint32_t port) override
+    {
+        m_pool->Free(p);
+    }
+
+  private:
+    InaPacketPool* m_pool;
+};
+
+/// Sends `count` packets to one destination at its NIC's line rate: one event per packet sent.
+class PacedSender
+{
+  public:
+    PacedSender(Ptr<InaHost> host, InaAddress dst, uint64_t count, int64_t gapPs)
+        : m_host(host),
+          m_dst(dst),
+          m_left(count),
+          m_gapPs(gapPs),
+          m_event(this)
+    {
+    }
+
+    void Start(int64_t atPs)
+    {
+        m_event.ScheduleAt(atPs);
+    }
+
+    void Tick()
+    {
+        InaPacket* p = m_host->GetPool().Alloc();
+        p->dst = m_dst;
+        // Eight sub-flows per pair, so ECMP has something to spread.
+        p->flowId = (m_host->GetAddress() << 3) | (m_left & 7);
+        p->dstPort = BENCH_PORT;
+        p->wireBytes = PACKET_BYTES;
+        m_host->Send(p);
+        if (--m_left > 0)
+        {
+            m_event.ScheduleAt(Simulator::Now().GetTimeStep() + m_gapPs);
+        }
+    }
+
+  private:
+    Ptr<InaHost> m_host;
+    InaAddress m_dst;
+    uint64_t m_left;
+    int64_t m_gapPs;
+    InaReusableEvent<PacedSender, &PacedSender::Tick> m_event;
+};
+
+struct Result
+{
+    uint64_t hops;
+    uint64_t events;
+    double wallS;
+};
+
+Result
+RunOnce(InaFabricHelper::LinkKind kind, uint64_t packetsPerHost)
+{
+    InaTopology::LinkSpec link{100000000000ULL, 1000000};
+    InaFabricHelper helper;
+    helper.SetLinkKind(kind);
+    helper.SetQueue(1000000, 0);
+    helper.SetEcmpSeed(1);
+    Ptr<InaFabric> fabric = helper.Build(InaTopology::FatTree(4, link, link));
+    uint32_t n = fabric->GetNHosts();
+    // A fixed derangement: host i sends to perm[i] != i.
+    std::vector<uint32_t> perm(n);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::mt19937 rng(12345);
+    do
+    {
+        std::shuffle(perm.begin(), perm.end(), rng);
+    } while ([&] {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (perm[i] == i)
+            {
+                return true;
+            }
+        }
+        return false;
+    }());
+    Discard discard(&fabric->GetPool());
+    std::vector<std::unique_ptr<PacedSender>> senders;
+    const int64_t gap = PACKET_BYTES * 80; // line rate at 100 Gb/s
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        fabric->GetHost(i)->Bind(BENCH_PORT, &discard);
+        senders.push_back(
+            std::make_unique<PacedSender>(fabric->GetHost(i), perm[i], packetsPerHost, gap));
+        senders.back()->Start(i * 1000);
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    auto t1 = std::chrono::steady_clock::now();
+    Result r{fabric->GetPacketHops(),
+             Simulator::GetEventCount(),
+             std::chrono::duration<double>(t1 - t0).count()};
+    senders.clear();
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint64_t packets = 200000;
+    uint64_t p2pPackets = 0;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Fabric benchmark: permutation traffic on a k=4 fat-tree, inasim link vs PointToPoint.");
+    cmd.AddValue("packets", "packets each host sends (inasim link)", packets);
+    cmd.AddValue("p2p-packets", "packets each host sends on the p2p run (0: same)", p2pPackets);
+    cmd.Parse(argc, argv);
+    if (p2pPackets == 0)
+    {
+        p2pPackets = packets;
+    }
+    Result fast = RunOnce(InaFabricHelper::LinkKind::FAST, packets);
+    Result p2p = RunOnce(InaFabricHelper::LinkKind::P2P, p2pPackets);
+    std::printf("{\"fabric.inasim.hops\": %llu, \"fabric.inasim.events\": %llu, "
+                "\"fabric.inasim.wall_s\": %.6f, \"fabric.inasim.hops_per_s\": %.1f, "
+                "\"fabric.p2p.hops\": %llu, \"fabric.p2p.events\": %llu, "
+                "\"fabric.p2p.wall_s\": %.6f, \"fabric.p2p.hops_per_s\": %.1f, "
+                "\"fabric.ratio.inasim_over_p2p\": %.3f}\n",
+                (unsigned long long)fast.hops,
+                (unsigned long long)fast.events,
+                fast.wallS,
+                fast.hops / fast.wallS,
+                (unsigned long long)p2p.hops,
+                (unsigned long long)p2p.events,
+                p2p.wallS,
+                p2p.hops / p2p.wallS,
+                (fast.hops / fast.wallS) / (p2p.hops / p2p.wallS));
+    return 0;
+}

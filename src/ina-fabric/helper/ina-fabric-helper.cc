@@ -1,0 +1,229 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-fabric-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/error-model.h"
+#include "ns3/ina-channel.h"
+#include "ns3/ina-net-device.h"
+#include "ns3/ina-p2p-port.h"
+#include "ns3/node.h"
+#include "ns3/pipeline.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/pointer.h"
+#include "ns3/queue-size.h"
+#include "ns3/drop-tail-queue.h"
+#include "ns3/queue.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+InaFabricHelper::InaFabricHelper()
+{
+    m_pipelineFactory.SetTypeId("ns3::Pipeline");
+}
+
+void
+InaFabricHelper::SetLinkKind(LinkKind kind)
+{
+    m_linkKind = kind;
+}
+
+void
+InaFabricHelper::SetQueue(uint64_t capacityBytes, uint64_t ecnThresholdBytes)
+{
+    m_capacityBytes = capacityBytes;
+    m_ecnThresholdBytes = ecnThresholdBytes;
+}
+
+void
+InaFabricHelper::SetPriorityClasses(uint32_t classes)
+{
+    m_priorityClasses = classes;
+}
+
+void
+InaFabricHelper::SetLossRate(double rate)
+{
+    m_lossRate = rate;
+}
+
+void
+InaFabricHelper::SetEcmpSeed(uint64_t seed)
+{
+    m_ecmpSeed = seed;
+}
+
+void
+InaFabricHelper::SetStreamBase(int64_t stream)
+{
+    m_streamBase = stream;
+}
+
+void
+InaFabricHelper::SetPipelineAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_pipelineFactory.Set(name, value);
+}
+
+void
+InaFabricHelper::EnablePcap(const std::string& prefix)
+{
+    m_pcapPrefix = prefix;
+}
+
+namespace
+{
+Ptr<RateErrorModel>
+MakeLoss(double rate, int64_t stream)
+{
+    auto em = CreateObject<RateErrorModel>();
+    em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+    em->SetAttribute("ErrorRate", DoubleValue(rate));
+    em->AssignStreams(stream);
+    return em;
+}
+} // namespace
+
+Ptr<InaFabric>
+InaFabricHelper::Build(const InaTopology& topology) const
+{
+    Ptr<InaFabric> fabric = CreateObject<InaFabric>();
+    fabric->SetTopology(topology, m_ecmpSeed);
+    const InaTopology& topo = fabric->GetTopology();
+
+    std::vector<Ptr<Node>> nodes;
+    for (uint32_t i = 0; i < topo.GetNNodes(); ++i)
+    {
+        const InaTopology::Node& n = topo.GetNode(i);
+        Ptr<Node> node = CreateObject<Node>();
+        nodes.push_back(node);
+        fabric->AddNode(node);
+        if (n.isHost)
+        {
+            Ptr<InaHost> host = CreateObject<InaHost>();
+            host->SetAddress(i);
+            node->AggregateObject(host);
+            fabric->AddHost(host);
+        }
+        else
+        {
+            Ptr<InaSwitch> sw = CreateObject<InaSwitch>();
+            sw->SetIdentity(i, n.name, n.tier);
+            node->AggregateObject(sw);
+            fabric->AddSwitch(sw);
+            sw->SetPipeline(m_pipelineFactory.Create<Pipeline>());
+        }
+    }
+
+    // Ports are created in each node's Neighbors() order, so port i of a node is its i-th
+    // neighbour, which is what the routing table's port indices mean.
+    std::vector<std::vector<InaPort*>> ports(topo.GetNNodes());
+    for (uint32_t i = 0; i < topo.GetNNodes(); ++i)
+    {
+        ports[i].resize(topo.Neighbors(i).size(), nullptr);
+    }
+    int64_t stream = m_streamBase;
+    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    {
+        const InaTopology::Link& link = topo.GetLink(l);
+        InaPort* ends[2] = {nullptr, nullptr};
+        if (m_linkKind == LinkKind::FAST)
+        {
+            Ptr<InaChannel> channel = CreateObject<InaChannel>();
+            channel->SetAttribute("Delay", TimeValue(TimeStep(link.delayPs)));
+            for (int e = 0; e < 2; ++e)
+            {
+                Ptr<InaNetDevice> dev = CreateObject<InaNetDevice>();
+                dev->SetAttribute("DataRate", DataRateValue(DataRate(link.rateBps)));
+                dev->SetAttribute("QueueCapacity", UintegerValue(m_capacityBytes));
+                dev->SetAttribute("EcnThreshold", UintegerValue(m_ecnThresholdBytes));
+                dev->SetAttribute("PriorityClasses", UintegerValue(m_priorityClasses));
+                if (m_lossRate > 0)
+                {
+                    dev->SetAttribute("ErrorModel", PointerValue(MakeLoss(m_lossRate, stream++)));
+                }
+                uint32_t owner = e == 0 ? link.a : link.b;
+                nodes[owner]->AddDevice(dev);
+                dev->Attach(channel);
+                dev->SetAddress(Mac48Address::Allocate());
+                ends[e] = PeekPointer(dev);
+            }
+        }
+        else
+        {
+            Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();
+            channel->SetAttribute("Delay", TimeValue(TimeStep(link.delayPs)));
+            InaP2pPort* p2p[2];
+            for (int e = 0; e < 2; ++e)
+            {
+                Ptr<PointToPointNetDevice> dev = CreateObject<PointToPointNetDevice>();
+                dev->SetAttribute("DataRate", DataRateValue(DataRate(link.rateBps)));
+                Ptr<Queue<Packet>> q = CreateObjectWithAttributes<DropTailQueue<Packet>>(
+                    "MaxSize",
+                    QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, m_capacityBytes + 65536)));
+                dev->SetQueue(q);
+                if (m_lossRate > 0)
+                {
+                    dev->SetReceiveErrorModel(MakeLoss(m_lossRate, stream++));
+                }
+                uint32_t owner = e == 0 ? link.a : link.b;
+                nodes[owner]->AddDevice(dev);
+                dev->SetAddress(Mac48Address::Allocate());
+                dev->Attach(channel);
+                auto port = std::make_unique<InaP2pPort>(dev, m_capacityBytes, m_ecnThresholdBytes);
+                p2p[e] = port.get();
+                ends[e] = port.get();
+                fabric->AdoptPort(std::move(port));
+            }
+            // A direction's counters live at its sender; the receiving end reports into them.
+            p2p[0]->SetPeer(p2p[1]);
+            p2p[1]->SetPeer(p2p[0]);
+        }
+        fabric->AddLinkPorts(ends[0], ends[1]);
+        ports[link.a][topo.PortTo(link.a, link.b)] = ends[0];
+        ports[link.b][topo.PortTo(link.b, link.a)] = ends[1];
+    }
+
+    for (uint32_t i = 0; i < topo.GetNNodes(); ++i)
+    {
+        for (uint32_t p = 0; p < ports[i].size(); ++p)
+        {
+            NS_ABORT_MSG_IF(ports[i][p] == nullptr, "InaFabricHelper: unwired port " << p << " at node "
+                                                                          << topo.GetNode(i).name);
+            if (topo.IsHost(i))
+            {
+                NS_ABORT_MSG_IF(ports[i].size() != 1,
+                                "InaFabricHelper: host " << topo.GetNode(i).name
+                                                         << " must have exactly one link");
+                Ptr<InaHost> host = fabric->GetHost(i);
+                ports[i][p]->Attach(PeekPointer(host), p, &fabric->GetPool());
+                host->SetPort(ports[i][p]);
+            }
+            else
+            {
+                Ptr<InaSwitch> sw = fabric->GetSwitch(i);
+                ports[i][p]->Attach(PeekPointer(sw), p, &fabric->GetPool());
+                sw->AddPort(ports[i][p]);
+            }
+            if (!m_pcapPrefix.empty())
+            {
+                auto* dev = dynamic_cast<InaNetDevice*>(ports[i][p]);
+                if (dev != nullptr)
+                {
+                    dev->EnablePcap(m_pcapPrefix + "-" + topo.GetNode(i).name + "-" +
+                                    std::to_string(p) + ".pcap");
+                }
+            }
+        }
+    }
+    return fabric;
+}
+
+} // namespace ns3

@@ -1,0 +1,72 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INA_FABRIC_HELPER_H
+#define INA_FABRIC_HELPER_H
+
+#include "ns3/ina-fabric.h"
+#include "ns3/ina-topology.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ina-fabric
+ * Turns an InaTopology into a running network: an ns-3 Node per topology node with an InaHost or an
+ * InaSwitch (every switch with a Pipeline) aggregated to it, and a link per topology link, either
+ * inasim's InaNetDevice pair or ns-3's PointToPointNetDevice pair.
+ *
+ * \code
+ *   InaFabricHelper fabric;
+ *   fabric.SetQueue(1000000, 100000);
+ *   fabric.SetPipelineAttribute("Stages", UintegerValue(12));
+ *   Ptr<InaFabric> net = fabric.Build(InaTopology::FatTree(4, hostLink, fabricLink));
+ * \endcode
+ */
+class InaFabricHelper
+{
+  public:
+    enum class LinkKind
+    {
+        FAST, //!< InaNetDevice: one event per hop
+        P2P   //!< ns-3 PointToPointNetDevice, for comparison
+    };
+
+    InaFabricHelper();
+
+    void SetLinkKind(LinkKind kind);
+    /// Output-queue capacity and ECN marking threshold (0: no marking), in bytes, on every port.
+    void SetQueue(uint64_t capacityBytes, uint64_t ecnThresholdBytes);
+    void SetPriorityClasses(uint32_t classes);
+    /// Independent random loss per packet per link direction.
+    void SetLossRate(double rate);
+    /// ECMP hash seed; with the loss streams, what makes a run repeatable.
+    void SetEcmpSeed(uint64_t seed);
+    /// First random stream for the links' error models (one stream per link direction).
+    void SetStreamBase(int64_t stream);
+    /// Any ns3::Pipeline attribute, for every switch.
+    void SetPipelineAttribute(const std::string& name, const AttributeValue& value);
+    /// Write pcap files `<prefix>-<node>-<port>.pcap` for every port (fast links only).
+    void EnablePcap(const std::string& prefix);
+
+    Ptr<InaFabric> Build(const InaTopology& topology) const;
+
+  private:
+    LinkKind m_linkKind = LinkKind::FAST;
+    uint64_t m_capacityBytes = 1000000;
+    uint64_t m_ecnThresholdBytes = 0;
+    uint32_t m_priorityClasses = 1;
+    double m_lossRate = 0;
+    uint64_t m_ecmpSeed = 1;
+    int64_t m_streamBase = 0;
+    ObjectFactory m_pipelineFactory;
+    std::string m_pcapPrefix;
+};
+
+} // namespace ns3
+
+#endif /* INA_FABRIC_HELPER_H */

@@ -1,0 +1,131 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-host.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("InaHost");
+NS_OBJECT_ENSURE_REGISTERED(InaHost);
+
+TypeId
+InaHost::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::InaHost")
+                            .SetParent<Object>()
+                            .SetGroupName("InaFabric")
+                            .AddConstructor<InaHost>();
+    return tid;
+}
+
+InaHost::InaHost() = default;
+InaHost::~InaHost() = default;
+
+void
+InaHost::DoDispose()
+{
+    m_endpoints.clear();
+    m_port = nullptr;
+    Object::DoDispose();
+}
+
+void
+InaHost::SetAddress(InaAddress address)
+{
+    m_address = address;
+}
+
+InaAddress
+InaHost::GetAddress() const
+{
+    return m_address;
+}
+
+void
+InaHost::SetPort(InaPort* port)
+{
+    m_port = port;
+}
+
+InaPort*
+InaHost::GetPort() const
+{
+    return m_port;
+}
+
+void
+InaHost::SetPool(InaPacketPool* pool)
+{
+    m_pool = pool;
+}
+
+InaPacketPool&
+InaHost::GetPool() const
+{
+    return *m_pool;
+}
+
+void
+InaHost::Bind(uint16_t port, InaPacketSink* sink)
+{
+    if (port >= m_endpoints.size())
+    {
+        m_endpoints.resize(port + 1, nullptr);
+    }
+    NS_ABORT_MSG_IF(m_endpoints[port] != nullptr,
+                    "InaHost " << m_address << ": endpoint " << port << " is already bound");
+    m_endpoints[port] = sink;
+}
+
+void
+InaHost::Unbind(uint16_t port)
+{
+    if (port < m_endpoints.size())
+    {
+        m_endpoints[port] = nullptr;
+    }
+}
+
+uint16_t
+InaHost::AllocateEndpoint()
+{
+    while (m_nextEndpoint < m_endpoints.size() && m_endpoints[m_nextEndpoint] != nullptr)
+    {
+        ++m_nextEndpoint;
+    }
+    NS_ABORT_MSG_IF(m_nextEndpoint == 0xffff, "InaHost " << m_address << ": out of endpoints");
+    return m_nextEndpoint++;
+}
+
+void
+InaHost::Send(InaPacket* p)
+{
+    p->src = m_address;
+    m_port->Send(p, 0);
+}
+
+void
+InaHost::Receive(InaPacket* p, uint32_t port)
+{
+    InaPacketSink* sink = p->dstPort < m_endpoints.size() ? m_endpoints[p->dstPort] : nullptr;
+    if (sink == nullptr)
+    {
+        ++m_unboundDrops;
+        m_pool->Free(p);
+        return;
+    }
+    sink->Receive(p, port);
+}
+
+uint64_t
+InaHost::GetUnboundDrops() const
+{
+    return m_unboundDrops;
+}
+
+} // namespace ns3

@@ -1,0 +1,65 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INA_HOST_H
+#define INA_HOST_H
+
+#include "ina-port.h"
+
+#include "ns3/object.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ina-fabric
+ * A server's network side: one port (its NIC) and a table of endpoints by InaPacket::dstPort, the
+ * way a UDP stack demultiplexes, without the IP stack (performance.md B3: a router through ns-3's IP
+ * stack forwards 5-7x slower). Applications bind an endpoint and send through the host.
+ */
+class InaHost : public Object, public InaPacketSink
+{
+  public:
+    static TypeId GetTypeId();
+    InaHost();
+    ~InaHost() override;
+
+    void SetAddress(InaAddress address);
+    InaAddress GetAddress() const;
+    void SetPort(InaPort* port);
+    InaPort* GetPort() const;
+    void SetPool(InaPacketPool* pool);
+    InaPacketPool& GetPool() const;
+
+    /// Deliver packets for `port` to `sink`. Aborts if the endpoint is taken.
+    void Bind(uint16_t port, InaPacketSink* sink);
+    void Unbind(uint16_t port);
+    /// A free endpoint number (from 1024 up), for applications that do not care which.
+    uint16_t AllocateEndpoint();
+
+    /// Send `p` (ownership passes); fills in the source address.
+    void Send(InaPacket* p);
+
+    void Receive(InaPacket* p, uint32_t port) override;
+
+    /// Packets that arrived for an endpoint nobody bound (a bug in a scenario, counted not hidden).
+    uint64_t GetUnboundDrops() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    InaAddress m_address = INA_NO_ADDRESS;
+    InaPort* m_port = nullptr;
+    InaPacketPool* m_pool = nullptr;
+    std::vector<InaPacketSink*> m_endpoints;
+    uint16_t m_nextEndpoint = 1024;
+    uint64_t m_unboundDrops = 0;
+};
+
+} // namespace ns3
+
+#endif /* INA_HOST_H */

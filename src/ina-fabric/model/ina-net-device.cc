@@ -1,0 +1,492 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-net-device.h"
+
+#include "ina-channel.h"
+#include "ina-packet-tag.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("InaNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(InaNetDevice);
+
+TypeId
+InaNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::InaNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("InaFabric")
+            .AddConstructor<InaNetDevice>()
+            .AddAttribute("DataRate",
+                          "Serialization rate of the link leaving this device.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&InaNetDevice::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("QueueCapacity",
+                          "Output queue capacity in bytes (packets waiting, not the one being "
+                          "serialized); a packet that does not fit is tail-dropped.",
+                          UintegerValue(1000000),
+                          MakeUintegerAccessor(&InaNetDevice::m_capacityBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("EcnThreshold",
+                          "Mark ECN-capable packets CE when more than this many bytes are already "
+                          "waiting; 0 disables marking.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaNetDevice::m_ecnThresholdBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PriorityClasses",
+                          "Strict-priority classes (InaPacket::priority, 0 first). 1 keeps the "
+                          "one-event-per-hop FIFO; more costs a second event per hop.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&InaNetDevice::m_priorityClasses),
+                          MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("ErrorModel",
+                          "Random loss on the wire (ns-3 ErrorModel), drawn once per packet sent.",
+                          PointerValue(),
+                          MakePointerAccessor(&InaNetDevice::m_errorModel),
+                          MakePointerChecker<ErrorModel>());
+    return tid;
+}
+
+InaNetDevice::InaNetDevice()
+    : m_arrivalEvent(this),
+      m_txCompleteEvent(this)
+{
+    m_ring.resize(64);
+}
+
+InaNetDevice::~InaNetDevice() = default;
+
+void
+InaNetDevice::DoDispose()
+{
+    // Packets still in flight belong to the pool, which frees its blocks wholesale.
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_peer = nullptr;
+    m_errorModel = nullptr;
+    m_lossProbe = nullptr;
+    m_pcap = nullptr;
+    NetDevice::DoDispose();
+}
+
+void
+InaNetDevice::Attach(Ptr<InaChannel> channel)
+{
+    m_channel = channel;
+    channel->Add(this);
+}
+
+Ptr<InaNetDevice>
+InaNetDevice::GetPeer() const
+{
+    return m_peer;
+}
+
+int64_t
+InaNetDevice::SerializationPs(uint32_t bytes) const
+{
+    // Exact for every rate that divides 8e12 bit-ps (all the usual ones); others round up.
+    return static_cast<int64_t>((static_cast<uint64_t>(bytes) * 8000000000000ULL + m_rateBps - 1) /
+                                m_rateBps);
+}
+
+uint64_t
+InaNetDevice::GetRateBps() const
+{
+    return m_rate.GetBitRate();
+}
+
+bool
+InaNetDevice::DrawLoss(uint32_t bytes)
+{
+    if (!m_errorModel)
+    {
+        return false;
+    }
+    if (!m_lossProbe || m_lossProbe->GetSize() != bytes)
+    {
+        m_lossProbe = Create<Packet>(bytes);
+    }
+    return m_errorModel->IsCorrupt(m_lossProbe);
+}
+
+void
+InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
+{
+    if (m_peer == nullptr)
+    {
+        // Lazily resolved so the channel can be wired in any order.
+        NS_ABORT_MSG_UNLESS(m_channel && m_channel->GetNDevices() == 2,
+                            "InaNetDevice: Send on a device whose channel has no peer");
+        m_peer = m_channel->GetPeerOf(this);
+        m_delayPs = m_channel->GetDelay().GetTimeStep();
+        m_rateBps = m_rate.GetBitRate();
+        m_classQueues.resize(m_priorityClasses);
+    }
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const uint32_t bytes = p->wireBytes;
+
+    if (m_priorityClasses > 1)
+    {
+        // Same admission rule as the FIFO, over all classes together.
+        if (m_backlogBytes + bytes > m_capacityBytes)
+        {
+            ++m_counters.drops;
+            m_pool->Free(p);
+            return;
+        }
+        if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
+        {
+            p->ecn = 3;
+            ++m_counters.ecnMarks;
+        }
+        ++m_counters.txPackets;
+        m_counters.txBytes += bytes;
+        uint32_t cls = std::min<uint32_t>(p->priority, m_priorityClasses - 1);
+        m_classQueues[cls].emplace_back(p, extraDelayPs);
+        m_backlogBytes += bytes;
+        m_counters.peakBacklogBytes = std::max(m_counters.peakBacklogBytes, m_backlogBytes);
+        if (!m_transmitting)
+        {
+            StartNextPriority();
+        }
+        return;
+    }
+
+    // FIFO: retire from the backlog every packet whose transmission has started by now.
+    while (m_queueHead != m_tail && m_ring[m_queueHead & (m_ring.size() - 1)].txStartPs <= now)
+    {
+        m_backlogBytes -= m_ring[m_queueHead & (m_ring.size() - 1)].bytes;
+        ++m_queueHead;
+    }
+    if (m_backlogBytes + bytes > m_capacityBytes)
+    {
+        ++m_counters.drops;
+        m_pool->Free(p);
+        return;
+    }
+    if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
+    {
+        p->ecn = 3;
+        ++m_counters.ecnMarks;
+    }
+    ++m_counters.txPackets;
+    m_counters.txBytes += bytes;
+    const int64_t start = std::max(now, m_busyUntilPs);
+    const int64_t end = start + SerializationPs(bytes);
+    m_busyUntilPs = end;
+    PushInFlight(p, start, end, extraDelayPs);
+    if (start > now)
+    {
+        m_backlogBytes += bytes;
+        m_counters.peakBacklogBytes = std::max(m_counters.peakBacklogBytes, m_backlogBytes);
+    }
+    else
+    {
+        // On the wire at once: never counted as waiting, and everything before it has started.
+        m_queueHead = m_tail;
+    }
+}
+
+void
+InaNetDevice::PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int64_t extraDelayPs)
+{
+    if (m_tail - m_head == m_ring.size())
+    {
+        // Grow the ring, keeping the logical positions (m_head..m_tail, m_queueHead) valid.
+        std::vector<InFlight> bigger(m_ring.size() * 2);
+        for (uint64_t i = m_head; i < m_tail; ++i)
+        {
+            bigger[i & (bigger.size() - 1)] = m_ring[i & (m_ring.size() - 1)];
+        }
+        m_ring.swap(bigger);
+    }
+    // A FIFO link cannot reorder: clamp in case the owner's extra delay ever shrank.
+    int64_t arrive = std::max(txEndPs + m_delayPs + extraDelayPs, m_lastArrivePs);
+    m_lastArrivePs = arrive;
+    bool lost = DrawLoss(p->wireBytes);
+    if (m_pcap)
+    {
+        WritePcap(p, txStartPs);
+    }
+    m_ring[m_tail & (m_ring.size() - 1)] = InFlight{txStartPs, arrive, p, p->wireBytes, lost};
+    ++m_tail;
+    if (m_tail - m_head == 1)
+    {
+        m_arrivalEvent.ScheduleAt(arrive);
+    }
+}
+
+void
+InaNetDevice::OnArrival()
+{
+    InFlight& e = m_ring[m_head & (m_ring.size() - 1)];
+    InaPacket* p = e.packet;
+    bool lost = e.lost;
+    if (m_queueHead == m_head)
+    {
+        // Entries in [m_queueHead, m_tail) are the ones counted as waiting; this one started long
+        // ago but nobody asked since, so retire it here.
+        m_backlogBytes -= e.bytes;
+        ++m_queueHead;
+    }
+    ++m_head;
+    if (m_head != m_tail)
+    {
+        m_arrivalEvent.ScheduleAt(m_ring[m_head & (m_ring.size() - 1)].arrivePs);
+    }
+    if (lost)
+    {
+        ++m_counters.lost;
+        m_pool->Free(p);
+        return;
+    }
+    ++m_counters.rxPackets;
+    m_peer->DeliverUp(p);
+}
+
+void
+InaNetDevice::StartNextPriority()
+{
+    for (auto& q : m_classQueues)
+    {
+        if (!q.empty())
+        {
+            m_inTx = q.front().first;
+            m_inTxExtraPs = q.front().second;
+            q.pop_front();
+            m_backlogBytes -= m_inTx->wireBytes;
+            m_transmitting = true;
+            m_inTxStartPs = Simulator::Now().GetTimeStep();
+            m_txCompleteEvent.ScheduleAt(m_inTxStartPs + SerializationPs(m_inTx->wireBytes));
+            return;
+        }
+    }
+    m_transmitting = false;
+}
+
+void
+InaNetDevice::OnTxComplete()
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    PushInFlight(m_inTx, m_inTxStartPs, now, m_inTxExtraPs);
+    m_inTx = nullptr;
+    StartNextPriority();
+}
+
+uint64_t
+InaNetDevice::GetBacklogBytes()
+{
+    if (m_priorityClasses == 1)
+    {
+        const int64_t now = Simulator::Now().GetTimeStep();
+        while (m_queueHead != m_tail && m_ring[m_queueHead & (m_ring.size() - 1)].txStartPs <= now)
+        {
+            m_backlogBytes -= m_ring[m_queueHead & (m_ring.size() - 1)].bytes;
+            ++m_queueHead;
+        }
+    }
+    return m_backlogBytes;
+}
+
+void
+InaNetDevice::EnablePcap(const std::string& filename)
+{
+    m_pcap = CreateObject<PcapFileWrapper>();
+    m_pcap->Open(filename, std::ios::out | std::ios::binary);
+    m_pcap->Init(147 /* LINKTYPE_USER0 */, 65535, 0);
+}
+
+void
+InaNetDevice::WritePcap(const InaPacket* p, int64_t atPs)
+{
+    std::vector<uint8_t> bytes(p->wireBytes, 0);
+    InaPacketTag::SerializeHeader(*p, bytes.data(), bytes.size());
+    m_pcap->Write(TimeStep(atPs), bytes.data(), bytes.size());
+}
+
+int64_t
+InaNetDevice::AssignStreams(int64_t stream)
+{
+    if (m_errorModel)
+    {
+        auto rem = DynamicCast<RateErrorModel>(m_errorModel);
+        if (rem)
+        {
+            return rem->AssignStreams(stream);
+        }
+    }
+    return 0;
+}
+
+// ---- NetDevice boilerplate: inasim devices carry InaPackets, not IP ----
+
+void
+InaNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+InaNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+InaNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+InaNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+InaNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+InaNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+InaNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+InaNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+InaNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+InaNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+InaNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+InaNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+InaNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+InaNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+InaNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+InaNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+InaNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    // The ns-3 boundary: only packets that carry an InaPacket (made by InaP2pPort or a test) can
+    // enter the fast path.
+    InaPacketTag tag;
+    if (!packet->PeekPacketTag(tag) || tag.GetPacket() == nullptr)
+    {
+        return false;
+    }
+    Send(tag.GetPacket(), 0);
+    return true;
+}
+
+bool
+InaNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+InaNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+InaNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+InaNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+InaNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+}
+
+void
+InaNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+}
+
+bool
+InaNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

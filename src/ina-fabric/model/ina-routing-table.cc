@@ -1,0 +1,326 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-routing-table.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+InaRoutingTable::InaRoutingTable(const InaTopology& topology)
+    : m_topology(topology)
+    , m_nHosts(topology.GetNHosts())
+    , m_nSwitches(topology.GetNSwitches())
+    , m_nNodes(topology.GetNNodes())
+{
+    const uint32_t H = m_nHosts;
+    const uint32_t S = m_nSwitches;
+    constexpr uint32_t UNSEEN = std::numeric_limits<uint32_t>::max();
+
+    m_rack.resize(H);
+    for (uint32_t h = 0; h < H; ++h)
+    {
+        m_rack[h] = m_topology.RackOf(h);
+    }
+
+    // Switch-only graph: hosts are leaves, so no shortest path between switches crosses one.
+    std::vector<std::vector<std::pair<uint32_t, uint16_t>>> swAdj(S); // (switch, port)
+    for (uint32_t s = 0; s < S; ++s)
+    {
+        const auto& adj = m_topology.Neighbors(H + s);
+        for (uint32_t p = 0; p < adj.size(); ++p)
+        {
+            if (adj[p].first >= H)
+            {
+                swAdj[s].emplace_back(adj[p].first - H, static_cast<uint16_t>(p));
+            }
+        }
+    }
+
+    m_groups.assign(S, std::vector<std::vector<uint16_t>>(1)); // group 0: empty
+    std::vector<std::map<std::vector<uint16_t>, uint16_t>> intern(S);
+    auto groupId = [&](uint32_t s, const std::vector<uint16_t>& ports) -> uint16_t {
+        if (ports.empty())
+        {
+            return 0;
+        }
+        auto it = intern[s].find(ports);
+        if (it != intern[s].end())
+        {
+            return it->second;
+        }
+        if (m_groups[s].size() > std::numeric_limits<uint16_t>::max())
+        {
+            throw std::runtime_error("InaRoutingTable: switch " + m_topology.GetNode(H + s).name +
+                                     " needs more than 65535 distinct next-hop groups");
+        }
+        const auto id = static_cast<uint16_t>(m_groups[s].size());
+        m_groups[s].push_back(ports);
+        intern[s].emplace(ports, id);
+        return id;
+    };
+
+    m_table.assign(static_cast<size_t>(S) * S, 0);
+    m_dist.assign(static_cast<size_t>(S) * S, 0);
+    std::vector<uint32_t> dist(S);
+    std::vector<uint32_t> queue;
+    queue.reserve(S);
+    std::vector<uint16_t> ports;
+    for (uint32_t d = 0; d < S; ++d)
+    {
+        std::fill(dist.begin(), dist.end(), UNSEEN);
+        queue.clear();
+        dist[d] = 0;
+        queue.push_back(d);
+        for (size_t head = 0; head < queue.size(); ++head)
+        {
+            const uint32_t u = queue[head];
+            for (const auto& e : swAdj[u])
+            {
+                if (dist[e.first] == UNSEEN)
+                {
+                    dist[e.first] = dist[u] + 1;
+                    queue.push_back(e.first);
+                }
+            }
+        }
+        if (queue.size() != S)
+        {
+            throw std::runtime_error("InaRoutingTable: the switches of the topology are not "
+                                     "connected");
+        }
+        for (uint32_t s = 0; s < S; ++s)
+        {
+            if (dist[s] > std::numeric_limits<uint16_t>::max())
+            {
+                throw std::runtime_error("InaRoutingTable: paths longer than 65535 hops");
+            }
+            m_dist[static_cast<size_t>(s) * S + d] = static_cast<uint16_t>(dist[s]);
+            if (s == d)
+            {
+                continue;
+            }
+            ports.clear();
+            for (const auto& e : swAdj[s])
+            {
+                if (dist[e.first] + 1 == dist[s])
+                {
+                    ports.push_back(e.second);
+                }
+            }
+            m_table[static_cast<size_t>(s) * S + d] = groupId(s, ports);
+        }
+    }
+
+    m_hostGroup.resize(H);
+    for (uint32_t h = 0; h < H; ++h)
+    {
+        m_hostGroup[h] = groupId(m_rack[h] - H, {m_topology.PortTo(m_rack[h], h)});
+    }
+}
+
+void
+InaRoutingTable::CheckNode(uint32_t node, const char* what) const
+{
+    if (node >= m_nNodes)
+    {
+        throw std::out_of_range(std::string("InaRoutingTable::") + what + ": no node " +
+                                std::to_string(node) + " (there are " + std::to_string(m_nNodes) +
+                                ")");
+    }
+}
+
+uint32_t
+InaRoutingTable::Distance(uint32_t a, uint32_t b) const
+{
+    CheckNode(a, "Distance");
+    CheckNode(b, "Distance");
+    if (a == b)
+    {
+        return 0;
+    }
+    uint32_t hops = 0;
+    if (a < m_nHosts)
+    {
+        a = m_rack[a];
+        ++hops;
+    }
+    if (b < m_nHosts)
+    {
+        b = m_rack[b];
+        ++hops;
+    }
+    return hops + m_dist[static_cast<size_t>(a - m_nHosts) * m_nSwitches + (b - m_nHosts)];
+}
+
+std::vector<std::vector<uint32_t>>
+InaRoutingTable::AllShortestPaths(uint32_t src, uint32_t dst) const
+{
+    CheckNode(src, "AllShortestPaths");
+    CheckNode(dst, "AllShortestPaths");
+    std::vector<std::vector<uint32_t>> paths;
+    std::vector<uint32_t> path{src};
+    // Depth-first along next hops; every branch has the same length, Distance(src, dst).
+    auto walk = [&](auto& self, uint32_t node) -> void {
+        if (node == dst)
+        {
+            paths.push_back(path);
+            return;
+        }
+        const auto& adj = m_topology.Neighbors(node);
+        for (uint16_t port : NextHops(node, dst))
+        {
+            path.push_back(adj[port].first);
+            self(self, adj[port].first);
+            path.pop_back();
+        }
+    };
+    walk(walk, src);
+    return paths;
+}
+
+std::vector<uint16_t>
+InaRoutingTable::PathPorts(const std::vector<uint32_t>& path) const
+{
+    std::vector<uint16_t> ports;
+    for (size_t i = 0; i + 1 < path.size(); ++i)
+    {
+        CheckNode(path[i], "PathPorts");
+        CheckNode(path[i + 1], "PathPorts");
+        ports.push_back(m_topology.PortTo(path[i], path[i + 1]));
+    }
+    return ports;
+}
+
+std::vector<InaRoutingTable::MulticastEntry>
+InaRoutingTable::MulticastTree(uint32_t rootNode,
+                               const std::vector<uint32_t>& memberHosts,
+                               uint64_t seed) const
+{
+    if (rootNode >= m_nNodes)
+    {
+        throw std::invalid_argument("InaRoutingTable::MulticastTree: root " +
+                                    std::to_string(rootNode) + " is not a node");
+    }
+    constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> parent(m_nNodes, NONE);
+    std::vector<char> onTree(m_nNodes, 0);
+    std::vector<char> isMember(m_nHosts, 0);
+    onTree[rootNode] = 1;
+    std::vector<uint32_t> chain;
+    std::vector<uint32_t> candidates;
+    for (uint32_t m : memberHosts)
+    {
+        if (m >= m_nHosts)
+        {
+            throw std::invalid_argument("InaRoutingTable::MulticastTree: member " +
+                                        std::to_string(m) + " is not a host");
+        }
+        if (isMember[m])
+        {
+            throw std::invalid_argument("InaRoutingTable::MulticastTree: member " +
+                                        m_topology.GetNode(m).name + " is listed twice");
+        }
+        isMember[m] = 1;
+        if (m == rootNode)
+        {
+            continue;
+        }
+        // Walk back toward the root one hop closer each step; stop on the first node already on
+        // the tree, so the new branch shares its whole prefix with the tree.
+        chain.clear();
+        uint32_t c = m;
+        while (!onTree[c])
+        {
+            chain.push_back(c);
+            const uint32_t want = Distance(rootNode, c) - 1;
+            candidates.clear();
+            uint32_t pick = NONE;
+            for (const auto& nb : m_topology.Neighbors(c))
+            {
+                if (Distance(rootNode, nb.first) == want)
+                {
+                    if (onTree[nb.first])
+                    {
+                        pick = nb.first;
+                        break;
+                    }
+                    candidates.push_back(nb.first);
+                }
+            }
+            if (pick == NONE)
+            {
+                pick = candidates[EcmpHash(m, c, seed) % candidates.size()];
+            }
+            parent[c] = pick;
+            c = pick;
+        }
+        for (uint32_t x : chain)
+        {
+            onTree[x] = 1;
+        }
+    }
+
+    std::map<uint32_t, std::vector<uint16_t>> replicate;
+    for (uint32_t x = 0; x < m_nNodes; ++x)
+    {
+        const uint32_t p = parent[x];
+        if (p != NONE && p >= m_nHosts)
+        {
+            replicate[p].push_back(m_topology.PortTo(p, x));
+        }
+    }
+    std::vector<MulticastEntry> tree;
+    tree.reserve(replicate.size());
+    for (auto& e : replicate)
+    {
+        std::sort(e.second.begin(), e.second.end());
+        tree.emplace_back(e.first, std::move(e.second));
+    }
+    return tree;
+}
+
+std::vector<uint16_t>
+InaRoutingTable::GroupTable(uint32_t switchNode) const
+{
+    if (switchNode >= m_nNodes || switchNode < m_nHosts)
+    {
+        throw std::invalid_argument("InaRoutingTable::GroupTable: node " +
+                                    std::to_string(switchNode) + " is not a switch");
+    }
+    const uint32_t s = switchNode - m_nHosts;
+    std::vector<uint16_t> table(m_nNodes);
+    for (uint32_t d = 0; d < m_nNodes; ++d)
+    {
+        if (d < m_nHosts)
+        {
+            table[d] = m_rack[d] == switchNode
+                           ? m_hostGroup[d]
+                           : m_table[static_cast<size_t>(s) * m_nSwitches + (m_rack[d] - m_nHosts)];
+        }
+        else
+        {
+            table[d] = m_table[static_cast<size_t>(s) * m_nSwitches + (d - m_nHosts)];
+        }
+    }
+    return table;
+}
+
+const std::vector<std::vector<uint16_t>>&
+InaRoutingTable::Groups(uint32_t switchNode) const
+{
+    if (switchNode >= m_nNodes || switchNode < m_nHosts)
+    {
+        throw std::invalid_argument("InaRoutingTable::Groups: node " + std::to_string(switchNode) +
+                                    " is not a switch");
+    }
+    return m_groups[switchNode - m_nHosts];
+}
+
+} // namespace ns3

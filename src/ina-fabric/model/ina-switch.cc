@@ -1,0 +1,254 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-switch.h"
+
+#include "ina-routing-table.h"
+#include "pipeline.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("InaSwitch");
+NS_OBJECT_ENSURE_REGISTERED(InaSwitch);
+
+TypeId
+InaSwitch::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::InaSwitch")
+                            .SetParent<Object>()
+                            .SetGroupName("InaFabric")
+                            .AddConstructor<InaSwitch>();
+    return tid;
+}
+
+InaSwitch::InaSwitch() = default;
+InaSwitch::~InaSwitch() = default;
+
+void
+InaSwitch::DoDispose()
+{
+    m_pipeline = nullptr;
+    m_ports.clear();
+    Object::DoDispose();
+}
+
+void
+InaSwitch::SetIdentity(InaAddress address, const std::string& name, const std::string& tier)
+{
+    m_address = address;
+    m_name = name;
+    m_tier = tier;
+}
+
+void
+InaSwitch::AddPort(InaPort* port)
+{
+    m_ports.push_back(port);
+}
+
+void
+InaSwitch::SetRouting(const InaRoutingTable* routes, uint64_t ecmpSeed)
+{
+    m_routes = routes;
+    m_ecmpSeed = ecmpSeed;
+}
+
+void
+InaSwitch::SetPool(InaPacketPool* pool)
+{
+    m_pool = pool;
+}
+
+void
+InaSwitch::SetPipeline(Ptr<Pipeline> pipeline)
+{
+    m_pipeline = pipeline;
+    m_pipeline->SetActions(this);
+    m_latencyPs = m_pipeline->GetLatency().GetTimeStep();
+}
+
+Ptr<Pipeline>
+InaSwitch::GetPipeline() const
+{
+    return m_pipeline;
+}
+
+InaPort*
+InaSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i);
+}
+
+const std::string&
+InaSwitch::GetName() const
+{
+    return m_name;
+}
+
+const std::string&
+InaSwitch::GetTier() const
+{
+    return m_tier;
+}
+
+void
+InaSwitch::SetMulticastGroup(uint32_t group, const std::vector<uint16_t>& ports)
+{
+    if (group >= m_multicast.size())
+    {
+        m_multicast.resize(group + 1);
+    }
+    m_multicast[group] = ports;
+}
+
+void
+InaSwitch::SetFlowRoute(uint32_t flowId, uint16_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "InaSwitch " << m_name << ": flow route to port " << port << " but the switch has "
+                                 << m_ports.size() << " ports");
+    m_flowRoutes[flowId] = port;
+    m_hasOverrides = true;
+}
+
+uint64_t
+InaSwitch::JobRouteKey(uint32_t jobId, InaAddress dst)
+{
+    return (static_cast<uint64_t>(jobId) << 32) | dst;
+}
+
+void
+InaSwitch::SetJobRoute(uint32_t jobId, InaAddress dst, uint16_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "InaSwitch " << m_name << ": job route to port " << port << " but the switch has "
+                                 << m_ports.size() << " ports");
+    m_jobRoutes[JobRouteKey(jobId, dst)] = port;
+    m_hasOverrides = true;
+}
+
+void
+InaSwitch::ClearRouteOverrides()
+{
+    m_flowRoutes.clear();
+    m_jobRoutes.clear();
+    m_hasOverrides = false;
+}
+
+uint16_t
+InaSwitch::SelectPort(const InaPacket* p) const
+{
+    if (m_hasOverrides)
+    {
+        auto f = m_flowRoutes.find(p->flowId);
+        if (f != m_flowRoutes.end())
+        {
+            return f->second;
+        }
+        auto j = m_jobRoutes.find(JobRouteKey(p->jobId, p->dst));
+        if (j != m_jobRoutes.end())
+        {
+            return j->second;
+        }
+    }
+    const std::vector<uint16_t>& hops = m_routes->NextHops(m_address, p->dst);
+    switch (hops.size())
+    {
+    case 0:
+        return 0xffff;
+    case 1:
+        return hops[0];
+    default:
+        return hops[InaRoutingTable::EcmpHash(p->flowId, m_address, m_ecmpSeed) % hops.size()];
+    }
+}
+
+void
+InaSwitch::Receive(InaPacket* p, uint32_t port)
+{
+    ++m_counters.received;
+    p->passes = 0;
+    if (p->protocol != INA_PROTO_NONE && m_pipeline->HasProgramFor(p->protocol))
+    {
+        m_pipeline->Process(p, port);
+        return;
+    }
+    Forward(p);
+}
+
+void
+InaSwitch::Forward(InaPacket* p)
+{
+    if (p->IsMulticast())
+    {
+        uint32_t group = p->dst & ~INA_MULTICAST_BIT;
+        if (group >= m_multicast.size() || m_multicast[group].empty())
+        {
+            ++m_counters.noRoute;
+            m_pool->Free(p);
+            return;
+        }
+        const std::vector<uint16_t>& ports = m_multicast[group];
+        for (std::size_t i = 0; i + 1 < ports.size(); ++i)
+        {
+            m_ports[ports[i]]->Send(m_pool->Clone(p), m_latencyPs);
+        }
+        m_ports[ports.back()]->Send(p, m_latencyPs);
+        m_counters.multicastCopies += ports.size();
+        return;
+    }
+    uint16_t port = SelectPort(p);
+    if (port == 0xffff)
+    {
+        ++m_counters.noRoute;
+        m_pool->Free(p);
+        return;
+    }
+    ++m_counters.forwarded;
+    m_ports[port]->Send(p, m_latencyPs);
+}
+
+void
+InaSwitch::SendOnPort(InaPacket* p, uint32_t port)
+{
+    ++m_counters.forwarded;
+    m_ports[port]->Send(p, m_latencyPs);
+}
+
+void
+InaSwitch::Consume(InaPacket* p)
+{
+    ++m_counters.consumed;
+    m_pool->Free(p);
+}
+
+InaPacketPool&
+InaSwitch::GetPool()
+{
+    return *m_pool;
+}
+
+InaAddress
+InaSwitch::GetAddress() const
+{
+    return m_address;
+}
+
+uint32_t
+InaSwitch::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+const InaSwitch::Counters&
+InaSwitch::GetCounters() const
+{
+    return m_counters;
+}
+
+} // namespace ns3

@@ -1,0 +1,113 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INA_SWITCH_H
+#define INA_SWITCH_H
+
+#include "ina-port.h"
+#include "ina-switch-actions.h"
+
+#include "ns3/object.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Pipeline;
+class InaRoutingTable;
+
+/**
+ * \ingroup ina-fabric
+ * A switch with no IP stack: it forwards on InaPacket::dst by a table computed from the topology
+ * (ECMP over equal-cost next hops, chosen by a seeded flow hash), replicates to multicast groups,
+ * and hands packets of a protocol to its pipeline, where the protocol's switch program runs.
+ *
+ * Routes can be pinned from outside, per flow or per (job, destination), because a planner such as
+ * GRID's chooses paths and aggregation points itself. Overrides cost nothing until one is set.
+ */
+class InaSwitch : public Object, public InaPacketSink, public InaSwitchActions
+{
+  public:
+    static TypeId GetTypeId();
+    InaSwitch();
+    ~InaSwitch() override;
+
+    /// \name Set-up (by InaFabricHelper)
+    /// @{
+    void SetIdentity(InaAddress address, const std::string& name, const std::string& tier);
+    void AddPort(InaPort* port);
+    void SetRouting(const InaRoutingTable* routes, uint64_t ecmpSeed);
+    void SetPool(InaPacketPool* pool);
+    void SetPipeline(Ptr<Pipeline> pipeline);
+    /// @}
+
+    Ptr<Pipeline> GetPipeline() const;
+    InaPort* GetPort(uint32_t i) const;
+    const std::string& GetName() const;
+    const std::string& GetTier() const;
+
+    /// \name Routes set from outside (planners, tests)
+    /// @{
+    /// Replicate packets addressed to `group | INA_MULTICAST_BIT` on these ports.
+    void SetMulticastGroup(uint32_t group, const std::vector<uint16_t>& ports);
+    /// Send every packet of flow `flowId` out of `port`, whatever its destination.
+    void SetFlowRoute(uint32_t flowId, uint16_t port);
+    /// Send packets of job `jobId` for `dst` out of `port`.
+    void SetJobRoute(uint32_t jobId, InaAddress dst, uint16_t port);
+    void ClearRouteOverrides();
+    /// The port the table (with overrides) picks for a unicast packet; for tests and planners.
+    uint16_t SelectPort(const InaPacket* p) const;
+    /// @}
+
+    // InaPacketSink
+    void Receive(InaPacket* p, uint32_t port) override;
+
+    // InaSwitchActions
+    void Forward(InaPacket* p) override;
+    void SendOnPort(InaPacket* p, uint32_t port) override;
+    void Consume(InaPacket* p) override;
+    InaPacketPool& GetPool() override;
+    InaAddress GetAddress() const override;
+    uint32_t GetNPorts() const override;
+
+    struct Counters
+    {
+        uint64_t received = 0;        //!< packets that arrived on any port
+        uint64_t forwarded = 0;       //!< unicast packets sent out by the table
+        uint64_t multicastCopies = 0; //!< packets sent out by multicast replication
+        uint64_t consumed = 0;        //!< packets a program absorbed
+        uint64_t noRoute = 0;         //!< dropped: no route or unknown multicast group
+    };
+
+    const Counters& GetCounters() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    static uint64_t JobRouteKey(uint32_t jobId, InaAddress dst);
+
+    InaAddress m_address = INA_NO_ADDRESS;
+    std::string m_name;
+    std::string m_tier;
+    std::vector<InaPort*> m_ports;
+    const InaRoutingTable* m_routes = nullptr;
+    uint64_t m_ecmpSeed = 0;
+    InaPacketPool* m_pool = nullptr;
+    Ptr<Pipeline> m_pipeline;
+    int64_t m_latencyPs = 0;
+
+    std::vector<std::vector<uint16_t>> m_multicast;
+    bool m_hasOverrides = false;
+    std::unordered_map<uint32_t, uint16_t> m_flowRoutes;
+    std::unordered_map<uint64_t, uint16_t> m_jobRoutes;
+    Counters m_counters;
+};
+
+} // namespace ns3
+
+#endif /* INA_SWITCH_H */

@@ -1,0 +1,263 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INA_TRANSPORT_SENDER_H
+#define INA_TRANSPORT_SENDER_H
+
+#include "ns3/callback.h"
+#include "ns3/event-impl.h"
+#include "ns3/ina-host.h"
+#include "ns3/ina-packet.h"
+#include "ns3/ina-port.h"
+#include "ns3/ina-ring-buffer.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ina-fabric
+ * The sending half of inasim's reliable, message-oriented transport: a DCTCP-style sender with a
+ * SACK scoreboard, RACK-style loss detection, tail-loss probes and a retransmission timeout.
+ *
+ * Messages handed to SendMessage() are cut into packets of at most Mtu wire bytes (HeaderBytes of
+ * headers plus Mss() payload bytes) and numbered consecutively on the flow, messages one after the
+ * other. Packets leave while the wire bytes in flight stay within the congestion window. The
+ * receiver (InaTransportReceiver) acknowledges every packet; an ACK names the packet it answers,
+ * the receiver's cumulative position, and whether the packet arrived CE-marked. From that:
+ *  - window: slow start up to ssthresh, then one Mtu per window of ACKs; never above MaxWindow;
+ *  - ECN (DCTCP): alpha <- (1 - g) alpha + g F once per window of data, F the fraction of bytes
+ *    acknowledged with ECE; on an ECE, cwnd <- cwnd (1 - alpha / 2), at most once per window;
+ *  - loss: a packet is lost once DupThresh packets sent after it have been acknowledged (the SACK
+ *    form of "three duplicate ACKs"), or once a later-sent packet has been acknowledged and an
+ *    RTT plus a reordering allowance (min RTT / 4) has passed since it left. Losses halve the
+ *    window once per window (fast recovery) and are retransmitted before new data;
+ *  - tail loss: with nothing left to trigger that, a probe goes out after 2 SRTT (RFC 8985 TLP);
+ *  - timeout: RTO = max(MinRto, SRTT + 4 RTTVAR), doubled per consecutive timeout up to MaxRto;
+ *    on expiry every unacknowledged packet is resent, starting from a window of one packet.
+ * One timer per flow covers the probe and the timeout; it is re-armed lazily (a deadline that the
+ * pending event re-checks), so ACKs never schedule events.
+ *
+ * \code
+ *   Ptr<InaTransportReceiver> rx = CreateObject<InaTransportReceiver>();
+ *   rx->Listen(dstHost, dstHost->AllocateEndpoint(), flowId);
+ *   Ptr<InaTransportSender> tx = CreateObject<InaTransportSender>();
+ *   tx->Connect(srcHost, srcHost->AllocateEndpoint(), dstHost->GetAddress(), rx->GetLocalPort(),
+ *               flowId, jobId);
+ *   tx->SetMessageAckedCallback(...);
+ *   tx->SendMessage(1000000);
+ * \endcode
+ */
+class InaTransportSender : public Object, public InaPacketSink
+{
+  public:
+    /// Called when every packet of message `msgIndex` has been acknowledged, in message order.
+    typedef Callback<void, uint32_t> MessageAckedCallback;
+
+    /// Counters, updated in place.
+    struct Stats
+    {
+        uint64_t messagesAcked = 0;     //!< messages wholly acknowledged
+        uint64_t dataPacketsSent = 0;   //!< data packets sent, retransmissions and probes included
+        uint64_t wireBytesSent = 0;     //!< wire bytes of those
+        uint64_t payloadBytesAcked = 0; //!< message bytes acknowledged
+        uint64_t retransmissions = 0;   //!< data packets sent again (fast, probe or after timeout)
+        uint64_t lossesDetected = 0;    //!< packets declared lost by the scoreboard
+        uint64_t lossReductions = 0;    //!< window halvings for loss (fast recovery entries)
+        uint64_t probes = 0;            //!< tail-loss probes sent
+        uint64_t timeouts = 0;          //!< retransmission timeouts
+        uint64_t acksReceived = 0;      //!< ACKs that arrived
+        uint64_t ecnEchoes = 0;         //!< ACKs carrying ECE
+        uint64_t ecnReductions = 0;     //!< window reductions for ECN
+        uint64_t strayPackets = 0;      //!< packets that were not ACKs of this flow
+    };
+
+    static TypeId GetTypeId();
+    InaTransportSender();
+    ~InaTransportSender() override;
+
+    /**
+     * Bind `localPort` on `host` (ACKs come back there) and address data to endpoint `peerPort`
+     * of node `peer`. Call once, after setting attributes and before SendMessage().
+     * \throws std::invalid_argument if already connected, the host is null, or Mtu leaves no
+     *         room for a 4-byte payload after HeaderBytes.
+     */
+    void Connect(Ptr<InaHost> host,
+                 uint16_t localPort,
+                 InaAddress peer,
+                 uint16_t peerPort,
+                 uint32_t flowId,
+                 uint32_t jobId);
+
+    /**
+     * Queue a message of `bytes` bytes behind those already queued and send what the window
+     * allows now. A message of 0 bytes is one header-only packet. With `values`, their words ride
+     * in the packets (InaPacket::values) and the receiver gets them back in order; then `bytes`
+     * must be 4 * values.size().
+     * \return the message's index on this flow (0, 1, ...), as the callbacks name it.
+     * \throws std::invalid_argument if not connected, or values do not match bytes.
+     */
+    uint32_t SendMessage(uint64_t bytes, std::vector<uint32_t> values = {});
+
+    void SetMessageAckedCallback(MessageAckedCallback cb);
+
+    const Stats& GetStats() const;
+    /// Payload bytes of a full packet: Mtu - HeaderBytes, rounded down to whole 32-bit words.
+    uint32_t GetMss() const;
+    /// Congestion window, in wire bytes.
+    double GetCwnd() const;
+    double GetSsthresh() const;
+    /// DCTCP's estimate of the fraction of marked bytes.
+    double GetAlpha() const;
+    /// Smoothed RTT; zero before the first sample.
+    Time GetSrtt() const;
+    /// The timeout the next arming would use (backoff included).
+    Time GetRto() const;
+    /// Wire bytes of data sent and neither acknowledged nor declared lost.
+    uint64_t GetBytesInFlight() const;
+    /// True when every message queued so far has been acknowledged.
+    bool IsIdle() const;
+    uint32_t GetFlowId() const;
+    uint16_t GetLocalPort() const;
+
+    // InaPacketSink: ACKs
+    void Receive(InaPacket* p, uint32_t port) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A packet between the cumulative ACK point and the next new sequence number.
+    struct Slot
+    {
+        uint64_t txOrder = 0;  //!< transmission counter of its latest transmission
+        int64_t firstTxPs = 0; //!< when it first left (InaPacket::sentPs)
+        uint32_t msgIndex = 0; //!< message it belongs to
+        uint32_t wire = 0;     //!< wire bytes
+        uint8_t state = 0;     //!< IN_FLIGHT, LOST (waiting to be resent) or ACKED
+    };
+
+    /// One transmission, in transmission order, for loss detection.
+    struct TxRecord
+    {
+        uint64_t seq = 0;
+        uint64_t txOrder = 0;
+        int64_t txPs = 0;
+    };
+
+    struct TxMessage
+    {
+        uint64_t firstSeq;
+        uint64_t bytes;
+        uint32_t nPackets;
+        std::vector<uint32_t> values;
+    };
+
+    enum class TimerMode
+    {
+        NONE,  //!< nothing outstanding
+        PROBE, //!< the deadline sends a tail-loss probe
+        RTO    //!< the deadline is a retransmission timeout
+    };
+
+    void TrySend();
+    void SendNewPacket();
+    void Transmit(uint64_t seq, bool retransmission);
+    uint32_t WireOf(const TxMessage& m, uint64_t seq) const;
+    uint64_t AckSlot(uint64_t seq);
+    void UpdateRtt(int64_t rttPs);
+    bool DetectLosses(int64_t nowPs);
+    void EnterLossRecovery();
+    void ReactToEce();
+    void IncreaseWindow(uint64_t ackedWire);
+    int64_t CurrentRtoPs() const;
+    void RearmTimer(int64_t nowPs);
+    void SetDeadline(int64_t deadlinePs, int64_t nowPs);
+    void OnTimer();
+    void SendProbe();
+    void OnTimeout();
+    void CompleteMessages();
+
+    // attributes
+    uint32_t m_mtu;
+    uint32_t m_headerBytes;
+    uint32_t m_initialWindow;
+    uint32_t m_maxWindow;
+    Time m_minRto;
+    Time m_maxRto;
+    Time m_initialRto;
+    uint32_t m_dupThresh;
+    double m_g;
+    double m_initialAlpha;
+    bool m_tailLossProbe;
+    uint8_t m_priority;
+
+    // wiring
+    Ptr<InaHost> m_host;
+    InaPacketPool* m_pool = nullptr;
+    InaAddress m_peer = INA_NO_ADDRESS;
+    uint16_t m_localPort = 0;
+    uint16_t m_peerPort = 0;
+    uint32_t m_flowId = 0;
+    uint32_t m_jobId = 0;
+    uint32_t m_mss = 0;
+    bool m_connected = false;
+
+    // messages: m_msgs[i] is message m_msgBase + i
+    std::deque<TxMessage> m_msgs;
+    uint32_t m_msgBase = 0;
+    uint32_t m_sendMsg = 0;       //!< message holding m_sndNxt
+    uint64_t m_seqAssigned = 0;   //!< sequence numbers given to queued messages
+    uint32_t m_msgsCompleted = 0; //!< messages acknowledged but not yet reported
+
+    // scoreboard: m_slots.At(seq) for m_sndUna <= seq < m_sndNxt
+    InaRingBuffer<Slot> m_slots;
+    InaRingBuffer<TxRecord> m_txFifo;    //!< transmissions not yet known delivered or lost
+    InaRingBuffer<uint64_t> m_retxQueue; //!< sequence numbers declared lost, oldest first
+    uint64_t m_sndUna = 0;
+    uint64_t m_sndNxt = 0;
+    uint64_t m_txCounter = 0;
+    uint64_t m_pipe = 0; //!< wire bytes in flight
+
+    // congestion control
+    double m_cwnd = 0;
+    double m_ssthresh = 0;
+    double m_alpha = 0;
+    uint64_t m_alphaWindowEnd = 0;
+    uint64_t m_windowAckedBytes = 0;
+    uint64_t m_windowMarkedBytes = 0;
+    bool m_inCwr = false;
+    uint64_t m_cwrEnd = 0;
+    bool m_inFastRecovery = false;
+    uint64_t m_lossEpochEnd = 0;
+
+    // RTT and loss detection
+    bool m_haveRtt = false;
+    int64_t m_srttPs = 0;
+    int64_t m_rttvarPs = 0;
+    int64_t m_minRttPs = 0;
+    uint64_t m_rackTxOrder = 0; //!< latest transmission known to have arrived
+    int64_t m_rackRttPs = 0;    //!< RTT of that transmission
+    uint32_t m_backoff = 0;     //!< consecutive timeouts
+    bool m_probeOutstanding = false;
+
+    // the one timer
+    Ptr<EventImpl> m_timerEvent;
+    TimerMode m_timerMode = TimerMode::NONE;
+    int64_t m_deadlinePs = 0;
+    std::vector<int64_t> m_timerEvents; //!< times of pending events, latest first
+
+    MessageAckedCallback m_ackedCb;
+    Stats m_stats;
+};
+
+} // namespace ns3
+
+#endif /* INA_TRANSPORT_SENDER_H */

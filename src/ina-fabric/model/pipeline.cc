@@ -1,0 +1,476 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pipeline.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("Pipeline");
+
+NS_OBJECT_ENSURE_REGISTERED(Pipeline);
+
+TypeId
+Pipeline::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::Pipeline")
+            .SetParent<Object>()
+            .SetGroupName("InaFabric")
+            .AddConstructor<Pipeline>()
+            .AddAttribute("Stages",
+                          "Match-action stages (Tofino-1: 12 per pipe).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(12),
+                          MakeUintegerAccessor(&Pipeline::m_stages),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("SramPerStage",
+                          "Bytes of SRAM per stage for register arrays and exact-match tables "
+                          "(Tofino-1: 80 blocks of 16 KiB = 1.25 MiB).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(1310720),
+                          MakeUintegerAccessor(&Pipeline::m_sramPerStage),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("SramBlockBytes",
+                          "SRAM allocation unit in bytes: every register-array lane and every "
+                          "table takes whole blocks (Tofino-1: 1024 words x 128 bit). 1 counts "
+                          "exact bytes.",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(16384),
+                          MakeUintegerAccessor(&Pipeline::m_sramBlock),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("StatefulAlusPerStage",
+                          "Stateful ALUs per stage; each register-array lane needs one "
+                          "(Tofino-1: 4).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&Pipeline::m_alusPerStage),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TablesPerStage",
+                          "Exact-match tables per stage (Tofino-1: 16 logical tables).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&Pipeline::m_tablesPerStage),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxRegisterWidth",
+                          "Widest register cell in bits (Tofino: 32-bit halves paired to 64).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&Pipeline::m_maxRegisterWidth),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("ValuesPerPass",
+                          "Payload register lanes one packet may touch in one pass: the PHV "
+                          "limit (SwitchML: 32 values per pass).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&Pipeline::m_valuesPerPass),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("MaxPasses",
+                          "Passes one packet may take; asking for more is a program bug "
+                          "(a recirculation loop).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&Pipeline::m_maxPasses),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Latency",
+                          "Latency the switch adds to every packet a pass hands it "
+                          "(Tofino port-to-port: a few hundred ns).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          TimeValue(NanoSeconds(400)),
+                          MakeTimeAccessor(&Pipeline::m_latency),
+                          MakeTimeChecker())
+            .AddAttribute("RecirculationRate",
+                          "Rate of the recirculation port (Tofino-1: one 100G loopback port "
+                          "per pipe).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&Pipeline::m_recircRate),
+                          MakeDataRateChecker())
+            .AddAttribute("RecirculationLatency",
+                          "Time from the end of a packet's serialisation on the recirculation "
+                          "port to the start of its next pass: the rest of one trip through "
+                          "the pipeline and the loopback.",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&Pipeline::m_recircLatency),
+                          MakeTimeChecker())
+            .AddAttribute("RecirculationQueueBytes",
+                          "Capacity of the recirculation port's FIFO in bytes (waiting or "
+                          "serialising); a packet that does not fit is dropped.",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(1048576),
+                          MakeUintegerAccessor(&Pipeline::m_recircQueueCapacity),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddTraceSource("RecirculationDrop",
+                            "A packet was dropped at the full recirculation queue.",
+                            MakeTraceSourceAccessor(&Pipeline::m_recircDropTrace),
+                            "ns3::Pipeline::InaPacketTracedCallback");
+    return tid;
+}
+
+Pipeline::Pipeline()
+{
+    NS_LOG_FUNCTION(this);
+    m_ring.resize(64);
+}
+
+Pipeline::~Pipeline()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+Pipeline::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_recircEvent.Cancel();
+    m_recircPending = false;
+    if (m_actions != nullptr)
+    {
+        for (uint64_t i = m_head; i != m_tail; ++i)
+        {
+            m_actions->GetPool().Free(Entry(i).packet);
+        }
+    }
+    m_head = m_txHead = m_tail = 0;
+    m_queuedBytes = 0;
+    for (auto& p : m_programs)
+    {
+        p->Dispose();
+    }
+    m_programs.clear();
+    m_byProtocol.clear();
+    m_demands.clear();
+    m_actions = nullptr;
+    Object::DoDispose();
+}
+
+void
+Pipeline::SetActions(InaSwitchActions* actions)
+{
+    NS_LOG_FUNCTION(this << actions);
+    m_actions = actions;
+    for (auto& p : m_programs)
+    {
+        p->SetSwitchActions(actions);
+    }
+}
+
+PipelineLimits
+Pipeline::GetLimits() const
+{
+    PipelineLimits l;
+    l.stages = m_stages;
+    l.sramPerStageBytes = m_sramPerStage;
+    l.sramBlockBytes = m_sramBlock;
+    l.statefulAlusPerStage = m_alusPerStage;
+    l.tablesPerStage = m_tablesPerStage;
+    l.maxRegisterWidthBits = m_maxRegisterWidth;
+    l.valuesPerPass = m_valuesPerPass;
+    return l;
+}
+
+void
+Pipeline::CheckConfig() const
+{
+    if (m_recircRate.GetBitRate() == 0)
+    {
+        throw PipelineFitError("Pipeline attribute RecirculationRate is 0 bps; expected a "
+                               "positive rate such as 100Gbps");
+    }
+    if (m_latency.IsStrictlyNegative())
+    {
+        throw PipelineFitError("Pipeline attribute Latency is " +
+                               std::to_string(m_latency.GetPicoSeconds()) +
+                               " ps; expected a non-negative time");
+    }
+    if (m_recircLatency.IsStrictlyNegative())
+    {
+        throw PipelineFitError("Pipeline attribute RecirculationLatency is " +
+                               std::to_string(m_recircLatency.GetPicoSeconds()) +
+                               " ps; expected a non-negative time");
+    }
+}
+
+FitResult
+Pipeline::CheckFit(Ptr<SwitchProgram> program) const
+{
+    std::vector<ResourceDemand> all = m_demands;
+    ResourceDemand d;
+    d.program = program->GetName();
+    program->DeclareResources(d);
+    d.program = program->GetName();
+    all.push_back(d);
+    return PipelineResources::Check(all, GetLimits());
+}
+
+void
+Pipeline::Install(Ptr<SwitchProgram> program)
+{
+    NS_LOG_FUNCTION(this << program);
+    if (!program)
+    {
+        throw PipelineFitError("cannot install a null switch program");
+    }
+    CheckConfig();
+    const std::string name = program->GetName();
+    const std::string quoted = "program \"" + name + "\"";
+    if (program->IsInstalled())
+    {
+        throw PipelineFitError(quoted + " is already installed in a pipeline; install a new "
+                                        "instance per switch");
+    }
+    const uint16_t protocol = program->GetProtocolNumber();
+    if (protocol == INA_PROTO_NONE)
+    {
+        throw PipelineFitError(quoted + " handles protocol 0, which is reserved for plain "
+                                        "forwarding; expected a protocol number of 1 or more");
+    }
+    for (const auto& other : m_programs)
+    {
+        if (other->GetProtocolNumber() == protocol)
+        {
+            throw PipelineFitError(quoted + " handles protocol " + std::to_string(protocol) +
+                                   ", which the installed program \"" + other->GetName() +
+                                   "\" already handles");
+        }
+        if (other->GetName() == name)
+        {
+            throw PipelineFitError("a program named \"" + name +
+                                   "\" is already installed; names must be unique per pipeline");
+        }
+    }
+    try
+    {
+        program->CheckConfig();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw PipelineFitError(quoted + ": " + e.what());
+    }
+
+    FitResult fit = CheckFit(program);
+    if (!fit.fits)
+    {
+        throw PipelineFitError(fit.error);
+    }
+    ResourceDemand demand;
+    demand.program = name;
+    program->DeclareResources(demand);
+    demand.program = name;
+
+    program->Attach(this, m_actions, demand);
+    try
+    {
+        program->InitializeState();
+    }
+    catch (const std::exception& e)
+    {
+        program->Detach();
+        throw PipelineFitError(quoted + " failed to initialise: " + e.what());
+    }
+
+    m_demands.push_back(demand);
+    m_programs.push_back(program);
+    m_fit = fit;
+    if (m_byProtocol.size() <= protocol)
+    {
+        m_byProtocol.resize(protocol + 1, nullptr);
+    }
+    m_byProtocol[protocol] = PeekPointer(program);
+    NS_LOG_INFO("installed " << quoted << " for protocol " << protocol << ": "
+                             << fit.usage.statefulAlus << " stateful ALUs, " << fit.usage.sramBytes
+                             << " B of SRAM in total");
+}
+
+Ptr<SwitchProgram>
+Pipeline::GetProgram(uint16_t protocol) const
+{
+    if (protocol >= m_byProtocol.size())
+    {
+        return Ptr<SwitchProgram>();
+    }
+    return Ptr<SwitchProgram>(m_byProtocol[protocol]);
+}
+
+Ptr<SwitchProgram>
+Pipeline::GetProgramByIndex(uint32_t i) const
+{
+    if (i >= m_programs.size())
+    {
+        throw std::out_of_range("pipeline has " + std::to_string(m_programs.size()) +
+                                " programs; no index " + std::to_string(i));
+    }
+    return m_programs[i];
+}
+
+void
+Pipeline::Process(InaPacket* p, uint32_t inPort)
+{
+    if (m_actions == nullptr)
+    {
+        throw std::logic_error("Pipeline::Process called before SetActions");
+    }
+    SwitchProgram* program =
+        p->protocol < m_byProtocol.size() ? m_byProtocol[p->protocol] : nullptr;
+    if (program == nullptr)
+    {
+        ++m_unhandled;
+        m_actions->Forward(p);
+        return;
+    }
+    ++m_packets;
+    p->passes = 0;
+    RunPass(program, p, inPort);
+}
+
+void
+Pipeline::RunPass(SwitchProgram* program, InaPacket* p, uint32_t inPort)
+{
+    ++p->passes;
+    ++m_passes;
+    PipelinePass pass(++m_lastPassId, p, inPort, m_valuesPerPass);
+    program->Process(p, pass);
+    if (pass.IsRecirculating())
+    {
+        Recirculate(program, p, inPort);
+    }
+}
+
+int64_t
+Pipeline::SerializationSteps(uint32_t bytes) const
+{
+    // Integer picoseconds, rounded up: DataRate's double arithmetic is not exact at 100G+.
+    const unsigned __int128 bps = m_recircRate.GetBitRate();
+    const unsigned __int128 ps =
+        (static_cast<unsigned __int128>(bytes) * 8 * 1000000000000ULL + bps - 1) / bps;
+    return PicoSeconds(static_cast<int64_t>(ps)).GetTimeStep();
+}
+
+void
+Pipeline::ReleaseSent(int64_t now) const
+{
+    while (m_txHead != m_tail && Entry(m_txHead).txEnd <= now)
+    {
+        m_queuedBytes -= Entry(m_txHead).bytes;
+        ++m_txHead;
+    }
+}
+
+uint64_t
+Pipeline::GetRecirculationQueueBytes() const
+{
+    ReleaseSent(Simulator::Now().GetTimeStep());
+    return m_queuedBytes;
+}
+
+void
+Pipeline::Recirculate(SwitchProgram* program, InaPacket* p, uint32_t inPort)
+{
+    if (p->passes >= m_maxPasses)
+    {
+        throw PipelineViolation("program \"" + program->GetName() + "\" asked for pass " +
+                                std::to_string(p->passes + 1) + " of packet uid " +
+                                std::to_string(p->uid) + " but MaxPasses is " +
+                                std::to_string(m_maxPasses) +
+                                "; a program that recirculates without end is a bug (raise the "
+                                "Pipeline attribute MaxPasses if it is not)");
+    }
+    const int64_t now = Simulator::Now().GetTimeStep();
+    ReleaseSent(now);
+    const uint32_t bytes = p->wireBytes;
+    if (m_queuedBytes + bytes > m_recircQueueCapacity)
+    {
+        ++m_recircDrops;
+        program->NotifyRecirculationDrop();
+        m_recircDropTrace(p);
+        m_actions->GetPool().Free(p);
+        return;
+    }
+    if (m_tail - m_head == m_ring.size())
+    {
+        // Grow by doubling; entries keep their counters, only the mask changes.
+        std::vector<RecircEntry> bigger(m_ring.size() * 2);
+        for (uint64_t i = m_head; i != m_tail; ++i)
+        {
+            bigger[i & (bigger.size() - 1)] = Entry(i);
+        }
+        m_ring.swap(bigger);
+    }
+    const int64_t txEnd = std::max(now, m_busyUntil) + SerializationSteps(bytes);
+    m_busyUntil = txEnd;
+    Entry(m_tail) =
+        RecircEntry{p, program, inPort, bytes, txEnd, txEnd + m_recircLatency.GetTimeStep()};
+    ++m_tail;
+    m_queuedBytes += bytes;
+    m_peakQueueBytes = std::max(m_peakQueueBytes, m_queuedBytes);
+    ++m_recirculations;
+    if (p->passes == 1)
+    {
+        ++m_recirculatedPackets;
+    }
+    if (!m_recircPending)
+    {
+        ScheduleHead();
+    }
+}
+
+void
+Pipeline::ScheduleHead()
+{
+    const int64_t delay = Entry(m_head).back - Simulator::Now().GetTimeStep();
+    m_recircEvent = Simulator::Schedule(TimeStep(delay), &Pipeline::RecirculationArrival, this);
+    m_recircPending = true;
+}
+
+void
+Pipeline::RecirculationArrival()
+{
+    m_recircPending = false;
+    const RecircEntry e = Entry(m_head);
+    if (m_txHead == m_head)
+    {
+        m_queuedBytes -= e.bytes;
+        ++m_txHead;
+    }
+    ++m_head;
+    if (m_head != m_tail)
+    {
+        ScheduleHead();
+    }
+    RunPass(e.program, e.packet, e.inPort);
+}
+
+PipelineUsage
+Pipeline::GetUsage() const
+{
+    PipelineUsage u =
+        m_programs.empty() ? PipelineResources::Check({}, GetLimits()).usage : m_fit.usage;
+    for (size_t i = 0; i < m_programs.size() && i < u.programs.size(); ++i)
+    {
+        u.programs[i].protocol = m_programs[i]->GetProtocolNumber();
+        m_programs[i]->GetCounters(u.programs[i].counterNames, u.programs[i].counterValues);
+    }
+    u.packets = m_packets;
+    u.passes = m_passes;
+    u.recirculations = m_recirculations;
+    u.recirculatedPackets = m_recirculatedPackets;
+    u.recirculationDrops = m_recircDrops;
+    u.unhandledPackets = m_unhandled;
+    u.peakRecirculationQueueBytes = m_peakQueueBytes;
+    u.latencyPs = m_latency.GetPicoSeconds();
+    u.recirculationLatencyPs = m_recircLatency.GetPicoSeconds();
+    u.recirculationRateBps = m_recircRate.GetBitRate();
+    u.recirculationQueueBytes = m_recircQueueCapacity;
+    return u;
+}
+
+} // namespace ns3

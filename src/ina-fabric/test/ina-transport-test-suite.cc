@@ -1,0 +1,900 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Tests of the reliable transport and the plain-traffic application: completion times to the
+// picosecond on an idle star (one window, window-limited, fast retransmit, tail-loss probe, timeout
+// with backoff), DCTCP's alpha and window cut, exact values over a lossy fabric, incast with ECN
+// and with drops, the flow patterns, repeatability and the errors bad input gets.
+
+#include "ns3/boolean.h"
+#include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-flow-app.h"
+#include "ns3/ina-transport-receiver.h"
+#include "ns3/ina-transport-sender.h"
+#include "ns3/pipeline.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr int64_t D = 1000000; // 1 us wire delay, ps
+constexpr int64_t S = 120000;  // 1500 B at 100 Gb/s, ps
+constexpr int64_t A = 5120;    // a 64 B ACK at 100 Gb/s, ps
+constexpr uint32_t MSS = 1436; // 1500 - 64
+
+int64_t
+Ser(uint32_t wireBytes)
+{
+    return static_cast<int64_t>(wireBytes) * 80; // ps per byte at 100 Gb/s
+}
+
+InaTopology::LinkSpec
+Gbps100()
+{
+    return {100000000000ULL, D};
+}
+
+/// Sits in front of a receiver to lose or CE-mark chosen packets, once each, deterministically.
+class Tamper : public InaPacketSink
+{
+  public:
+    Tamper(InaPacketPool* pool, Ptr<InaTransportReceiver> rx)
+        : m_pool(pool)
+        , m_rx(rx)
+    {
+    }
+
+    void Receive(InaPacket* p, uint32_t port) override
+    {
+        if (dropOnce.erase(p->seq) != 0)
+        {
+            ++dropped;
+            m_pool->Free(p);
+            return;
+        }
+        if (markCe.count(p->seq) != 0)
+        {
+            p->ecn = 3;
+        }
+        m_rx->Receive(p, port);
+    }
+
+    std::set<uint64_t> dropOnce;
+    std::set<uint64_t> markCe;
+    uint32_t dropped = 0;
+
+  private:
+    InaPacketPool* m_pool;
+    Ptr<InaTransportReceiver> m_rx;
+};
+
+/// One flow from host 0 to host 1 of a 2-host star; data goes through a Tamper on port 2001.
+struct StarPair
+{
+    Ptr<InaFabric> fabric;
+    Ptr<InaTransportSender> tx;
+    Ptr<InaTransportReceiver> rx;
+    std::unique_ptr<Tamper> tamper;
+    int64_t latency = 0;            //!< the switch pipeline's latency, ps
+    std::vector<int64_t> ackedAt;   //!< sender callbacks, ps
+    std::vector<uint32_t> ackedIdx; //!< their message indices
+    std::vector<int64_t> rxAt;      //!< receiver callbacks, ps
+    std::vector<std::vector<uint32_t>> rxValues;
+
+    explicit StarPair(double lossRate = 0, bool listen = true)
+    {
+        InaFabricHelper helper;
+        helper.SetLossRate(lossRate);
+        fabric = helper.Build(InaTopology::Star(2, Gbps100()));
+        latency = fabric->GetSwitch(2)->GetPipeline()->GetLatency().GetTimeStep();
+        rx = CreateObject<InaTransportReceiver>();
+        tamper = std::make_unique<Tamper>(&fabric->GetPool(), rx);
+        if (listen)
+        {
+            Listen();
+        }
+        tx = CreateObject<InaTransportSender>();
+        tx->Connect(fabric->GetHost(0), 1000, 1, 2001, 7, 0);
+        tx->SetMessageAckedCallback(InaTransportSender::MessageAckedCallback([this](uint32_t i) {
+            ackedAt.push_back(Simulator::Now().GetTimeStep());
+            ackedIdx.push_back(i);
+        }));
+        rx->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
+            [this](uint32_t, uint64_t, std::vector<uint32_t>& v) {
+                rxAt.push_back(Simulator::Now().GetTimeStep());
+                rxValues.push_back(std::move(v));
+            }));
+    }
+
+    void Listen()
+    {
+        rx->Listen(fabric->GetHost(1), 2000, 7);
+        fabric->GetHost(1)->Bind(2001, tamper.get());
+    }
+
+    /// The RTT of a lone packet of `wire` bytes on the idle star.
+    int64_t Rtt(uint32_t wire) const
+    {
+        return 2 * Ser(wire) + 2 * A + 4 * D + 2 * latency;
+    }
+};
+
+std::vector<uint32_t>
+Words(uint32_t n, uint32_t salt)
+{
+    std::vector<uint32_t> v(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        v[i] = (i * 2654435761u) ^ salt;
+    }
+    return v;
+}
+
+} // namespace
+
+/**
+ * 20000 B = 13 full packets + one of 1332 B (1396 on the wire), all inside the 60000 B initial
+ * window, leave back to back at t0. The last one reaches host 1 after 13 S + S_last at the NIC, D,
+ * S_last at the switch port, D and the pipeline latency L; its ACK returns after A + D + A + D + L.
+ */
+class InaTransportOneWindowTestCase : public TestCase
+{
+  public:
+    InaTransportOneWindowTestCase()
+        : TestCase("a message inside the initial window completes at the hand-computed time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarPair f;
+        const int64_t t0 = 10000000; // 10 us
+        const std::vector<uint32_t> values = Words(5000, 1);
+        Ptr<InaTransportSender> tx = f.tx;
+        Simulator::Schedule(TimeStep(t0), [tx, values]() {
+            tx->SendMessage(20000, values);
+        });
+        Simulator::Run();
+
+        const int64_t sLast = Ser(20000 - 13 * MSS + 64);
+        NS_TEST_ASSERT_MSG_EQ(sLast, 111680, "last packet 1396 B on the wire");
+        NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "one message acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0] - t0,
+                              13 * S + 2 * sLast + 2 * A + 4 * D + 2 * f.latency,
+                              "FCT");
+        NS_TEST_ASSERT_MSG_EQ(f.rxAt.size(), 1, "one message received");
+        NS_TEST_EXPECT_MSG_EQ(f.rxAt[0] - t0,
+                              13 * S + 2 * sLast + 2 * D + f.latency,
+                              "receiver completion");
+        NS_TEST_EXPECT_MSG_EQ((f.rxValues[0] == values), true, "values arrive in order");
+        const auto& s = f.tx->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(s.dataPacketsSent, 14, "14 packets");
+        NS_TEST_EXPECT_MSG_EQ(s.wireBytesSent, 13 * 1500 + 1396, "wire bytes");
+        NS_TEST_EXPECT_MSG_EQ(s.payloadBytesAcked, 20000, "payload acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(s.retransmissions, 0, "no retransmission");
+        NS_TEST_EXPECT_MSG_EQ(s.probes, 0, "no probe");
+        NS_TEST_EXPECT_MSG_EQ(s.acksReceived, 14, "one ACK per packet");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetCwnd(), 60000.0 + 20896, "slow start adds acked bytes");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetBytesInFlight(), 0, "nothing in flight");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->IsIdle(), true, "idle");
+        const auto& r = f.rx->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(r.packetsReceived, 14, "receiver packets");
+        NS_TEST_EXPECT_MSG_EQ(r.acksSent, 14, "receiver ACKs");
+        NS_TEST_EXPECT_MSG_EQ(r.payloadBytes, 20000, "receiver bytes");
+        NS_TEST_EXPECT_MSG_EQ(f.rx->GetCumulativeAck(), 14, "cumulative position");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * 41 full packets: 40 fill the 60000 B window; the 41st leaves when the first ACK opens the
+ * window (t0 + RTT of one packet) or, if the NIC is still busy with the 40, at t0 + 40 S.
+ */
+class InaTransportWindowLimitedTestCase : public TestCase
+{
+  public:
+    InaTransportWindowLimitedTestCase()
+        : TestCase("the packet beyond the initial window waits for the first ACK")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarPair f;
+        f.tx->SendMessage(41 * MSS);
+        Simulator::Run();
+        const int64_t rtt = f.Rtt(1500);
+        const int64_t start41 = std::max(rtt, 40 * S);
+        NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], start41 + rtt, "FCT");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetStats().dataPacketsSent, 41, "no extra packet");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * 10 packets; packet 2 is lost once. The ACKs of 3, 4 and 5 show three later packets arrived, so
+ * at the ACK of 5 (t0 + 7 S + 2 A + 4 D + 2 L) packet 2 is resent; its ACK completes the message
+ * one lone-packet RTT later. The window is halved once: 60000 + 5 x 1500 acked -> 33750, frozen in
+ * recovery, then one congestion-avoidance step on the final ACK.
+ */
+class InaTransportFastRetransmitTestCase : public TestCase
+{
+  public:
+    InaTransportFastRetransmitTestCase()
+        : TestCase("a lost packet is resent at the third later ACK (fast retransmit)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarPair f;
+        f.tamper->dropOnce = {2};
+        const std::vector<uint32_t> values = Words(10 * MSS / 4, 2);
+        f.tx->SendMessage(10 * MSS, values);
+        Simulator::Run();
+        const int64_t ack5 = 7 * S + 2 * A + 4 * D + 2 * f.latency;
+        NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], ack5 + f.Rtt(1500), "FCT");
+        NS_TEST_EXPECT_MSG_EQ((f.rxValues.at(0) == values), true, "values intact");
+        const auto& s = f.tx->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(s.lossesDetected, 1, "one loss detected");
+        NS_TEST_EXPECT_MSG_EQ(s.retransmissions, 1, "one retransmission");
+        NS_TEST_EXPECT_MSG_EQ(s.lossReductions, 1, "one window cut");
+        NS_TEST_EXPECT_MSG_EQ(s.timeouts, 0, "no timeout");
+        NS_TEST_EXPECT_MSG_EQ(s.probes, 0, "no probe");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetSsthresh(), 33750.0, "ssthresh = cwnd / 2");
+        NS_TEST_EXPECT_MSG_EQ_TOL(f.tx->GetCwnd(),
+                                  33750.0 + 1500.0 * 1500 / 33750,
+                                  1e-9,
+                                  "one additive step after recovery");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * 5 packets; the last is lost once. Nothing after it can reveal the loss, so the probe timer
+ * (2 SRTT after the ACK of packet 3) resends it. SRTT follows RFC 6298 over the four samples,
+ * packet i's RTT being (i + 2) S + 2 A + 4 D + 2 L (all left at t0).
+ */
+class InaTransportTailLossProbeTestCase : public TestCase
+{
+  public:
+    InaTransportTailLossProbeTestCase()
+        : TestCase("a lost tail is resent by the probe after 2 SRTT, not after an RTO")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarPair f;
+        f.tamper->dropOnce = {4};
+        f.tx->SendMessage(5 * MSS);
+        Simulator::Run();
+        const int64_t base = 2 * A + 4 * D + 2 * f.latency;
+        int64_t srtt = 2 * S + base;
+        int64_t rttvar = srtt / 2;
+        for (int64_t i = 1; i <= 3; ++i)
+        {
+            const int64_t rtt = (i + 2) * S + base;
+            rttvar += (std::abs(rtt - srtt) - rttvar) / 4;
+            srtt += (rtt - srtt) / 8;
+        }
+        const int64_t probeAt = 5 * S + base + 2 * srtt;
+        NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], probeAt + f.Rtt(1500), "FCT");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetSrtt().GetTimeStep(),
+                              srtt + (f.Rtt(1500) - srtt) / 8,
+                              "SRTT after the probe's sample");
+        const auto& s = f.tx->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(s.probes, 1, "one probe");
+        NS_TEST_EXPECT_MSG_EQ(s.retransmissions, 1, "the probe is the retransmission");
+        NS_TEST_EXPECT_MSG_EQ(s.timeouts, 0, "no timeout");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Nobody listens at host 1 until 1.5 ms, so the first two copies are dropped there. With no RTT
+ * sample the timeout is InitialRto (1 ms), doubled after each expiry: resends at 1 ms and at 3 ms;
+ * the second gets through and its ACK comes back one lone-packet RTT later.
+ */
+class InaTransportTimeoutBackoffTestCase : public TestCase
+{
+  public:
+    InaTransportTimeoutBackoffTestCase()
+        : TestCase("the retransmission timeout fires and backs off exponentially")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarPair f(0, false);
+        f.tx->SendMessage(100);
+        StarPair* pf = &f;
+        Simulator::Schedule(MicroSeconds(1500), [pf]() {
+            pf->Listen();
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], 3000000000LL + f.Rtt(164), "FCT");
+        const auto& s = f.tx->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(s.timeouts, 2, "two timeouts");
+        NS_TEST_EXPECT_MSG_EQ(s.retransmissions, 2, "two retransmissions");
+        NS_TEST_EXPECT_MSG_EQ(s.dataPacketsSent, 3, "three copies");
+        NS_TEST_EXPECT_MSG_EQ(f.fabric->GetHost(1)->GetUnboundDrops(), 2, "two dropped unbound");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetRto().GetTimeStep(),
+                              std::max<int64_t>(200000000, f.Rtt(164) + 4 * (f.Rtt(164) / 2)),
+                              "backoff reset by the ACK; RTO from the first sample");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * 20 packets, packets 0 and 1 arrive CE-marked. ACK 0 closes DCTCP's first observation window
+ * (alpha = 15/16 x 1 + 1/16 x 1 = 1) and cuts cwnd to 60000 (1 - 1/2) = 30000; ACK 1's echo falls
+ * in the same window and cuts nothing. ACK 19 closes the second window (1500 of 28500 bytes marked)
+ * and, out of CWR, adds Mtu^2 / cwnd.
+ */
+class InaTransportDctcpTestCase : public TestCase
+{
+  public:
+    InaTransportDctcpTestCase()
+        : TestCase("DCTCP: alpha per window, one cwnd cut per window of marks")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarPair f;
+        f.tamper->markCe = {0, 1};
+        f.tx->SendMessage(20 * MSS);
+        Simulator::Run();
+        const double g = 1.0 / 16;
+        NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "acknowledged");
+        const auto& s = f.tx->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(s.ecnEchoes, 2, "two echoes");
+        NS_TEST_EXPECT_MSG_EQ(s.ecnReductions, 1, "one cut per window");
+        NS_TEST_EXPECT_MSG_EQ(f.rx->GetStats().ceMarked, 2, "receiver saw two CE");
+        NS_TEST_EXPECT_MSG_EQ_TOL(f.tx->GetAlpha(),
+                                  (1 - g) * 1.0 + g * (1500.0 / 28500),
+                                  1e-12,
+                                  "alpha");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetSsthresh(), 30000.0, "ssthresh = cut window");
+        NS_TEST_EXPECT_MSG_EQ_TOL(f.tx->GetCwnd(), 30075.0, 1e-9, "cwnd");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Two flows between the same two hosts over links losing 1% of packets: flow A queues 30
+ * messages of awkward sizes at once, flow B sends 12, each when the previous is acknowledged.
+ * Every message arrives once, in order, with its values exact.
+ */
+class InaTransportMessagesUnderLossTestCase : public TestCase
+{
+  public:
+    InaTransportMessagesUnderLossTestCase()
+        : TestCase("many messages on a flow survive 1% loss exactly and in order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        helper.SetLossRate(0.01);
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, Gbps100()));
+        Ptr<InaHost> h0 = fabric->GetHost(0);
+        Ptr<InaHost> h1 = fabric->GetHost(1);
+
+        const uint32_t sizesA[] = {0, 4, 1432, 1436, 1440, 2872, 100000, 64, 40000, 8};
+        std::vector<std::vector<uint32_t>> sentA;
+        std::vector<std::vector<uint32_t>> gotA;
+        std::vector<uint32_t> ackedA;
+        Ptr<InaTransportReceiver> rxA = CreateObject<InaTransportReceiver>();
+        rxA->Listen(h1, h1->AllocateEndpoint(), 1);
+        rxA->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
+            [&gotA](uint32_t i, uint64_t, std::vector<uint32_t>& v) {
+                NS_ABORT_MSG_UNLESS(i == gotA.size(), "out of order");
+                gotA.push_back(std::move(v));
+            }));
+        Ptr<InaTransportSender> txA = CreateObject<InaTransportSender>();
+        txA->Connect(h0, h0->AllocateEndpoint(), 1, rxA->GetLocalPort(), 1, 0);
+        txA->SetMessageAckedCallback(
+            InaTransportSender::MessageAckedCallback([&ackedA](uint32_t i) {
+                ackedA.push_back(i);
+            }));
+        for (uint32_t m = 0; m < 30; ++m)
+        {
+            sentA.push_back(Words(sizesA[m % 10] / 4, 100 + m));
+            NS_TEST_EXPECT_MSG_EQ(txA->SendMessage(sizesA[m % 10], sentA.back()), m, "index");
+        }
+
+        // Flow B: host 1 -> host 0, the reverse direction, chained from its callback.
+        std::vector<std::vector<uint32_t>> sentB;
+        std::vector<std::vector<uint32_t>> gotB;
+        Ptr<InaTransportReceiver> rxB = CreateObject<InaTransportReceiver>();
+        rxB->Listen(h0, h0->AllocateEndpoint(), 2);
+        rxB->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
+            [&gotB](uint32_t, uint64_t, std::vector<uint32_t>& v) {
+                gotB.push_back(v);
+            }));
+        Ptr<InaTransportSender> txB = CreateObject<InaTransportSender>();
+        txB->Connect(h1, h1->AllocateEndpoint(), 0, rxB->GetLocalPort(), 2, 0);
+        InaTransportSender* pB = PeekPointer(txB);
+        txB->SetMessageAckedCallback(
+            InaTransportSender::MessageAckedCallback([&sentB, pB](uint32_t i) {
+                if (sentB.size() < 12)
+                {
+                    sentB.push_back(Words(25000, 500 + i));
+                    pB->SendMessage(100000, sentB.back());
+                }
+            }));
+        sentB.push_back(Words(25000, 499));
+        txB->SendMessage(100000, sentB.back());
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(gotA.size(), 30, "flow A: every message received");
+        NS_TEST_ASSERT_MSG_EQ(ackedA.size(), 30, "flow A: every message acknowledged");
+        for (uint32_t m = 0; m < 30; ++m)
+        {
+            NS_TEST_EXPECT_MSG_EQ((gotA[m] == sentA[m]), true, "flow A message " << m);
+            NS_TEST_EXPECT_MSG_EQ(ackedA[m], m, "flow A acknowledged in order");
+        }
+        NS_TEST_ASSERT_MSG_EQ(gotB.size(), 12, "flow B: every message received");
+        for (uint32_t m = 0; m < 12; ++m)
+        {
+            NS_TEST_EXPECT_MSG_EQ((gotB[m] == sentB[m]), true, "flow B message " << m);
+        }
+        NS_TEST_EXPECT_MSG_GT(fabric->GetTotalLinkCounters().lost, 0, "the links lost packets");
+        NS_TEST_EXPECT_MSG_GT(txA->GetStats().retransmissions + txB->GetStats().retransmissions,
+                              0,
+                              "and the senders repaired them");
+        NS_TEST_EXPECT_MSG_EQ(txA->GetBytesInFlight() + txB->GetBytesInFlight(), 0, "all done");
+        Simulator::Destroy();
+    }
+};
+
+namespace
+{
+
+struct AppRun
+{
+    std::vector<InaFlowApp::FlowRecord> flows;
+    InaLinkCounters links;
+    uint64_t valuesChecked = 0;
+    uint64_t valueErrors = 0;
+    uint64_t ecnReductions = 0;
+    uint64_t lossReductions = 0;
+    uint64_t timeouts = 0;
+    uint32_t completed = 0;
+    int64_t meanFct = 0;
+    int64_t p99Fct = 0;
+    std::string csv;
+};
+
+AppRun
+RunApp(uint32_t hosts,
+       const std::string& pattern,
+       uint64_t flowBytes,
+       uint64_t seed,
+       double lossRate,
+       uint64_t queueBytes,
+       uint64_t ecnBytes,
+       bool checkValues,
+       const std::vector<uint32_t>& chosen = {})
+{
+    InaFabricHelper helper;
+    helper.SetLossRate(lossRate);
+    helper.SetQueue(queueBytes, ecnBytes);
+    Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(hosts, Gbps100()));
+    Ptr<InaFlowApp> app = CreateObject<InaFlowApp>();
+    app->SetAttribute("Pattern", StringValue(pattern));
+    app->SetAttribute("FlowBytes", UintegerValue(flowBytes));
+    app->SetAttribute("Seed", UintegerValue(seed));
+    app->SetAttribute("CheckValues", BooleanValue(checkValues));
+    app->SetAttribute("Start", TimeValue(MicroSeconds(5)));
+    app->SetHosts(chosen);
+    app->Install(fabric);
+    Simulator::Run();
+    AppRun r;
+    r.flows = app->GetFlowRecords();
+    r.links = fabric->GetTotalLinkCounters();
+    r.valuesChecked = app->GetValuesChecked();
+    r.valueErrors = app->GetValueErrors();
+    for (uint32_t i = 0; i < app->GetNFlows(); ++i)
+    {
+        r.ecnReductions += app->GetSender(i)->GetStats().ecnReductions;
+        r.lossReductions += app->GetSender(i)->GetStats().lossReductions;
+        r.timeouts += app->GetSender(i)->GetStats().timeouts;
+    }
+    r.completed = app->GetNCompleted();
+    r.meanFct = app->GetMeanFct().GetTimeStep();
+    r.p99Fct = app->GetP99Fct().GetTimeStep();
+    std::ostringstream os;
+    app->WriteFlowsCsv(os);
+    r.csv = os.str();
+    app->Dispose();
+    Simulator::Destroy();
+    return r;
+}
+
+uint64_t
+Sum(const std::vector<InaFlowApp::FlowRecord>& flows, uint64_t InaFlowApp::FlowRecord::*field)
+{
+    uint64_t s = 0;
+    for (const auto& f : flows)
+    {
+        s += f.*field;
+    }
+    return s;
+}
+
+} // namespace
+
+/// The application's record of a lone flow matches the transport's hand-computed FCT.
+class InaFlowAppSingleFlowTestCase : public TestCase
+{
+  public:
+    InaFlowAppSingleFlowTestCase()
+        : TestCase("InaFlowApp records a lone flow's FCT to the picosecond")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, Gbps100()));
+        const int64_t latency = fabric->GetSwitch(2)->GetPipeline()->GetLatency().GetTimeStep();
+        Ptr<InaFlowApp> app = CreateObject<InaFlowApp>();
+        app->SetAttribute("Pattern", StringValue("incast"));
+        app->SetAttribute("IncastDestination", UintegerValue(0));
+        app->SetAttribute("FlowBytes", UintegerValue(20000));
+        app->SetAttribute("Start", TimeValue(MicroSeconds(3)));
+        app->SetAttribute("FirstFlowId", UintegerValue(40));
+        app->Install(fabric);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(app->GetNFlows(), 1, "one flow");
+        NS_TEST_ASSERT_MSG_EQ(app->GetNCompleted(), 1, "completed");
+        const auto r = app->GetFlowRecords().at(0);
+        const int64_t fct = 13 * S + 2 * 111680 + 2 * A + 4 * D + 2 * latency;
+        NS_TEST_EXPECT_MSG_EQ(r.flowId, 40, "flow id");
+        NS_TEST_EXPECT_MSG_EQ(r.src, 1, "src");
+        NS_TEST_EXPECT_MSG_EQ(r.dst, 0, "dst");
+        NS_TEST_EXPECT_MSG_EQ(r.bytes, 20000, "bytes");
+        NS_TEST_EXPECT_MSG_EQ(r.start.GetTimeStep(), 3000000, "start");
+        NS_TEST_EXPECT_MSG_EQ(r.fct.GetTimeStep(), fct, "FCT");
+        NS_TEST_EXPECT_MSG_EQ(r.finish.GetTimeStep(), 3000000 + fct, "finish");
+        NS_TEST_EXPECT_MSG_EQ(app->GetMeanFct().GetTimeStep(), fct, "mean of one");
+        NS_TEST_EXPECT_MSG_EQ(app->GetP99Fct().GetTimeStep(), fct, "p99 of one");
+        std::ostringstream os;
+        app->WriteFlowsCsv(os);
+        auto sec = [](int64_t ps) {
+            char b[64];
+            std::snprintf(b,
+                          sizeof(b),
+                          "%lld.%012lld",
+                          static_cast<long long>(ps / 1000000000000LL),
+                          static_cast<long long>(ps % 1000000000000LL));
+            return std::string(b);
+        };
+        NS_TEST_EXPECT_MSG_EQ(sec(3000000), "0.000003000000", "seconds with 12 decimals");
+        std::ostringstream want;
+        want << "flow_id,src,dst,bytes,start_s,finish_s,fct_s,completed,receiver_finish_s,"
+                "retransmissions,timeouts,ecn_reductions,value_errors\n"
+             << "40,1,0,20000," << sec(3000000) << ',' << sec(3000000 + fct) << ',' << sec(fct)
+             << ",true," << sec(3000000 + 13 * S + 2 * 111680 + 2 * D + latency) << ",0,0,0,0\n";
+        NS_TEST_EXPECT_MSG_EQ(os.str(), want.str(), "CSV");
+        app->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/// 1% loss on every link of an 8-host star: every flow of a permutation completes, values exact.
+class InaFlowAppLossTestCase : public TestCase
+{
+  public:
+    InaFlowAppLossTestCase()
+        : TestCase("a permutation over 1% loss completes with exact values")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        AppRun r = RunApp(8, "permutation", 1000000, 1, 0.01, 1000000, 0, true);
+        NS_TEST_ASSERT_MSG_EQ(r.flows.size(), 8, "8 flows");
+        NS_TEST_EXPECT_MSG_EQ(r.completed, 8, "all completed");
+        for (const auto& f : r.flows)
+        {
+            NS_TEST_EXPECT_MSG_EQ(f.received, true, "flow " << f.flowId << " received");
+        }
+        NS_TEST_EXPECT_MSG_EQ(r.valuesChecked, 8 * 250000, "every word checked");
+        NS_TEST_EXPECT_MSG_EQ(r.valueErrors, 0, "no word differs");
+        NS_TEST_EXPECT_MSG_GT(r.links.lost, 0, "packets were lost");
+        NS_TEST_EXPECT_MSG_GT(Sum(r.flows, &InaFlowApp::FlowRecord::retransmissions),
+                              0,
+                              "and retransmitted");
+    }
+};
+
+/**
+ * 8 senders into one host of a 9-host star with 100 KB port queues. With a 30 KB ECN threshold
+ * the queue marks and DCTCP cuts windows; without it the queue overflows and losses are repaired.
+ * Either way every flow completes, and the bottleneck stays busy: the last flow ends within 1.25x
+ * of 8 MB at line rate.
+ */
+class InaFlowAppIncastTestCase : public TestCase
+{
+  public:
+    InaFlowAppIncastTestCase()
+        : TestCase("incast of 8: ECN marks cut windows; without ECN, drops are recovered")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 1 MB = 697 packets (696 full, one of 536 B + 64): the bottleneck's wire time for 8.
+        const int64_t ideal = 8 * (696 * S + Ser(1000000 - 696 * MSS + 64));
+        for (bool ecn : {true, false})
+        {
+            AppRun r = RunApp(9, "incast", 1000000, 1, 0, 100000, ecn ? 30000 : 0, !ecn);
+            NS_TEST_ASSERT_MSG_EQ(r.flows.size(), 8, "8 senders");
+            NS_TEST_EXPECT_MSG_EQ(r.completed, 8, "all completed, ecn=" << ecn);
+            int64_t last = 0;
+            for (const auto& f : r.flows)
+            {
+                NS_TEST_EXPECT_MSG_EQ(f.dst, 0, "into host 0");
+                last = std::max(last, f.fct.GetTimeStep());
+            }
+            NS_TEST_EXPECT_MSG_LT(last, ideal * 5 / 4, "bottleneck kept busy, ecn=" << ecn);
+            if (ecn)
+            {
+                NS_TEST_EXPECT_MSG_GT(r.links.ecnMarks, 0, "the queue marked");
+                NS_TEST_EXPECT_MSG_GT(r.ecnReductions, 0, "and windows were cut");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.links.ecnMarks, 0, "no marking");
+                NS_TEST_EXPECT_MSG_GT(r.links.drops, 0, "the queue overflowed");
+                NS_TEST_EXPECT_MSG_GT(Sum(r.flows, &InaFlowApp::FlowRecord::retransmissions),
+                                      0,
+                                      "drops were retransmitted");
+                NS_TEST_EXPECT_MSG_EQ(r.valuesChecked, 8 * 250000, "every word checked");
+                NS_TEST_EXPECT_MSG_EQ(r.valueErrors, 0, "and exact");
+            }
+        }
+    }
+};
+
+/// Who talks to whom: permutation, incast and all-to-all, on all hosts or a list.
+class InaFlowAppPatternsTestCase : public TestCase
+{
+  public:
+    InaFlowAppPatternsTestCase()
+        : TestCase("permutation: one out and one in per host; all-to-all: n(n-1) flows")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        AppRun p = RunApp(8, "permutation", 30000, 3, 0, 1000000, 0, false);
+        NS_TEST_ASSERT_MSG_EQ(p.flows.size(), 8, "one flow per host");
+        std::vector<int> out(8, 0);
+        std::vector<int> in(8, 0);
+        for (uint32_t i = 0; i < p.flows.size(); ++i)
+        {
+            const auto& f = p.flows[i];
+            NS_TEST_EXPECT_MSG_EQ(f.flowId, i + 1, "flow ids from FirstFlowId");
+            NS_TEST_EXPECT_MSG_EQ(f.src, i, "flow i leaves host i");
+            NS_TEST_EXPECT_MSG_NE(f.src, f.dst, "nobody sends to itself");
+            NS_TEST_EXPECT_MSG_EQ(f.completed, true, "completed");
+            ++out[f.src];
+            ++in[f.dst];
+        }
+        for (uint32_t h = 0; h < 8; ++h)
+        {
+            NS_TEST_EXPECT_MSG_EQ(out[h], 1, "host " << h << " sends one flow");
+            NS_TEST_EXPECT_MSG_EQ(in[h], 1, "host " << h << " receives one flow");
+        }
+        NS_TEST_EXPECT_MSG_EQ(p.completed, 8, "all completed");
+
+        AppRun sub = RunApp(8, "permutation", 30000, 3, 0, 1000000, 0, false, {6, 2, 5});
+        NS_TEST_ASSERT_MSG_EQ(sub.flows.size(), 3, "one flow per chosen host");
+        std::set<uint32_t> dsts;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(sub.flows[i].src, (std::vector<uint32_t>{6, 2, 5}[i]), "src");
+            NS_TEST_EXPECT_MSG_NE(sub.flows[i].src, sub.flows[i].dst, "no self");
+            dsts.insert(sub.flows[i].dst);
+        }
+        NS_TEST_EXPECT_MSG_EQ((dsts == std::set<uint32_t>{2, 5, 6}), true, "chosen hosts only");
+
+        AppRun a = RunApp(4, "all-to-all", 30000, 1, 0, 1000000, 0, false);
+        NS_TEST_ASSERT_MSG_EQ(a.flows.size(), 12, "4 x 3 flows");
+        std::set<std::pair<uint32_t, uint32_t>> pairs;
+        for (const auto& f : a.flows)
+        {
+            NS_TEST_EXPECT_MSG_NE(f.src, f.dst, "no self");
+            pairs.insert({f.src, f.dst});
+        }
+        NS_TEST_EXPECT_MSG_EQ(pairs.size(), 12, "every ordered pair once");
+        NS_TEST_EXPECT_MSG_EQ(a.completed, 12, "all completed");
+        NS_TEST_EXPECT_MSG_GT(a.p99Fct, 0, "p99 defined");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(a.p99Fct, a.meanFct, "p99 >= mean");
+
+        AppRun i = RunApp(6, "incast", 30000, 1, 0, 1000000, 0, false, {3, 1, 4});
+        NS_TEST_ASSERT_MSG_EQ(i.flows.size(), 2, "the chosen hosts but the first send");
+        NS_TEST_EXPECT_MSG_EQ(i.flows[0].src, 1, "src");
+        NS_TEST_EXPECT_MSG_EQ(i.flows[0].dst, 3, "into the first chosen host");
+        NS_TEST_EXPECT_MSG_EQ(i.flows[1].src, 4, "src");
+        NS_TEST_EXPECT_MSG_EQ(i.flows[1].dst, 3, "into the first chosen host");
+    }
+};
+
+/// The same seed repeats every FCT to the picosecond; another seed draws another permutation.
+class InaFlowAppDeterminismTestCase : public TestCase
+{
+  public:
+    InaFlowAppDeterminismTestCase()
+        : TestCase("the same seed gives identical FCTs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        AppRun a = RunApp(8, "permutation", 300000, 7, 0.01, 1000000, 0, false);
+        AppRun b = RunApp(8, "permutation", 300000, 7, 0.01, 1000000, 0, false);
+        NS_TEST_ASSERT_MSG_EQ(a.flows.size(), b.flows.size(), "same flows");
+        for (uint32_t i = 0; i < a.flows.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(a.flows[i].dst, b.flows[i].dst, "same pairs");
+            NS_TEST_EXPECT_MSG_EQ(a.flows[i].fct, b.flows[i].fct, "same FCT, flow " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(a.csv, b.csv, "byte-identical CSV");
+        NS_TEST_EXPECT_MSG_GT(Sum(a.flows, &InaFlowApp::FlowRecord::retransmissions),
+                              0,
+                              "the runs did lose packets");
+        AppRun c = RunApp(8, "permutation", 300000, 8, 0.01, 1000000, 0, false);
+        bool differs = false;
+        for (uint32_t i = 0; i < a.flows.size(); ++i)
+        {
+            differs = differs || a.flows[i].dst != c.flows[i].dst;
+        }
+        NS_TEST_EXPECT_MSG_EQ(differs, true, "seed 8 draws another derangement than seed 7");
+    }
+};
+
+namespace
+{
+/// The message of the std::invalid_argument `f` throws, or "" if it throws none.
+template<typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+bool
+Contains(const std::string& s, const std::string& part)
+{
+    return s.find(part) != std::string::npos;
+}
+} // namespace
+
+/// Bad configuration is refused with a message that says what was expected.
+class InaFlowAppErrorsTestCase : public TestCase
+{
+  public:
+    InaFlowAppErrorsTestCase()
+        : TestCase("bad configuration is refused with a clear message")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(4, Gbps100()));
+        auto install = [fabric](const std::vector<uint32_t>& hosts,
+                                const std::string& pattern,
+                                uint64_t bytes,
+                                bool check) {
+            Ptr<InaFlowApp> app = CreateObject<InaFlowApp>();
+            app->SetAttribute("Pattern", StringValue(pattern));
+            app->SetAttribute("FlowBytes", UintegerValue(bytes));
+            app->SetAttribute("CheckValues", BooleanValue(check));
+            app->SetHosts(hosts);
+            return ErrorOf([&]() {
+                app->Install(fabric);
+            });
+        };
+        std::string e = install({0, 9}, "permutation", 100, false);
+        NS_TEST_EXPECT_MSG_EQ(Contains(e, "host 9, but the fabric has hosts 0..3"), true, e);
+        e = install({1, 1}, "permutation", 100, false);
+        NS_TEST_EXPECT_MSG_EQ(Contains(e, "host 1 twice"), true, e);
+        e = install({2}, "permutation", 100, false);
+        NS_TEST_EXPECT_MSG_EQ(Contains(e, "at least 2 hosts"), true, e);
+        e = install({2}, "incast", 100, false);
+        NS_TEST_EXPECT_MSG_EQ(Contains(e, "has no sender"), true, e);
+        e = install({}, "all-to-all", 102, true);
+        NS_TEST_EXPECT_MSG_EQ(Contains(e, "FlowBytes must be a multiple of 4, got 102"), true, e);
+
+        Ptr<InaTransportSender> tx = CreateObject<InaTransportSender>();
+        e = ErrorOf([tx]() {
+            tx->SendMessage(10);
+        });
+        NS_TEST_EXPECT_MSG_EQ(Contains(e, "SendMessage before Connect"), true, e);
+        tx->SetAttribute("Mtu", UintegerValue(66));
+        e = ErrorOf([tx, fabric]() {
+            tx->Connect(fabric->GetHost(0), 5000, 1, 5001, 9, 0);
+        });
+        NS_TEST_EXPECT_MSG_EQ(Contains(e, "Mtu (66) must exceed HeaderBytes (64)"), true, e);
+        tx->SetAttribute("Mtu", UintegerValue(1500));
+        tx->Connect(fabric->GetHost(0), 5000, 1, 5001, 9, 0);
+        e = ErrorOf([tx]() {
+            tx->SendMessage(10, {1, 2});
+        });
+        NS_TEST_EXPECT_MSG_EQ(Contains(e, "10 bytes cannot carry 2 32-bit values"), true, e);
+        tx->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+class InaTransportTestSuite : public TestSuite
+{
+  public:
+    InaTransportTestSuite()
+        : TestSuite("ina-transport", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new InaTransportOneWindowTestCase);
+        AddTestCase(new InaTransportWindowLimitedTestCase);
+        AddTestCase(new InaTransportFastRetransmitTestCase);
+        AddTestCase(new InaTransportTailLossProbeTestCase);
+        AddTestCase(new InaTransportTimeoutBackoffTestCase);
+        AddTestCase(new InaTransportDctcpTestCase);
+        AddTestCase(new InaTransportMessagesUnderLossTestCase);
+        AddTestCase(new InaFlowAppSingleFlowTestCase);
+        AddTestCase(new InaFlowAppLossTestCase);
+        AddTestCase(new InaFlowAppIncastTestCase);
+        AddTestCase(new InaFlowAppPatternsTestCase);
+        AddTestCase(new InaFlowAppDeterminismTestCase);
+        AddTestCase(new InaFlowAppErrorsTestCase);
+    }
+};
+
+static InaTransportTestSuite g_inaTransportTestSuite;

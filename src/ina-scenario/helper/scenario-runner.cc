@@ -1,0 +1,564 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario-runner.h"
+
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-units.h"
+#include "ns3/pipeline.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/scenario-error.h"
+#include "ns3/scenario-loader.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace ns3
+{
+
+namespace
+{
+
+double
+WallNow()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void
+WriteFile(const std::filesystem::path& path, const std::string& text)
+{
+    // Write then rename, so a reader (a sweep collecting results) never sees half a file.
+    std::filesystem::path tmp = path;
+    tmp += ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        if (!out)
+        {
+            throw std::runtime_error("cannot write " + tmp.string());
+        }
+        out << text;
+    }
+    std::filesystem::rename(tmp, path);
+}
+
+double
+PsToS(int64_t ps)
+{
+    return static_cast<double>(ps) * 1e-12;
+}
+
+/// The scenario's tier names, with the aliases a user may reach for on the other topology kind.
+std::string
+CanonicalTier(const InaTopology& topo, const std::string& tier)
+{
+    if (topo.HasTier(tier))
+    {
+        return tier;
+    }
+    if (tier == "tor" && topo.HasTier("leaf"))
+    {
+        return "leaf";
+    }
+    if (tier == "leaf" && topo.HasTier("tor"))
+    {
+        return "tor";
+    }
+    return "";
+}
+
+} // namespace
+
+ScenarioRunner::ScenarioRunner(const Scenario& scenario, const std::string& outDir)
+    : m_scenario(scenario),
+      m_outDir(outDir),
+      m_progressOut(&std::cerr),
+      m_summaryOut(&std::cout)
+{
+}
+
+ScenarioRunner::~ScenarioRunner() = default;
+
+void
+ScenarioRunner::SetConsole(std::ostream* progress, std::ostream* summary)
+{
+    m_progressOut = progress;
+    m_summaryOut = summary;
+}
+
+InaTopology
+ScenarioRunner::BuildTopology() const
+{
+    const ScenarioTopology& t = m_scenario.topology;
+    InaTopology::LinkSpec host{t.hostLink.rateBps, t.hostLink.delayPs};
+    InaTopology::LinkSpec fabric{t.fabricLink.rateBps, t.fabricLink.delayPs};
+    try
+    {
+        switch (t.type)
+        {
+        case ScenarioTopology::Type::STAR:
+            return InaTopology::Star(t.hosts, host);
+        case ScenarioTopology::Type::FAT_TREE:
+            return InaTopology::FatTree(t.k, host, fabric);
+        case ScenarioTopology::Type::LEAF_SPINE:
+            return InaTopology::LeafSpine(t.leaves, t.spines, t.hostsPerLeaf, host, fabric);
+        case ScenarioTopology::Type::FROM_FILE:
+            return InaTopology::FromFile(t.file);
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw m_scenario.Error("topology", e.what());
+    }
+    catch (const std::runtime_error& e)
+    {
+        // The topology file reader names its own file and line.
+        throw m_scenario.Error("topology.file", e.what());
+    }
+    throw m_scenario.Error("topology.type", "unknown topology type");
+}
+
+void
+ScenarioRunner::BuildFabric()
+{
+    const ScenarioTopology& t = m_scenario.topology;
+    const ScenarioSwitch& sw = m_scenario.switchConfig;
+    InaTopology topo = BuildTopology();
+    m_scenario.CheckHostIds(topo.GetNHosts());
+    for (const std::string& tier : sw.inaTiers)
+    {
+        if (CanonicalTier(topo, tier).empty())
+        {
+            std::ostringstream known;
+            for (const std::string& k : topo.GetTiers())
+            {
+                known << (known.tellp() > 0 ? ", " : "") << k;
+            }
+            throw m_scenario.Error("switch.ina_tiers",
+                                   "tier '" + tier + "' is not in this topology (its switch tiers: " +
+                                       known.str() + ")");
+        }
+    }
+
+    InaFabricHelper helper;
+    helper.SetLinkKind(m_scenario.link == Scenario::LinkModel::P2P
+                           ? InaFabricHelper::LinkKind::P2P
+                           : InaFabricHelper::LinkKind::FAST);
+    helper.SetQueue(t.queue.capacityBytes, t.queue.ecnThresholdBytes);
+    helper.SetPriorityClasses(t.priorityClasses);
+    helper.SetLossRate(t.lossRate);
+    helper.SetEcmpSeed(m_scenario.seed);
+    helper.SetStreamBase(0);
+    helper.SetPipelineAttribute("Stages", UintegerValue(sw.stages));
+    helper.SetPipelineAttribute("SramPerStage", UintegerValue(sw.sramPerStageBytes));
+    helper.SetPipelineAttribute("StatefulAlusPerStage", UintegerValue(sw.statefulAlusPerStage));
+    helper.SetPipelineAttribute("RecirculationRate",
+                                DataRateValue(DataRate(sw.recirculation.rateBps)));
+    helper.SetPipelineAttribute("RecirculationLatency",
+                                TimeValue(TimeStep(sw.recirculation.latencyPs)));
+    TypeId pipelineTid = Pipeline::GetTypeId();
+    for (const auto& [name, value] : sw.params)
+    {
+        TypeId::AttributeInformation info;
+        if (!pipelineTid.LookupAttributeByName(name, &info))
+        {
+            std::ostringstream known;
+            for (uint32_t i = 0; i < pipelineTid.GetAttributeN(); ++i)
+            {
+                known << (i ? ", " : "") << pipelineTid.GetAttribute(i).name;
+            }
+            throw m_scenario.Error("switch.params." + name,
+                                   "ns3::Pipeline has no attribute '" + name +
+                                       "' (it has: " + known.str() + ")");
+        }
+        Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+        if (!v)
+        {
+            throw m_scenario.Error("switch.params." + name,
+                                   "'" + value + "' is not a valid value (expected " +
+                                       info.checker->GetUnderlyingTypeInformation() + ")");
+        }
+        helper.SetPipelineAttribute(name, *v);
+    }
+    if (m_scenario.outputs.pcap)
+    {
+        std::filesystem::create_directories(std::filesystem::path(m_outDir) / "pcap");
+        helper.EnablePcap((std::filesystem::path(m_outDir) / "pcap" / "inasim").string());
+    }
+    m_fabric = helper.Build(topo);
+}
+
+void
+ScenarioRunner::InstallTraffic()
+{
+    uint32_t firstFlowId = 1;
+    for (std::size_t i = 0; i < m_scenario.traffic.size(); ++i)
+    {
+        const ScenarioTraffic& tr = m_scenario.traffic[i];
+        std::vector<uint32_t> hosts = tr.hosts;
+        if (tr.allHosts)
+        {
+            hosts.clear();
+            for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
+            {
+                hosts.push_back(h);
+            }
+        }
+        std::string key = "traffic." + std::to_string(i);
+        if (hosts.size() < 2)
+        {
+            throw m_scenario.Error(key + ".hosts", "a traffic pattern needs at least 2 hosts");
+        }
+        if (m_scenario.checkValues && tr.flowBytes % 4 != 0)
+        {
+            throw m_scenario.Error(key + ".flow_bytes",
+                                   "with check_values the flow size must be a multiple of 4 bytes");
+        }
+        Ptr<InaFlowApp> app = CreateObject<InaFlowApp>();
+        app->SetAttribute("Pattern",
+                          EnumValue(tr.pattern == ScenarioTraffic::Pattern::PERMUTATION
+                                        ? InaFlowApp::PERMUTATION
+                                    : tr.pattern == ScenarioTraffic::Pattern::INCAST
+                                        ? InaFlowApp::INCAST
+                                        : InaFlowApp::ALL_TO_ALL));
+        app->SetAttribute("FlowBytes", UintegerValue(tr.flowBytes));
+        app->SetAttribute("Start", TimeValue(TimeStep(tr.startPs)));
+        app->SetAttribute("Seed", UintegerValue(m_scenario.seed * 1000003ULL + i));
+        app->SetAttribute("IncastDestination", UintegerValue(tr.dst));
+        app->SetAttribute("FirstFlowId", UintegerValue(firstFlowId));
+        app->SetAttribute("CheckValues", BooleanValue(m_scenario.checkValues));
+        app->SetHosts(hosts);
+        app->Install(m_fabric);
+        firstFlowId += app->GetNFlows();
+        m_traffic.push_back(app);
+    }
+}
+
+void
+ScenarioRunner::InstallJobs()
+{
+    // Training jobs arrive with the training module and the protocols; until a protocol is
+    // registered, say so instead of running something else.
+    for (std::size_t i = 0; i < m_scenario.jobs.size(); ++i)
+    {
+        throw m_scenario.Error("jobs." + std::to_string(i) + ".protocol",
+                               "protocol '" + m_scenario.jobs[i].protocol +
+                                   "' is not available in this build of inasim (no training "
+                                   "protocols are registered yet; use `traffic:` for plain flows)");
+    }
+}
+
+double
+ScenarioRunner::Progress() const
+{
+    uint64_t total = 0;
+    uint64_t done = 0;
+    for (const auto& app : m_traffic)
+    {
+        total += app->GetNFlows();
+        done += app->GetNCompleted();
+    }
+    return total == 0 ? 0.0 : static_cast<double>(done) / total;
+}
+
+void
+ScenarioRunner::ScheduleProgress()
+{
+    // A fixed simulated interval keeps the number of these events, which are subtracted from the
+    // reported event count, a function of the scenario alone.
+    m_progressIntervalPs = 10000000; // 10 us
+    Simulator::Schedule(TimeStep(m_progressIntervalPs), &ScenarioRunner::OnProgressTick, this);
+}
+
+void
+ScenarioRunner::OnProgressTick()
+{
+    ++m_progressEvents;
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (m_scenario.outputs.timeseriesIntervalPs > 0 &&
+        now % m_scenario.outputs.timeseriesIntervalPs < m_progressIntervalPs)
+    {
+        uint64_t backlog = 0;
+        uint64_t maxBacklog = 0;
+        const InaTopology& topo = m_fabric->GetTopology();
+        for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+        {
+            for (int e = 0; e < 2; ++e)
+            {
+                uint64_t b = m_fabric->GetLinkPort(l, e)->GetBacklogBytes();
+                backlog += b;
+                maxBacklog = std::max(maxBacklog, b);
+            }
+        }
+        std::ostringstream row;
+        row << std::setprecision(12) << PsToS(now) << "," << backlog << "," << maxBacklog << ","
+            << m_fabric->GetPool().GetInUse() << "," << m_fabric->GetPacketHops() << ","
+            << Progress() << "\n";
+        m_timeseries += row.str();
+    }
+    double wall = WallNow();
+    if (m_progressOut != nullptr && wall - m_lastPrint >= 1.0)
+    {
+        m_lastPrint = wall;
+        uint64_t events = Simulator::GetEventCount();
+        char line[200];
+        std::snprintf(line,
+                      sizeof(line),
+                      "[inasim] sim %.6f s | %5.1f %% done | wall %.1f s | %.2f M events/s",
+                      PsToS(now),
+                      100.0 * Progress(),
+                      wall - m_wallStart,
+                      events / std::max(1e-9, wall - m_wallStart) / 1e6);
+        *m_progressOut << line << (isatty(STDERR_FILENO) ? "\r" : "\n") << std::flush;
+    }
+    if (!Simulator::IsFinished())
+    {
+        Simulator::Schedule(TimeStep(m_progressIntervalPs), &ScenarioRunner::OnProgressTick, this);
+    }
+}
+
+int
+ScenarioRunner::Run()
+{
+    RngSeedManager::SetSeed(static_cast<uint32_t>(m_scenario.seed % 4294967295ULL + 1));
+    RngSeedManager::SetRun(1);
+    std::filesystem::create_directories(m_outDir);
+    BuildFabric();
+    InstallTraffic();
+    InstallJobs();
+
+    m_wallStart = WallNow();
+    m_lastPrint = m_wallStart;
+    ScheduleProgress();
+    if (m_scenario.stopTimePs > 0)
+    {
+        Simulator::Stop(TimeStep(m_scenario.stopTimePs));
+    }
+    Simulator::Run();
+    double wall = WallNow() - m_wallStart;
+    if (m_progressOut != nullptr && isatty(STDERR_FILENO))
+    {
+        *m_progressOut << "\n";
+    }
+    uint64_t events = Simulator::GetEventCount() - m_progressEvents;
+    WriteOutputs(wall, events);
+    bool complete = Progress() >= 1.0 || m_traffic.empty();
+    m_traffic.clear();
+    m_fabric = nullptr;
+    Simulator::Destroy();
+    return complete ? 0 : 1;
+}
+
+std::string
+ScenarioRunner::LinksCsv() const
+{
+    std::ostringstream os;
+    os << "link,from,to,rate_bps,tx_packets,tx_bytes,delivered_packets,drops,ecn_marks,lost,"
+          "peak_backlog_bytes\n";
+    const InaTopology& topo = m_fabric->GetTopology();
+    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    {
+        const InaTopology::Link& link = topo.GetLink(l);
+        for (int e = 0; e < 2; ++e)
+        {
+            const InaPort* port = m_fabric->GetLinkPort(l, e);
+            const InaLinkCounters& c = port->GetCounters();
+            uint32_t from = e == 0 ? link.a : link.b;
+            uint32_t to = e == 0 ? link.b : link.a;
+            os << l << "," << topo.GetNode(from).name << "," << topo.GetNode(to).name << ","
+               << link.rateBps << "," << c.txPackets << "," << c.txBytes << "," << c.rxPackets
+               << "," << c.drops << "," << c.ecnMarks << "," << c.lost << ","
+               << c.peakBacklogBytes << "\n";
+        }
+    }
+    return os.str();
+}
+
+std::string
+ScenarioRunner::SwitchesCsv() const
+{
+    std::ostringstream os;
+    os << "switch,tier,received,forwarded,multicast_copies,consumed,no_route,pipeline_packets,"
+          "pipeline_passes,recirculated_packets,recirculation_drops\n";
+    for (const auto& sw : m_fabric->GetSwitches())
+    {
+        const InaSwitch::Counters& c = sw->GetCounters();
+        PipelineUsage u = sw->GetPipeline()->GetUsage();
+        os << sw->GetName() << "," << sw->GetTier() << "," << c.received << "," << c.forwarded
+           << "," << c.multicastCopies << "," << c.consumed << "," << c.noRoute << ","
+           << u.packets << "," << u.passes << "," << u.recirculatedPackets << ","
+           << u.recirculationDrops << "\n";
+    }
+    return os.str();
+}
+
+void
+ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
+{
+    namespace fs = std::filesystem;
+    using json = nlohmann::ordered_json;
+    const fs::path out(m_outDir);
+    const int64_t simPs = Simulator::Now().GetTimeStep();
+
+    json summary;
+    summary["name"] = m_scenario.name;
+    summary["seed"] = m_scenario.seed;
+    summary["wall_time_s"] = wallSeconds;
+    summary["sim_time_s"] = PsToS(simPs);
+    summary["events"] = events;
+    summary["packet_hops"] = m_fabric->GetPacketHops();
+    summary["events_per_wall_s"] = wallSeconds > 0 ? events / wallSeconds : 0.0;
+
+    bool flowsDone = Progress() >= 1.0 || m_traffic.empty();
+    std::string reason;
+    if (!flowsDone)
+    {
+        uint64_t total = 0;
+        uint64_t done = 0;
+        for (const auto& app : m_traffic)
+        {
+            total += app->GetNFlows();
+            done += app->GetNCompleted();
+        }
+        std::ostringstream r;
+        r << (total - done) << " of " << total << " flows did not complete by t = " << PsToS(simPs)
+          << " s"
+          << (m_scenario.stopTimePs > 0 && simPs >= m_scenario.stopTimePs ? " (stop_time reached)"
+                                                                           : " (no events left)");
+        reason = r.str();
+    }
+    summary["completed"] = flowsDone;
+    if (!reason.empty())
+    {
+        summary["incomplete_reason"] = reason;
+    }
+    summary["jobs"] = json::array();
+
+    json switches = json::array();
+    for (const auto& sw : m_fabric->GetSwitches())
+    {
+        json s;
+        s["name"] = sw->GetName();
+        s["tier"] = sw->GetTier();
+        PipelineUsage u = sw->GetPipeline()->GetUsage();
+        s["pipeline"] = u.ToJson();
+        s["peak_aggregators_in_use"] = 0;
+        s["recirculated_packets"] = u.recirculatedPackets;
+        switches.push_back(s);
+    }
+    summary["switches"] = switches;
+
+    InaLinkCounters links = m_fabric->GetTotalLinkCounters();
+    summary["links"] = {{"drops", links.drops},
+                        {"ecn_marks", links.ecnMarks},
+                        {"lost", links.lost},
+                        {"tx_packets", links.txPackets},
+                        {"tx_bytes", links.txBytes},
+                        {"peak_backlog_bytes", links.peakBacklogBytes}};
+
+    if (!m_traffic.empty())
+    {
+        uint64_t count = 0;
+        uint64_t completed = 0;
+        uint64_t retx = 0;
+        uint64_t checked = 0;
+        uint64_t errors = 0;
+        std::vector<int64_t> fcts;
+        std::ostringstream flowsCsv;
+        for (std::size_t i = 0; i < m_traffic.size(); ++i)
+        {
+            const auto& app = m_traffic[i];
+            count += app->GetNFlows();
+            completed += app->GetNCompleted();
+            retx += app->GetRetransmissions();
+            checked += app->GetValuesChecked();
+            errors += app->GetValueErrors();
+            for (const auto& rec : app->GetFlowRecords())
+            {
+                if (rec.completed)
+                {
+                    fcts.push_back(rec.fct.GetTimeStep());
+                }
+            }
+            std::ostringstream one;
+            app->WriteFlowsCsv(one);
+            std::string text = one.str();
+            if (i > 0)
+            {
+                text = text.substr(text.find('\n') + 1); // one header line for all
+            }
+            flowsCsv << text;
+        }
+        double mean = 0;
+        for (int64_t f : fcts)
+        {
+            mean += PsToS(f);
+        }
+        mean = fcts.empty() ? 0 : mean / fcts.size();
+        summary["flows"] = {
+            {"count", count},
+            {"completed", completed},
+            {"fct_mean_s", mean},
+            {"fct_p99_s", fcts.empty() ? 0.0 : PsToS(InaFlowApp::NearestRankPercentile(fcts, 99))},
+            {"retransmissions", retx},
+            {"values_checked", checked},
+            {"value_errors", errors}};
+        WriteFile(out / "flows.csv", flowsCsv.str());
+    }
+
+    WriteFile(out / "summary.json", summary.dump(2) + "\n");
+    WriteFile(out / "config.yaml", EffectiveConfigYaml(m_scenario));
+    WriteFile(out / "links.csv", LinksCsv());
+    WriteFile(out / "switches.csv", SwitchesCsv());
+    if (m_scenario.outputs.timeseriesIntervalPs > 0)
+    {
+        WriteFile(out / "timeseries.csv",
+                  "time_s,queued_bytes_total,queued_bytes_max_port,packets_in_flight,packet_hops,"
+                  "progress\n" +
+                      m_timeseries);
+    }
+
+    if (m_summaryOut != nullptr)
+    {
+        std::ostream& o = *m_summaryOut;
+        o << "inasim: " << m_scenario.name << " — " << (flowsDone ? "completed" : "INCOMPLETE")
+          << "\n";
+        if (!reason.empty())
+        {
+            o << "  why: " << reason << "\n";
+        }
+        o << "  simulated " << PsToS(simPs) << " s in " << std::fixed << std::setprecision(2)
+          << wallSeconds << " s wall, " << events << " events, " << m_fabric->GetPacketHops()
+          << " packet-hops\n";
+        o.unsetf(std::ios::fixed);
+        if (summary.contains("flows"))
+        {
+            const auto& f = summary["flows"];
+            o << "  flows: " << f["completed"].get<uint64_t>() << "/" << f["count"].get<uint64_t>()
+              << " completed, mean FCT " << f["fct_mean_s"].get<double>() * 1e6 << " us, p99 "
+              << f["fct_p99_s"].get<double>() * 1e6 << " us, " << f["retransmissions"].get<uint64_t>()
+              << " retransmissions\n";
+        }
+        o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, "
+          << links.lost << " lost\n";
+        o << "  outputs in " << m_outDir << "/ (summary.json, config.yaml, links.csv, switches.csv"
+          << (m_traffic.empty() ? "" : ", flows.csv") << ")\n";
+    }
+}
+
+} // namespace ns3

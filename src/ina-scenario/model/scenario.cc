@@ -1,0 +1,381 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario.h"
+
+#include <tuple>
+
+namespace ns3
+{
+
+uint32_t
+ScenarioTopology::GetHostCount() const
+{
+    // The loader rejects topologies whose host count does not fit 32 bits, so no overflow here.
+    switch (type)
+    {
+    case Type::STAR:
+        return hosts;
+    case Type::FAT_TREE:
+        return static_cast<uint32_t>(static_cast<uint64_t>(k) * k * k / 4);
+    case Type::LEAF_SPINE:
+        return static_cast<uint32_t>(static_cast<uint64_t>(leaves) * hostsPerLeaf);
+    case Type::FROM_FILE:
+        return 0;
+    }
+    return 0;
+}
+
+std::string
+Scenario::Where(const std::string& path) const
+{
+    std::string p = path;
+    while (!p.empty())
+    {
+        auto it = origins.where.find(p);
+        if (it != origins.where.end())
+        {
+            return it->second;
+        }
+        const size_t dot = p.rfind('.');
+        p = dot == std::string::npos ? std::string() : p.substr(0, dot);
+    }
+    return origins.source;
+}
+
+ScenarioError
+Scenario::Error(const std::string& path, const std::string& what) const
+{
+    return ScenarioError(Where(path), path, what);
+}
+
+void
+Scenario::CheckHostIds(uint32_t hostCount) const
+{
+    const std::string range = hostCount == 0
+                                  ? std::string("the topology has no hosts")
+                                  : "host ids go from 0 to " + std::to_string(hostCount - 1) +
+                                        " (" + std::to_string(hostCount) + " hosts)";
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        const ScenarioJob& job = jobs[j];
+        const std::string path = "jobs." + std::to_string(j);
+        if (job.placement.kind == ScenarioPlacement::Kind::EXPLICIT)
+        {
+            for (uint32_t id : job.placement.hosts)
+            {
+                if (id >= hostCount)
+                {
+                    throw Error(path + ".placement",
+                                "host id " + std::to_string(id) + " does not exist: " + range);
+                }
+            }
+        }
+        else if (job.workers > hostCount)
+        {
+            throw Error(path + ".workers",
+                        std::to_string(job.workers) + " workers do not fit on " +
+                            std::to_string(hostCount) + (hostCount == 1 ? " host" : " hosts"));
+        }
+    }
+    for (size_t t = 0; t < traffic.size(); ++t)
+    {
+        const ScenarioTraffic& tr = traffic[t];
+        const std::string path = "traffic." + std::to_string(t);
+        if (!tr.allHosts)
+        {
+            for (uint32_t id : tr.hosts)
+            {
+                if (id >= hostCount)
+                {
+                    throw Error(path + ".hosts",
+                                "host id " + std::to_string(id) + " does not exist: " + range);
+                }
+            }
+        }
+        if (tr.pattern == ScenarioTraffic::Pattern::INCAST && tr.dst >= hostCount)
+        {
+            throw Error(path + ".dst",
+                        "host id " + std::to_string(tr.dst) + " does not exist: " + range);
+        }
+    }
+}
+
+std::string
+ToString(ScenarioTopology::Type type)
+{
+    switch (type)
+    {
+    case ScenarioTopology::Type::STAR:
+        return "star";
+    case ScenarioTopology::Type::FAT_TREE:
+        return "fat-tree";
+    case ScenarioTopology::Type::LEAF_SPINE:
+        return "leaf-spine";
+    case ScenarioTopology::Type::FROM_FILE:
+        return "file";
+    }
+    return "?";
+}
+
+std::string
+ToString(ScenarioPlacement::Kind kind)
+{
+    switch (kind)
+    {
+    case ScenarioPlacement::Kind::PACKED:
+        return "packed";
+    case ScenarioPlacement::Kind::SPREAD:
+        return "spread";
+    case ScenarioPlacement::Kind::RANDOM:
+        return "random";
+    case ScenarioPlacement::Kind::EXPLICIT:
+        return "explicit";
+    }
+    return "?";
+}
+
+std::string
+ToString(ScenarioTraffic::Pattern pattern)
+{
+    switch (pattern)
+    {
+    case ScenarioTraffic::Pattern::PERMUTATION:
+        return "permutation";
+    case ScenarioTraffic::Pattern::INCAST:
+        return "incast";
+    case ScenarioTraffic::Pattern::ALL_TO_ALL:
+        return "all-to-all";
+    }
+    return "?";
+}
+
+std::string
+ToString(Scenario::LinkModel link)
+{
+    switch (link)
+    {
+    case Scenario::LinkModel::FAST:
+        return "fast";
+    case Scenario::LinkModel::P2P:
+        return "p2p";
+    }
+    return "?";
+}
+
+std::string
+ToString(Scenario::Routing routing)
+{
+    switch (routing)
+    {
+    case Scenario::Routing::ECMP:
+        return "ecmp";
+    case Scenario::Routing::GRID:
+        return "grid";
+    }
+    return "?";
+}
+
+bool
+operator==(const ScenarioLink& a, const ScenarioLink& b)
+{
+    return std::tie(a.rateBps, a.delayPs) == std::tie(b.rateBps, b.delayPs);
+}
+
+bool
+operator==(const ScenarioQueue& a, const ScenarioQueue& b)
+{
+    return std::tie(a.capacityBytes, a.ecnThresholdBytes) ==
+           std::tie(b.capacityBytes, b.ecnThresholdBytes);
+}
+
+bool
+operator==(const ScenarioTopology& a, const ScenarioTopology& b)
+{
+    return std::tie(a.type,
+                    a.hosts,
+                    a.k,
+                    a.leaves,
+                    a.spines,
+                    a.hostsPerLeaf,
+                    a.file,
+                    a.hostLink,
+                    a.fabricLink,
+                    a.lossRate,
+                    a.queue,
+                    a.priorityClasses) == std::tie(b.type,
+                                                   b.hosts,
+                                                   b.k,
+                                                   b.leaves,
+                                                   b.spines,
+                                                   b.hostsPerLeaf,
+                                                   b.file,
+                                                   b.hostLink,
+                                                   b.fabricLink,
+                                                   b.lossRate,
+                                                   b.queue,
+                                                   b.priorityClasses);
+}
+
+bool
+operator==(const ScenarioRecirculation& a, const ScenarioRecirculation& b)
+{
+    return std::tie(a.rateBps, a.latencyPs) == std::tie(b.rateBps, b.latencyPs);
+}
+
+bool
+operator==(const ScenarioSwitch& a, const ScenarioSwitch& b)
+{
+    return std::tie(a.stages,
+                    a.sramPerStageBytes,
+                    a.statefulAlusPerStage,
+                    a.recirculation,
+                    a.inaTiers,
+                    a.params) == std::tie(b.stages,
+                                          b.sramPerStageBytes,
+                                          b.statefulAlusPerStage,
+                                          b.recirculation,
+                                          b.inaTiers,
+                                          b.params);
+}
+
+bool
+operator==(const ScenarioPlacement& a, const ScenarioPlacement& b)
+{
+    return std::tie(a.kind, a.hosts) == std::tie(b.kind, b.hosts);
+}
+
+bool
+operator==(const ScenarioWorkload& a, const ScenarioWorkload& b)
+{
+    return std::tie(a.model, a.tensorBytes, a.iterations, a.extra) ==
+           std::tie(b.model, b.tensorBytes, b.iterations, b.extra);
+}
+
+bool
+operator==(const ScenarioJob& a, const ScenarioJob& b)
+{
+    return std::tie(a.name,
+                    a.protocol,
+                    a.workers,
+                    a.placement,
+                    a.psHosts,
+                    a.workload,
+                    a.startPs,
+                    a.params) == std::tie(b.name,
+                                          b.protocol,
+                                          b.workers,
+                                          b.placement,
+                                          b.psHosts,
+                                          b.workload,
+                                          b.startPs,
+                                          b.params);
+}
+
+bool
+operator==(const ScenarioTraffic& a, const ScenarioTraffic& b)
+{
+    return std::tie(a.pattern, a.allHosts, a.hosts, a.flowBytes, a.startPs, a.dst) ==
+           std::tie(b.pattern, b.allHosts, b.hosts, b.flowBytes, b.startPs, b.dst);
+}
+
+bool
+operator==(const ScenarioOutputs& a, const ScenarioOutputs& b)
+{
+    return std::tie(a.pcap, a.timeseriesIntervalPs) == std::tie(b.pcap, b.timeseriesIntervalPs);
+}
+
+bool
+operator==(const Scenario& a, const Scenario& b)
+{
+    return std::tie(a.name,
+                    a.seed,
+                    a.checkValues,
+                    a.link,
+                    a.stopTimePs,
+                    a.topology,
+                    a.switchConfig,
+                    a.routing,
+                    a.jobs,
+                    a.traffic,
+                    a.outputs) == std::tie(b.name,
+                                           b.seed,
+                                           b.checkValues,
+                                           b.link,
+                                           b.stopTimePs,
+                                           b.topology,
+                                           b.switchConfig,
+                                           b.routing,
+                                           b.jobs,
+                                           b.traffic,
+                                           b.outputs);
+}
+
+bool
+operator!=(const ScenarioLink& a, const ScenarioLink& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioQueue& a, const ScenarioQueue& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioTopology& a, const ScenarioTopology& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioRecirculation& a, const ScenarioRecirculation& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioSwitch& a, const ScenarioSwitch& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioPlacement& a, const ScenarioPlacement& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioWorkload& a, const ScenarioWorkload& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioJob& a, const ScenarioJob& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioTraffic& a, const ScenarioTraffic& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioOutputs& a, const ScenarioOutputs& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const Scenario& a, const Scenario& b)
+{
+    return !(a == b);
+}
+
+} // namespace ns3

@@ -1,0 +1,724 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "sweep-expander.h"
+
+#include "scenario-loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <yaml-cpp/yaml.h>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Beyond this a sweep is almost surely a typo (a range with step 1 instead of mul 2).
+constexpr uint64_t MAX_VALUES_PER_AXIS = 10000;
+constexpr uint64_t MAX_RUNS = 1000000;
+/// Run ids name folders; keep them well below file-name limits and readable in a listing.
+constexpr size_t MAX_ID_LENGTH = 96;
+
+struct AxisValue
+{
+    std::string text;          ///< as written, for ids and tables
+    std::string overrideValue; ///< YAML for KEY=VALUE (quoted where a plain scalar would misparse)
+};
+
+/// The keys of one dimension move together: one key for an axis, several for a zip group.
+struct Dimension
+{
+    std::vector<std::string> keys;
+    std::vector<std::string> wheres;            ///< per key: "FILE:LINE"
+    std::vector<std::vector<AxisValue>> values; ///< per key: its list
+    std::vector<std::string> labels;            ///< per key: "axes.KEY" or "zip.G.KEY"
+
+    size_t Size() const
+    {
+        return values.empty() ? 0 : values.front().size();
+    }
+};
+
+class SweepReader
+{
+  public:
+    explicit SweepReader(const std::string& source)
+        : m_source(source)
+    {
+    }
+
+    std::string Where(const YAML::Node& n) const
+    {
+        return n.Mark().line >= 0 ? m_source + ":" + std::to_string(n.Mark().line + 1) : m_source;
+    }
+
+    const std::string& Source() const
+    {
+        return m_source;
+    }
+
+  private:
+    std::string m_source;
+};
+
+std::string
+Describe(const YAML::Node& n)
+{
+    switch (n.Type())
+    {
+    case YAML::NodeType::Scalar:
+        return "\"" + n.Scalar() + "\"";
+    case YAML::NodeType::Sequence:
+        return "a list";
+    case YAML::NodeType::Map:
+        return "a section of keys";
+    default:
+        return "nothing";
+    }
+}
+
+std::string
+FlowText(const YAML::Node& n)
+{
+    YAML::Emitter e;
+    e << YAML::Flow << n;
+    return e.c_str();
+}
+
+/// Map entries with their key nodes; duplicate keys are errors (YAML accepts them silently).
+std::vector<std::pair<YAML::Node, YAML::Node>>
+Entries(const YAML::Node& map, const SweepReader& r, const std::string& path)
+{
+    std::vector<std::pair<YAML::Node, YAML::Node>> out;
+    std::set<std::string> seen;
+    for (auto kv : map)
+    {
+        if (!kv.first.IsScalar())
+        {
+            throw ScenarioError(r.Where(kv.first), path, "keys must be plain names");
+        }
+        if (!seen.insert(kv.first.Scalar()).second)
+        {
+            throw ScenarioError(r.Where(kv.first),
+                                path.empty() ? kv.first.Scalar() : path + "." + kv.first.Scalar(),
+                                "duplicate key");
+        }
+        out.emplace_back(kv.first, kv.second);
+    }
+    return out;
+}
+
+/// "64" -> (64, ""), "10Gbps" -> (10, "Gbps"); false if not an integer with an optional unit.
+bool
+SplitNumber(const std::string& text, uint64_t* number, std::string* unit)
+{
+    size_t i = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+    {
+        ++i;
+    }
+    if (i == 0 || i > 18)
+    {
+        return false;
+    }
+    *unit = text.substr(i);
+    if (!std::all_of(unit->begin(), unit->end(), [](char c) {
+            return std::isalpha(static_cast<unsigned char>(c));
+        }))
+    {
+        return false;
+    }
+    std::from_chars(text.data(), text.data() + i, *number);
+    return true;
+}
+
+std::vector<AxisValue>
+ReadRange(const YAML::Node& node, const SweepReader& r, const std::string& label)
+{
+    // A default YAML::Node is a defined null, so presence is tracked separately.
+    YAML::Node range;
+    YAML::Node step;
+    YAML::Node mul;
+    bool hasRange = false;
+    bool hasStep = false;
+    bool hasMul = false;
+    for (auto& [k, v] : Entries(node, r, label))
+    {
+        const std::string key = k.Scalar();
+        if (key == "range")
+        {
+            range.reset(v);
+            hasRange = true;
+        }
+        else if (key == "step")
+        {
+            step.reset(v);
+            hasStep = true;
+        }
+        else if (key == "mul")
+        {
+            mul.reset(v);
+            hasMul = true;
+        }
+        else
+        {
+            throw ScenarioError(r.Where(k),
+                                label,
+                                "unknown key '" + key +
+                                    "' in a range; valid keys here: range, step, mul");
+        }
+    }
+    const std::string form = "a range like {range: [4, 64], mul: 2} or {range: [10Gbps, 40Gbps], "
+                             "step: 10Gbps}";
+    if (!hasRange || !range.IsSequence() || range.size() != 2 || !range[0].IsScalar() ||
+        !range[1].IsScalar())
+    {
+        throw ScenarioError(r.Where(node), label, "expected " + form);
+    }
+    if (hasStep && hasMul)
+    {
+        throw ScenarioError(r.Where(node), label, "give step or mul, not both");
+    }
+    uint64_t lo = 0;
+    uint64_t hi = 0;
+    std::string unit;
+    std::string hiUnit;
+    if (!SplitNumber(range[0].Scalar(), &lo, &unit) ||
+        !SplitNumber(range[1].Scalar(), &hi, &hiUnit) || unit != hiUnit)
+    {
+        throw ScenarioError(r.Where(range),
+                            label,
+                            "range ends must be whole numbers with the same unit (if any), like "
+                            "[4, 64] or [10Gbps, 40Gbps], got " +
+                                FlowText(range));
+    }
+    if (lo > hi)
+    {
+        throw ScenarioError(r.Where(range), label, "the range goes down: " + FlowText(range));
+    }
+    std::vector<uint64_t> numbers;
+    if (hasMul)
+    {
+        uint64_t factor = 0;
+        std::string mulUnit;
+        if (!mul.IsScalar() || !SplitNumber(mul.Scalar(), &factor, &mulUnit) || !mulUnit.empty() ||
+            factor < 2 || lo == 0)
+        {
+            throw ScenarioError(r.Where(mul),
+                                label,
+                                "mul needs a whole factor >= 2 and a range starting above 0, got " +
+                                    Describe(mul));
+        }
+        for (uint64_t x = lo; x <= hi && numbers.size() <= MAX_VALUES_PER_AXIS; x *= factor)
+        {
+            numbers.push_back(x);
+            if (x > hi / factor)
+            {
+                break;
+            }
+        }
+    }
+    else
+    {
+        uint64_t delta = 1;
+        if (hasStep)
+        {
+            std::string stepUnit;
+            if (!step.IsScalar() || !SplitNumber(step.Scalar(), &delta, &stepUnit) ||
+                (!stepUnit.empty() && stepUnit != unit) || delta == 0)
+            {
+                throw ScenarioError(r.Where(step),
+                                    label,
+                                    "step needs a whole number > 0 in the range's unit, got " +
+                                        Describe(step));
+            }
+        }
+        for (uint64_t x = lo; x <= hi && numbers.size() <= MAX_VALUES_PER_AXIS; x += delta)
+        {
+            numbers.push_back(x);
+            if (hi - x < delta)
+            {
+                break;
+            }
+        }
+    }
+    if (numbers.size() > MAX_VALUES_PER_AXIS)
+    {
+        throw ScenarioError(r.Where(node),
+                            label,
+                            "the range has more than " + std::to_string(MAX_VALUES_PER_AXIS) +
+                                " values");
+    }
+    std::vector<AxisValue> out;
+    for (uint64_t x : numbers)
+    {
+        const std::string text = std::to_string(x) + unit;
+        out.push_back(AxisValue{text, text});
+    }
+    return out;
+}
+
+std::vector<AxisValue>
+ReadAxisValues(const YAML::Node& node, const SweepReader& r, const std::string& label)
+{
+    if (node.IsMap())
+    {
+        return ReadRange(node, r, label);
+    }
+    if (!node.IsSequence() || node.size() == 0)
+    {
+        throw ScenarioError(r.Where(node),
+                            label,
+                            "expected a non-empty list of values or a range like {range: [4, 64], "
+                            "mul: 2}, got " +
+                                Describe(node));
+    }
+    std::vector<AxisValue> out;
+    for (size_t i = 0; i < node.size(); ++i)
+    {
+        const YAML::Node v = node[i];
+        const std::string flow = FlowText(v);
+        out.push_back(AxisValue{v.IsScalar() ? v.Scalar() : flow, flow});
+    }
+    return out;
+}
+
+std::string
+IdPart(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+    {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+')
+        {
+            out += c;
+        }
+        else if (!out.empty() && out.back() != '_')
+        {
+            out += '_';
+        }
+    }
+    while (!out.empty() && out.back() == '_')
+    {
+        out.pop_back();
+    }
+    return out.empty() ? "_" : out;
+}
+
+/// The shortest trailing part of each dotted key that tells it apart from the others
+/// (jobs.0.workers and jobs.1.workers become 0.workers and 1.workers; alone, just workers).
+std::vector<std::string>
+ShortNames(const std::vector<std::string>& keys)
+{
+    std::vector<std::vector<std::string>> parts;
+    for (const auto& key : keys)
+    {
+        std::vector<std::string> p;
+        std::istringstream in(key);
+        std::string part;
+        while (std::getline(in, part, '.'))
+        {
+            p.push_back(part);
+        }
+        parts.push_back(p);
+    }
+    auto tail = [&parts](size_t k, size_t n) {
+        const auto& p = parts[k];
+        std::string out;
+        for (size_t i = p.size() - std::min(n, p.size()); i < p.size(); ++i)
+        {
+            out += (out.empty() ? "" : ".") + p[i];
+        }
+        return out;
+    };
+    std::vector<std::string> out;
+    for (size_t k = 0; k < keys.size(); ++k)
+    {
+        size_t n = 1;
+        while (n < parts[k].size())
+        {
+            bool unique = true;
+            for (size_t o = 0; o < keys.size(); ++o)
+            {
+                unique = unique && (o == k || tail(o, n) != tail(k, n));
+            }
+            if (unique)
+            {
+                break;
+            }
+            ++n;
+        }
+        out.push_back(tail(k, n));
+    }
+    return out;
+}
+
+std::string
+ReadText(const std::string& path, const std::string& what, const std::string& where)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+    {
+        throw ScenarioError(where, "", "cannot read " + what + " '" + path + "': it is a folder");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw ScenarioError(where,
+                            "",
+                            "cannot read " + what + " '" + path + "': " + std::strerror(errno));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+    {
+        throw ScenarioError(where,
+                            "",
+                            "cannot read " + what + " '" + path + "': " + std::strerror(errno));
+    }
+    return text.str();
+}
+
+bool
+IsSafeName(const std::string& name)
+{
+    return !name.empty() && name != "." && name != ".." &&
+           std::all_of(name.begin(), name.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                      c == '.';
+           });
+}
+
+} // namespace
+
+nlohmann::ordered_json
+SweepPlan::ToJson() const
+{
+    nlohmann::ordered_json j;
+    j["name"] = name;
+    j["sweep_file"] = sweepFile;
+    j["base"] = baseFile;
+    j["repeats"] = repeats;
+    j["base_seed"] = baseSeed;
+    j["axes"] = axisKeys;
+    j["runs"] = nlohmann::ordered_json::array();
+    for (const auto& run : runs)
+    {
+        nlohmann::ordered_json rj;
+        rj["id"] = run.id;
+        rj["index"] = run.index;
+        rj["repeat"] = run.repeat;
+        rj["seed"] = run.seed;
+        rj["values"] = nlohmann::ordered_json::object();
+        for (const auto& [k, v] : run.values)
+        {
+            rj["values"][k] = v;
+        }
+        rj["overrides"] = run.overrides;
+        j["runs"].push_back(std::move(rj));
+    }
+    return j;
+}
+
+SweepPlan
+SweepExpander::Expand(const std::string& sweepPath)
+{
+    return ExpandString(ReadText(sweepPath, "the sweep file", sweepPath), sweepPath);
+}
+
+SweepPlan
+SweepExpander::ExpandString(const std::string& yamlText, const std::string& sourceName)
+{
+    namespace fs = std::filesystem;
+    SweepReader r(sourceName);
+    YAML::Node root;
+    try
+    {
+        root = YAML::Load(yamlText);
+    }
+    catch (const YAML::Exception& e)
+    {
+        const std::string where =
+            e.mark.line >= 0 ? sourceName + ":" + std::to_string(e.mark.line + 1) : sourceName;
+        throw ScenarioError(where, "", "not valid YAML: " + e.msg);
+    }
+    const std::string validKeys = "name, base, repeats, axes, zip";
+    if (!root.IsMap())
+    {
+        throw ScenarioError(r.Where(root),
+                            "",
+                            "expected a sweep: a section with keys (" + validKeys + "), got " +
+                                Describe(root));
+    }
+
+    SweepPlan plan;
+    plan.sweepFile = sourceName;
+    plan.name = fs::path(sourceName).stem().string();
+    YAML::Node base;
+    YAML::Node axes;
+    YAML::Node zip;
+    bool hasBase = false;
+    for (auto& [k, v] : Entries(root, r, ""))
+    {
+        const std::string key = k.Scalar();
+        if (key == "name")
+        {
+            if (!v.IsScalar() || !IsSafeName(v.Scalar()))
+            {
+                throw ScenarioError(r.Where(k),
+                                    key,
+                                    "the name is used as a folder name: letters, digits, '-', '_', "
+                                    "'.' only, got " +
+                                        Describe(v));
+            }
+            plan.name = v.Scalar();
+        }
+        else if (key == "base")
+        {
+            base.reset(v);
+            hasBase = true;
+        }
+        else if (key == "repeats")
+        {
+            uint64_t n = 0;
+            std::string unit;
+            if (!v.IsScalar() || !SplitNumber(v.Scalar(), &n, &unit) || !unit.empty() || n < 1 ||
+                n > MAX_VALUES_PER_AXIS)
+            {
+                throw ScenarioError(r.Where(k),
+                                    key,
+                                    "expected an integer from 1 to " +
+                                        std::to_string(MAX_VALUES_PER_AXIS) + ", got " +
+                                        Describe(v));
+            }
+            plan.repeats = static_cast<uint32_t>(n);
+        }
+        else if (key == "axes")
+        {
+            axes.reset(v);
+        }
+        else if (key == "zip")
+        {
+            zip.reset(v);
+        }
+        else
+        {
+            throw ScenarioError(r.Where(k), key, "unknown key; valid keys here: " + validKeys);
+        }
+    }
+    if (!IsSafeName(plan.name))
+    {
+        plan.name = "sweep";
+    }
+    if (!hasBase || !base.IsScalar() || base.Scalar().empty())
+    {
+        throw ScenarioError(hasBase ? r.Where(base) : sourceName,
+                            "base",
+                            "a sweep needs base: the scenario file to vary, relative to the sweep "
+                            "file");
+    }
+    fs::path basePath(base.Scalar());
+    const fs::path sweepDir = fs::path(sourceName).parent_path();
+    if (basePath.is_relative() && !sweepDir.empty())
+    {
+        basePath = sweepDir / basePath;
+    }
+    plan.baseFile = basePath.lexically_normal().string();
+    const std::string baseText = ReadText(plan.baseFile, "the base scenario", r.Where(base));
+    const Scenario baseScenario = ScenarioLoader::LoadString(baseText, plan.baseFile);
+    plan.baseSeed = baseScenario.seed;
+
+    std::vector<Dimension> dims;
+    std::map<std::string, std::string> keyWhere;
+    auto addKey = [&](Dimension& d,
+                      const YAML::Node& keyNode,
+                      const YAML::Node& valueNode,
+                      const std::string& label) {
+        const std::string key = keyNode.Scalar();
+        auto [pos, fresh] = keyWhere.emplace(key, r.Where(keyNode));
+        if (!fresh)
+        {
+            throw ScenarioError(r.Where(keyNode),
+                                label,
+                                "key '" + key + "' is already swept (" + pos->second + ")");
+        }
+        d.keys.push_back(key);
+        d.wheres.push_back(r.Where(keyNode));
+        d.labels.push_back(label);
+        d.values.push_back(ReadAxisValues(valueNode, r, label));
+    };
+    if (!axes.IsNull())
+    {
+        if (!axes.IsMap())
+        {
+            throw ScenarioError(r.Where(axes),
+                                "axes",
+                                "expected a section KEY: [values], got " + Describe(axes));
+        }
+        for (auto& [k, v] : Entries(axes, r, "axes"))
+        {
+            Dimension d;
+            addKey(d, k, v, "axes." + k.Scalar());
+            dims.push_back(std::move(d));
+        }
+    }
+    if (!zip.IsNull())
+    {
+        if (!zip.IsSequence())
+        {
+            throw ScenarioError(r.Where(zip),
+                                "zip",
+                                "expected a list of groups like - {KEY: [values], KEY2: [values]}, "
+                                "got " +
+                                    Describe(zip));
+        }
+        for (size_t g = 0; g < zip.size(); ++g)
+        {
+            const YAML::Node group = zip[g];
+            const std::string groupLabel = "zip." + std::to_string(g);
+            if (!group.IsMap() || group.size() == 0)
+            {
+                throw ScenarioError(r.Where(group),
+                                    groupLabel,
+                                    "expected a group {KEY: [values], KEY2: [values]}, got " +
+                                        Describe(group));
+            }
+            Dimension d;
+            for (auto& [k, v] : Entries(group, r, groupLabel))
+            {
+                addKey(d, k, v, groupLabel + "." + k.Scalar());
+            }
+            for (size_t i = 1; i < d.keys.size(); ++i)
+            {
+                if (d.values[i].size() != d.values[0].size())
+                {
+                    std::string sizes;
+                    for (size_t j = 0; j < d.keys.size(); ++j)
+                    {
+                        sizes += (j ? ", " : "") + d.keys[j] + ": " +
+                                 std::to_string(d.values[j].size()) + " values";
+                    }
+                    throw ScenarioError(r.Where(group),
+                                        groupLabel,
+                                        "the lists of a zip group move together and need the same "
+                                        "length, got " +
+                                            sizes);
+                }
+            }
+            dims.push_back(std::move(d));
+        }
+    }
+    if (keyWhere.count("seed") && plan.repeats > 1)
+    {
+        throw ScenarioError(keyWhere["seed"],
+                            "seed",
+                            "seed is swept and repeats is " + std::to_string(plan.repeats) +
+                                ": use one or the other");
+    }
+
+    uint64_t total = plan.repeats;
+    for (const auto& d : dims)
+    {
+        total *= d.Size();
+        if (total > MAX_RUNS)
+        {
+            throw ScenarioError(sourceName,
+                                "",
+                                "the sweep has more than " + std::to_string(MAX_RUNS) + " runs");
+        }
+    }
+
+    std::vector<std::string> allKeys;
+    for (const auto& d : dims)
+    {
+        allKeys.insert(allKeys.end(), d.keys.begin(), d.keys.end());
+    }
+    plan.axisKeys = allKeys;
+    const std::vector<std::string> shortNames = ShortNames(allKeys);
+    const size_t width = std::max<size_t>(4, std::to_string(total == 0 ? 0 : total - 1).size());
+
+    for (uint64_t i = 0; i < total; ++i)
+    {
+        SweepRun run;
+        run.index = static_cast<uint32_t>(i);
+        run.repeat = static_cast<uint32_t>(i % plan.repeats);
+        std::vector<size_t> pick(dims.size());
+        uint64_t rest = i / plan.repeats;
+        for (size_t d = dims.size(); d-- > 0;)
+        {
+            pick[d] = rest % dims[d].Size();
+            rest /= dims[d].Size();
+        }
+        std::string number = std::to_string(i);
+        std::string id = "r" + std::string(width - number.size(), '0') + number;
+        std::map<std::string, std::pair<std::string, std::string>> overrideOrigin;
+        size_t nameIndex = 0;
+        for (size_t d = 0; d < dims.size(); ++d)
+        {
+            for (size_t k = 0; k < dims[d].keys.size(); ++k, ++nameIndex)
+            {
+                const AxisValue& v = dims[d].values[k][pick[d]];
+                const std::string o = dims[d].keys[k] + "=" + v.overrideValue;
+                run.values.emplace_back(dims[d].keys[k], v.text);
+                run.overrides.push_back(o);
+                overrideOrigin["override '" + o + "'"] = {dims[d].wheres[k], dims[d].labels[k]};
+                id += "-" + IdPart(shortNames[nameIndex]) + "=" + IdPart(v.text);
+            }
+        }
+        if (!keyWhere.count("seed"))
+        {
+            run.overrides.push_back("seed=" + std::to_string(plan.baseSeed + run.repeat));
+        }
+        Scenario loaded;
+        try
+        {
+            loaded = ScenarioLoader::LoadString(baseText, plan.baseFile, run.overrides);
+        }
+        catch (const ScenarioError& e)
+        {
+            auto origin = overrideOrigin.find(e.GetWhere());
+            if (origin != overrideOrigin.end())
+            {
+                throw ScenarioError(origin->second.first,
+                                    origin->second.second,
+                                    "run " + id + ": " + e.what());
+            }
+            std::string all;
+            for (const auto& o : run.overrides)
+            {
+                all += (all.empty() ? "" : " ") + o;
+            }
+            throw ScenarioError(sourceName, "", "run " + id + " (" + all + "): " + e.what());
+        }
+        run.seed = loaded.seed;
+        if (plan.repeats > 1)
+        {
+            id += "-seed=" + std::to_string(run.seed);
+        }
+        if (id.size() > MAX_ID_LENGTH)
+        {
+            id.resize(MAX_ID_LENGTH);
+            while (!id.empty() && (id.back() == '-' || id.back() == '=' || id.back() == '_'))
+            {
+                id.pop_back();
+            }
+        }
+        run.id = id;
+        plan.runs.push_back(std::move(run));
+    }
+    return plan;
+}
+
+} // namespace ns3
