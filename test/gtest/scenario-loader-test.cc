@@ -400,6 +400,14 @@ TEST(ScenarioLoader, CrossKeyRules)
     EXPECT_EQ(ErrorOf("topology: {type: fat-tree}\nswitch: {ina_tiers: [tor, agg, core]}\n"),
               "no error");
     EXPECT_EQ(ErrorOf("switch: {ina_tiers: []}\n"), "no error");
+    // Built-in topologies check host ids at load time already.
+    EXPECT_EQ(ErrorOf("jobs:\n  - workers: 9\n"),
+              "rack.yaml:2: key 'jobs.0.workers': 9 workers do not fit on 8 hosts");
+    EXPECT_EQ(ErrorOf("topology: {hosts: 4}\ntraffic:\n  - hosts: [1, 4]\n"),
+              "rack.yaml:3: key 'traffic.0.hosts': host id 4 does not exist: host ids go from 0 to "
+              "3 (4 hosts)");
+    EXPECT_EQ(ErrorOf("topology: {type: fat-tree, k: 4}\njobs:\n  - placement: [15, 0]\n"),
+              "no error");
     EXPECT_EQ(ErrorOf("traffic:\n  - hosts: [3, 3]\n"),
               "rack.yaml:2: key 'traffic.0.hosts': host id 3 is listed twice; each host may appear "
               "once");
@@ -476,7 +484,7 @@ traffic:
                   "from 0 to 2 (3 hosts)");
     }
     const Scenario t = ScenarioLoader::LoadString(
-        "traffic:\n  - {pattern: incast, dst: 9}\njobs:\n  - {workers: 2}\n",
+        "traffic:\n  - {pattern: incast, dst: 9}\njobs:\n  - {workers: 2}\ntopology: {hosts: 10}\n",
         "rack.yaml");
     try
     {

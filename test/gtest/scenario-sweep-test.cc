@@ -172,9 +172,9 @@ TEST_F(ScenarioSweep, Ranges)
                                         "r0003-rate=40Gbps"}));
     EXPECT_EQ(step.runs[2].overrides[0], "topology.host_link.rate=30Gbps");
     const SweepPlan uneven = Expand("base: ../scenarios/base.yaml\n"
-                                    "axes:\n  topology.hosts: {range: [1, 10], step: 4}\n");
+                                    "axes:\n  topology.hosts: {range: [4, 13], step: 4}\n");
     EXPECT_EQ(Ids(uneven),
-              (std::vector<std::string>{"r0000-hosts=1", "r0001-hosts=5", "r0002-hosts=9"}));
+              (std::vector<std::string>{"r0000-hosts=4", "r0001-hosts=8", "r0002-hosts=12"}));
     const SweepPlan ones = Expand("base: ../scenarios/base.yaml\n"
                                   "zip:\n  - {jobs.0.workers: {range: [1, 3]}, seed: [7, 8, 9]}\n");
     EXPECT_EQ(Ids(ones),
@@ -301,6 +301,16 @@ TEST_F(ScenarioSweep, Errors)
                       "zip");
     EXPECT_EQ(ErrorOf("base: ../scenarios/base.yaml\nrepeats: 0\n"),
               sweep + ":2: key 'repeats': expected an integer from 1 to 10000, got \"0\"");
+}
+
+TEST_F(ScenarioSweep, ErrorsFromTheBaseNameTheRunAndItsOverrides)
+{
+    // Too few hosts for the base's 4 workers: the base line is blamed, the run is named.
+    const std::string sweep = (m_dir / "sweeps" / "s.yaml").string();
+    const std::string base = (m_dir / "scenarios" / "base.yaml").string();
+    EXPECT_EQ(ErrorOf("base: ../scenarios/base.yaml\naxes:\n  topology.hosts: [8, 2]\n"),
+              sweep + ": run r0001-hosts=2 (topology.hosts=2 seed=10): " + base +
+                  ":6: key 'jobs.0.workers': 4 workers do not fit on 2 hosts");
 }
 
 TEST_F(ScenarioSweep, CrossKeyErrorsNameTheRun)

@@ -413,7 +413,22 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     namespace fs = std::filesystem;
     using json = nlohmann::ordered_json;
     const fs::path out(m_outDir);
-    const int64_t simPs = Simulator::Now().GetTimeStep();
+    // The progress ticks run on a 10 us grid, so the simulator's clock at the end overshoots the
+    // last real activity by up to one tick. When everything completed, the simulated time is the
+    // moment the last flow (or job) finished; otherwise it is where the simulation stopped.
+    bool flowsDone = Progress() >= 1.0 || m_traffic.empty();
+    int64_t simPs = Simulator::Now().GetTimeStep();
+    if (flowsDone && !m_traffic.empty())
+    {
+        simPs = 0;
+        for (const auto& app : m_traffic)
+        {
+            for (const auto& rec : app->GetFlowRecords())
+            {
+                simPs = std::max(simPs, rec.finish.GetTimeStep());
+            }
+        }
+    }
 
     json summary;
     summary["name"] = m_scenario.name;
@@ -424,7 +439,6 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     summary["packet_hops"] = m_fabric->GetPacketHops();
     summary["events_per_wall_s"] = wallSeconds > 0 ? events / wallSeconds : 0.0;
 
-    bool flowsDone = Progress() >= 1.0 || m_traffic.empty();
     std::string reason;
     if (!flowsDone)
     {
@@ -542,17 +556,29 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
         {
             o << "  why: " << reason << "\n";
         }
-        o << "  simulated " << PsToS(simPs) << " s in " << std::fixed << std::setprecision(2)
-          << wallSeconds << " s wall, " << events << " events, " << m_fabric->GetPacketHops()
-          << " packet-hops\n";
-        o.unsetf(std::ios::fixed);
+        char line[200];
+        std::snprintf(line,
+                      sizeof(line),
+                      "  simulated %.9f s in %.2f s wall, %llu events, %llu packet-hops\n",
+                      PsToS(simPs),
+                      wallSeconds,
+                      static_cast<unsigned long long>(events),
+                      static_cast<unsigned long long>(m_fabric->GetPacketHops()));
+        o << line;
         if (summary.contains("flows"))
         {
             const auto& f = summary["flows"];
-            o << "  flows: " << f["completed"].get<uint64_t>() << "/" << f["count"].get<uint64_t>()
-              << " completed, mean FCT " << f["fct_mean_s"].get<double>() * 1e6 << " us, p99 "
-              << f["fct_p99_s"].get<double>() * 1e6 << " us, " << f["retransmissions"].get<uint64_t>()
-              << " retransmissions\n";
+            char line[200];
+            std::snprintf(line,
+                          sizeof(line),
+                          "  flows: %llu/%llu completed, mean FCT %.2f us, p99 %.2f us, %llu "
+                          "retransmissions\n",
+                          static_cast<unsigned long long>(f["completed"].get<uint64_t>()),
+                          static_cast<unsigned long long>(f["count"].get<uint64_t>()),
+                          f["fct_mean_s"].get<double>() * 1e6,
+                          f["fct_p99_s"].get<double>() * 1e6,
+                          static_cast<unsigned long long>(f["retransmissions"].get<uint64_t>()));
+            o << line;
         }
         o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, "
           << links.lost << " lost\n";

@@ -1522,6 +1522,12 @@ Validate(const Scenario& s)
     ValidateSwitch(s);
     ValidateJobs(s);
     ValidateTraffic(s);
+    // Built-in topologies know their host count now; a topology file's is known to the runner.
+    const uint32_t hosts = s.topology.GetHostCount();
+    if (hosts > 0)
+    {
+        s.CheckHostIds(hosts);
+    }
 }
 
 } // namespace
