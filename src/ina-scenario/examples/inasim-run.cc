@@ -80,6 +80,10 @@ main(int argc, char* argv[])
     try
     {
         Scenario scenario = ScenarioLoader::Load(scenarioPath, overrides);
+        for (const std::string& w : scenario.origins.warnings)
+        {
+            std::cerr << "inasim: warning: " << w << "\n";
+        }
         if (outDir.empty())
         {
             outDir = "results/" + scenario.name;

@@ -29,8 +29,10 @@ namespace ns3
  * errors.
  *
  * Every problem is a ScenarioError naming the file and line (or the override), the key and what was
- * expected; unknown keys list the valid keys at their level. Host ids are checked against the
- * topology later, by Scenario::CheckHostIds, once the topology exists.
+ * expected; unknown keys list the valid keys at their level. Host ids are checked here for the
+ * built-in topologies; for `type: file` the runner calls Scenario::CheckHostIds once it has read
+ * the file. Things that load but look unintended (a tensor_bytes next to a model) are collected
+ * in Scenario::origins.warnings, in the same "WHERE: key 'K': ..." form, for the caller to print.
  */
 class ScenarioLoader
 {

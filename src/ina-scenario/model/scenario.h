@@ -71,8 +71,8 @@ struct ScenarioTopology
     ScenarioLink fabricLink; ///< `fabric_link`: switch <-> switch
     double lossRate = 0;     ///< `loss_rate`: independent loss per packet per link, in [0, 1)
     ScenarioQueue queue;     ///< `queue`
-    uint32_t priorityClasses =
-        1; ///< `priority_classes` (extension): strict-priority queues per port
+    /// `priority_classes` (extension): strict-priority queues per port, 1..8
+    uint32_t priorityClasses = 1;
 
     /// \return the number of hosts the topology will have, or 0 for type file (unknown until the
     ///         file is read)
