@@ -18,7 +18,9 @@ from .common import ROOT, UserError, cpu_count, display_path, say
 
 SUMMARY = "run performance benchmarks; write DIR/bench.json"
 
-Benchmark = namedtuple("Benchmark", "program args about")
+#: `also`: benchmarks whose metrics this one is judged against, run in the same invocation
+#: (ratios between runs of one invocation are meaningful on a noisy machine).
+Benchmark = namedtuple("Benchmark", "program args about also", defaults=((),))
 
 #: The registry: benchmark name -> program (a CMake target of the same name) + arguments.
 #: The program prints ONE flat JSON object on stdout, every key "<name>.<case>.<metric>", every
@@ -26,6 +28,9 @@ Benchmark = namedtuple("Benchmark", "program args about")
 BENCHMARKS = {
     "scheduler": Benchmark("scheduler-bench", (),
                            "raw ns-3 event rate: 1,000 self-rescheduling chains, 8 M events"),
+    "fabric": Benchmark("fabric-bench", ("--packets=200000", "--p2p-packets=50000"),
+                        "k=4 fat-tree permutation: inasim link vs PointToPoint, packet-hops/s",
+                        ("scheduler",)),
 }
 
 DEFAULT_OUT = ROOT / "results" / "bench"
@@ -146,6 +151,9 @@ def main(argv):
         return 0
     names = list(dict.fromkeys(args.names)) or list(BENCHMARKS)
     unknown = [n for n in names if n not in BENCHMARKS]
+    if not unknown:
+        names = list(dict.fromkeys(
+            [a for n in names for a in BENCHMARKS[n].also] + names))
     if unknown:
         raise UserError(f"unknown benchmark {', '.join(unknown)}; registered: "
                         + ", ".join(BENCHMARKS), code=2)

@@ -104,6 +104,13 @@ InaTransportSender::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&InaTransportSender::m_tailLossProbe),
                           MakeBooleanChecker())
+            .AddAttribute("NicQueueLimit",
+                          "Hand the host's NIC a packet only while fewer than this many bytes "
+                          "wait in its queue (an empty NIC always takes one); 0 disables the "
+                          "check. Keep it below the NIC's queue capacity.",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&InaTransportSender::m_nicQueueLimit),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Priority",
                           "InaPacket::priority of the flow's data packets (0 is served first).",
                           UintegerValue(0),
@@ -122,6 +129,10 @@ InaTransportSender::~InaTransportSender()
 {
     // The scheduler may still hold the timer event; it must never call back into a dead sender.
     m_timerEvent->Cancel();
+    if (m_gate && m_waitingNic)
+    {
+        m_gate->Remove(this);
+    }
     if (m_connected && m_host)
     {
         m_host->Unbind(m_localPort);
@@ -132,6 +143,12 @@ void
 InaTransportSender::DoDispose()
 {
     m_timerEvent->Cancel();
+    if (m_gate && m_waitingNic)
+    {
+        m_gate->Remove(this);
+    }
+    m_waitingNic = false;
+    m_gate = nullptr;
     if (m_connected && m_host)
     {
         m_host->Unbind(m_localPort);
@@ -191,6 +208,10 @@ InaTransportSender::Connect(Ptr<InaHost> host,
     m_cwnd = std::max<double>(m_initialWindow, m_mtu);
     m_ssthresh = m_maxWindow;
     m_alpha = m_initialAlpha;
+    if (m_nicQueueLimit > 0)
+    {
+        m_gate = InaNicGate::For(host);
+    }
     host->Bind(localPort, this);
     m_connected = true;
 }
@@ -263,7 +284,8 @@ InaTransportSender::TrySend()
         if (!m_retxQueue.Empty())
         {
             const uint64_t seq = m_retxQueue.Front();
-            if (m_pipe + m_slots.At(seq).wire > m_cwnd)
+            const uint32_t wire = m_slots.At(seq).wire;
+            if (m_pipe + wire > m_cwnd || !NicAdmits(wire))
             {
                 return;
             }
@@ -275,12 +297,54 @@ InaTransportSender::TrySend()
         {
             return;
         }
-        if (m_pipe + WireOf(m_msgs[m_sendMsg - m_msgBase], m_sndNxt) > m_cwnd)
+        const uint32_t wire = WireOf(m_msgs[m_sendMsg - m_msgBase], m_sndNxt);
+        if (m_pipe + wire > m_cwnd || !NicAdmits(wire))
         {
             return;
         }
         SendNewPacket();
     }
+}
+
+bool
+InaTransportSender::NicAdmits(uint32_t wire)
+{
+    if (!m_gate || m_gate->HasRoom(wire, m_nicQueueLimit))
+    {
+        return true;
+    }
+    if (!m_waitingNic)
+    {
+        m_waitingNic = true;
+        ++m_stats.nicWaits;
+        m_gate->Wait(this, GetNicDrainTo());
+    }
+    return false;
+}
+
+uint64_t
+InaTransportSender::GetNicDrainTo() const
+{
+    // Half the limit lets one wake-up admit many packets; a limit under two packets must drain
+    // far enough for a full packet to fit, or to empty, so a wake-up always admits one.
+    if (m_nicQueueLimit >= 2 * m_mtu)
+    {
+        return m_nicQueueLimit / 2;
+    }
+    return m_nicQueueLimit > m_mtu ? m_nicQueueLimit - m_mtu : 0;
+}
+
+bool
+InaTransportSender::OnNicReady()
+{
+    m_waitingNic = false;
+    const uint64_t sent = m_stats.dataPacketsSent;
+    TrySend();
+    if (m_timerMode == TimerMode::NONE)
+    {
+        RearmTimer(Simulator::Now().GetTimeStep());
+    }
+    return !(m_waitingNic && m_stats.dataPacketsSent == sent);
 }
 
 void

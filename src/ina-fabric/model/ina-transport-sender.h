@@ -8,6 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/event-impl.h"
 #include "ns3/ina-host.h"
+#include "ns3/ina-nic-gate.h"
 #include "ns3/ina-packet.h"
 #include "ns3/ina-port.h"
 #include "ns3/ina-ring-buffer.h"
@@ -43,7 +44,9 @@ namespace ns3
  *  - timeout: RTO = max(MinRto, SRTT + 4 RTTVAR), doubled per consecutive timeout up to MaxRto;
  *    on expiry every unacknowledged packet is resent, starting from a window of one packet.
  * One timer per flow covers the probe and the timeout; it is re-armed lazily (a deadline that the
- * pending event re-checks), so ACKs never schedule events.
+ * pending event re-checks), so ACKs never schedule events. A packet goes to the host's NIC only
+ * while the NIC's backlog is under NicQueueLimit (InaNicGate), as a real host's stack holds packets
+ * back rather than overflow its own NIC queue.
  *
  * \code
  *   Ptr<InaTransportReceiver> rx = CreateObject<InaTransportReceiver>();
@@ -77,6 +80,7 @@ class InaTransportSender : public Object, public InaPacketSink
         uint64_t ecnEchoes = 0;         //!< ACKs carrying ECE
         uint64_t ecnReductions = 0;     //!< window reductions for ECN
         uint64_t strayPackets = 0;      //!< packets that were not ACKs of this flow
+        uint64_t nicWaits = 0;          //!< times the host's NIC queue held the sender back
     };
 
     static TypeId GetTypeId();
@@ -130,6 +134,15 @@ class InaTransportSender : public Object, public InaPacketSink
     // InaPacketSink: ACKs
     void Receive(InaPacket* p, uint32_t port) override;
 
+    /// \name For InaNicGate
+    /// @{
+    /// The NIC has room again: send what the window allows. False if the NIC refused the very
+    /// first packet (the sender then waits again).
+    bool OnNicReady();
+    /// The backlog the NIC must drain to before this sender is worth waking.
+    uint64_t GetNicDrainTo() const;
+    /// @}
+
   protected:
     void DoDispose() override;
 
@@ -168,6 +181,8 @@ class InaTransportSender : public Object, public InaPacketSink
     };
 
     void TrySend();
+    /// True if the host's NIC takes `wire` bytes now; otherwise waits at the gate.
+    bool NicAdmits(uint32_t wire);
     void SendNewPacket();
     void Transmit(uint64_t seq, bool retransmission);
     uint32_t WireOf(const TxMessage& m, uint64_t seq) const;
@@ -198,6 +213,7 @@ class InaTransportSender : public Object, public InaPacketSink
     double m_initialAlpha;
     bool m_tailLossProbe;
     uint8_t m_priority;
+    uint32_t m_nicQueueLimit;
 
     // wiring
     Ptr<InaHost> m_host;
@@ -209,6 +225,8 @@ class InaTransportSender : public Object, public InaPacketSink
     uint32_t m_jobId = 0;
     uint32_t m_mss = 0;
     bool m_connected = false;
+    Ptr<InaNicGate> m_gate; //!< null when NicQueueLimit is 0
+    bool m_waitingNic = false;
 
     // messages: m_msgs[i] is message m_msgBase + i
     std::deque<TxMessage> m_msgs;

@@ -149,8 +149,10 @@ Words(uint32_t n, uint32_t salt)
 
 /**
  * 20000 B = 13 full packets + one of 1332 B (1396 on the wire), all inside the 60000 B initial
- * window, leave back to back at t0. The last one reaches host 1 after 13 S + S_last at the NIC, D,
- * S_last at the switch port, D and the pipeline latency L; its ACK returns after A + D + A + D + L.
+ * window, leave back to back at t0. The switch port to host 1 is busy with packet 12 until
+ * t0 + 14 S + D (it arrived at 13 S + D), and the short last packet, arriving at 13 S + S_last + D,
+ * waits for it: it leaves the switch at t0 + 14 S + S_last + D and reaches host 1 after D and the
+ * pipeline latency L. Its ACK returns after A + D + A + D + L.
  */
 class InaTransportOneWindowTestCase : public TestCase
 {
@@ -176,11 +178,11 @@ class InaTransportOneWindowTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(sLast, 111680, "last packet 1396 B on the wire");
         NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "one message acknowledged");
         NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0] - t0,
-                              13 * S + 2 * sLast + 2 * A + 4 * D + 2 * f.latency,
+                              14 * S + sLast + 2 * A + 4 * D + 2 * f.latency,
                               "FCT");
         NS_TEST_ASSERT_MSG_EQ(f.rxAt.size(), 1, "one message received");
         NS_TEST_EXPECT_MSG_EQ(f.rxAt[0] - t0,
-                              13 * S + 2 * sLast + 2 * D + f.latency,
+                              14 * S + sLast + 2 * D + f.latency,
                               "receiver completion");
         NS_TEST_EXPECT_MSG_EQ((f.rxValues[0] == values), true, "values arrive in order");
         const auto& s = f.tx->GetStats();
@@ -232,8 +234,9 @@ class InaTransportWindowLimitedTestCase : public TestCase
 /**
  * 10 packets; packet 2 is lost once. The ACKs of 3, 4 and 5 show three later packets arrived, so
  * at the ACK of 5 (t0 + 7 S + 2 A + 4 D + 2 L) packet 2 is resent; its ACK completes the message
- * one lone-packet RTT later. The window is halved once: 60000 + 5 x 1500 acked -> 33750, frozen in
- * recovery, then one congestion-avoidance step on the final ACK.
+ * one lone-packet RTT later. The window is halved once, from 60000 + 4 x 1500 (ACKs 0, 1, 3, 4 grew
+ * it in slow start; ACK 5 reveals the loss before it can) to 33000, stays frozen through recovery,
+ * and takes one congestion-avoidance step on the final ACK.
  */
 class InaTransportFastRetransmitTestCase : public TestCase
 {
@@ -261,9 +264,9 @@ class InaTransportFastRetransmitTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(s.lossReductions, 1, "one window cut");
         NS_TEST_EXPECT_MSG_EQ(s.timeouts, 0, "no timeout");
         NS_TEST_EXPECT_MSG_EQ(s.probes, 0, "no probe");
-        NS_TEST_EXPECT_MSG_EQ(f.tx->GetSsthresh(), 33750.0, "ssthresh = cwnd / 2");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetSsthresh(), 33000.0, "ssthresh = cwnd / 2");
         NS_TEST_EXPECT_MSG_EQ_TOL(f.tx->GetCwnd(),
-                                  33750.0 + 1500.0 * 1500 / 33750,
+                                  33000.0 + 1500.0 * 1500 / 33000,
                                   1e-9,
                                   "one additive step after recovery");
         Simulator::Destroy();
@@ -580,7 +583,7 @@ class InaFlowAppSingleFlowTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(app->GetNFlows(), 1, "one flow");
         NS_TEST_ASSERT_MSG_EQ(app->GetNCompleted(), 1, "completed");
         const auto r = app->GetFlowRecords().at(0);
-        const int64_t fct = 13 * S + 2 * 111680 + 2 * A + 4 * D + 2 * latency;
+        const int64_t fct = 14 * S + 111680 + 2 * A + 4 * D + 2 * latency; // as above
         NS_TEST_EXPECT_MSG_EQ(r.flowId, 40, "flow id");
         NS_TEST_EXPECT_MSG_EQ(r.src, 1, "src");
         NS_TEST_EXPECT_MSG_EQ(r.dst, 0, "dst");
@@ -606,7 +609,7 @@ class InaFlowAppSingleFlowTestCase : public TestCase
         want << "flow_id,src,dst,bytes,start_s,finish_s,fct_s,completed,receiver_finish_s,"
                 "retransmissions,timeouts,ecn_reductions,value_errors\n"
              << "40,1,0,20000," << sec(3000000) << ',' << sec(3000000 + fct) << ',' << sec(fct)
-             << ",true," << sec(3000000 + 13 * S + 2 * 111680 + 2 * D + latency) << ",0,0,0,0\n";
+             << ",true," << sec(3000000 + 14 * S + 111680 + 2 * D + latency) << ",0,0,0,0\n";
         NS_TEST_EXPECT_MSG_EQ(os.str(), want.str(), "CSV");
         app->Dispose();
         Simulator::Destroy();
