@@ -480,6 +480,67 @@ class InaTransportMessagesUnderLossTestCase : public TestCase
     }
 };
 
+/**
+ * Host 0 sends 40 packets to host 1 (flow A) and 40 to host 2 (flow B) at t0. A's window goes to
+ * the NIC at once (39 x 1500 B wait); B may add packets while the backlog stays within
+ * NicQueueLimit = 65536 B: 4 of them (backlog 64500), then it waits at the gate, which wakes it
+ * when the NIC has drained towards 32768 B. The NIC never idles, so the 80 packets leave back to
+ * back as without the gate and B's last one leaves at t0 + 80 S: its FCT is 81 S + 2 A + 4 D + 2 L
+ * either way, while the NIC's peak backlog is 64500 B instead of 118500 B.
+ */
+class InaTransportNicGateTestCase : public TestCase
+{
+  public:
+    InaTransportNicGateTestCase()
+        : TestCase("the NIC gate bounds the host's queue without idling the NIC")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t nicLimit : {65536u, 0u})
+        {
+            InaFabricHelper helper;
+            Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(3, Gbps100()));
+            const int64_t latency = fabric->GetSwitch(3)->GetPipeline()->GetLatency().GetTimeStep();
+            Ptr<InaHost> h0 = fabric->GetHost(0);
+            std::vector<int64_t> done(2, -1);
+            std::vector<Ptr<InaTransportSender>> tx;
+            std::vector<Ptr<InaTransportReceiver>> rx;
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                Ptr<InaHost> dst = fabric->GetHost(1 + k);
+                rx.push_back(CreateObject<InaTransportReceiver>());
+                rx[k]->Listen(dst, 2000, 10 + k);
+                tx.push_back(CreateObject<InaTransportSender>());
+                tx[k]->SetAttribute("NicQueueLimit", UintegerValue(nicLimit));
+                tx[k]->Connect(h0, 1000 + k, 1 + k, 2000, 10 + k, 0);
+                tx[k]->SetMessageAckedCallback(
+                    InaTransportSender::MessageAckedCallback([&done, k](uint32_t) {
+                        done[k] = Simulator::Now().GetTimeStep();
+                    }));
+                tx[k]->SendMessage(40 * MSS);
+            }
+            Simulator::Run();
+            const int64_t rtt = 2 * A + 4 * D + 2 * latency;
+            NS_TEST_EXPECT_MSG_EQ(done[0], 41 * S + rtt, "flow A, nicLimit " << nicLimit);
+            NS_TEST_EXPECT_MSG_EQ(done[1], 81 * S + rtt, "flow B, nicLimit " << nicLimit);
+            NS_TEST_EXPECT_MSG_EQ(h0->GetPort()->GetCounters().peakBacklogBytes,
+                                  (nicLimit != 0 ? 64500 : 118500),
+                                  "peak NIC backlog, nicLimit " << nicLimit);
+            NS_TEST_EXPECT_MSG_EQ(tx[0]->GetStats().nicWaits, 0, "A never waited");
+            NS_TEST_EXPECT_MSG_EQ((tx[1]->GetStats().nicWaits > 0), (nicLimit != 0), "B waited");
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                tx[k]->Dispose();
+                rx[k]->Dispose();
+            }
+            Simulator::Destroy();
+        }
+    }
+};
+
 namespace
 {
 
@@ -760,6 +821,57 @@ class InaFlowAppPatternsTestCase : public TestCase
     }
 };
 
+/**
+ * All-to-all among 9 hosts with 100 KB port queues: each host starts 8 flows of 60 KB windows
+ * (480 KB). The NIC gate keeps every host's own queue within NicQueueLimit, so no host drops its
+ * own packets; with the gate off the senders' NICs overflow.
+ */
+class InaFlowAppNoSelfDropTestCase : public TestCase
+{
+  public:
+    InaFlowAppNoSelfDropTestCase()
+        : TestCase("hosts never drop their own packets at their NIC")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t nicLimit : {65536u, 0u})
+        {
+            InaFabricHelper helper;
+            helper.SetQueue(100000, 0);
+            Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(9, Gbps100()));
+            Ptr<InaFlowApp> app = CreateObject<InaFlowApp>();
+            app->SetAttribute("Pattern", StringValue("all-to-all"));
+            app->SetAttribute("FlowBytes", UintegerValue(200000));
+            app->SetSenderAttribute("NicQueueLimit", UintegerValue(nicLimit));
+            app->Install(fabric);
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(app->GetNCompleted(), 72, "all 72 flows completed");
+            uint64_t nicDrops = 0;
+            uint64_t peak = 0;
+            for (uint32_t h = 0; h < 9; ++h)
+            {
+                nicDrops += fabric->GetHost(h)->GetPort()->GetCounters().drops;
+                peak =
+                    std::max(peak, fabric->GetHost(h)->GetPort()->GetCounters().peakBacklogBytes);
+            }
+            if (nicLimit != 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(nicDrops, 0, "no drop at a sender's NIC");
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(peak, nicLimit, "NIC backlog within the nicLimit");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_GT(nicDrops, 0, "without the gate the NICs overflow");
+            }
+            app->Dispose();
+            Simulator::Destroy();
+        }
+    }
+};
+
 /// The same seed repeats every FCT to the picosecond; another seed draws another permutation.
 class InaFlowAppDeterminismTestCase : public TestCase
 {
@@ -891,10 +1003,12 @@ class InaTransportTestSuite : public TestSuite
         AddTestCase(new InaTransportTimeoutBackoffTestCase);
         AddTestCase(new InaTransportDctcpTestCase);
         AddTestCase(new InaTransportMessagesUnderLossTestCase);
+        AddTestCase(new InaTransportNicGateTestCase);
         AddTestCase(new InaFlowAppSingleFlowTestCase);
         AddTestCase(new InaFlowAppLossTestCase);
         AddTestCase(new InaFlowAppIncastTestCase);
         AddTestCase(new InaFlowAppPatternsTestCase);
+        AddTestCase(new InaFlowAppNoSelfDropTestCase);
         AddTestCase(new InaFlowAppDeterminismTestCase);
         AddTestCase(new InaFlowAppErrorsTestCase);
     }
