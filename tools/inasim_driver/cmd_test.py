@@ -16,7 +16,7 @@ SUMMARY = "build and run every test (GoogleTest, ns-3 TestSuites, smoke runs)"
 
 #: Per-test time limit (s) for tests that set none themselves: a hung test fails instead of
 #: eating the whole CI budget.
-DEFAULT_TIMEOUT_S = 900
+DEFAULT_TIMEOUT_S = 600
 LONG_TIMEOUT_S = 3600
 
 _SUMMARY = re.compile(r"^\s*(\d+)% tests passed, (\d+) tests? failed out of (\d+)\s*$")

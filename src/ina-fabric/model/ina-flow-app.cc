@@ -468,6 +468,7 @@ InaFlowApp::GetFlowRecords() const
         r.timeouts = s.timeouts;
         r.ecnReductions = s.ecnReductions;
         r.valueErrors = f.valueErrors;
+        r.failed = f.sender->IsFailed();
         records.push_back(r);
     }
     return records;
@@ -559,7 +560,7 @@ void
 InaFlowApp::WriteFlowsCsv(std::ostream& os) const
 {
     os << "flow_id,src,dst,bytes,start_s,finish_s,fct_s,completed,receiver_finish_s,"
-          "retransmissions,timeouts,ecn_reductions,value_errors\n";
+          "retransmissions,timeouts,ecn_reductions,value_errors,failed\n";
     for (const FlowRecord& r : GetFlowRecords())
     {
         os << r.flowId << ',' << r.src << ',' << r.dst << ',' << r.bytes << ','
@@ -569,7 +570,7 @@ InaFlowApp::WriteFlowsCsv(std::ostream& os) const
            << (r.completed ? "true" : "false") << ','
            << (r.received ? FormatSeconds(r.receiverFinish.GetTimeStep()) : "") << ','
            << r.retransmissions << ',' << r.timeouts << ',' << r.ecnReductions << ','
-           << r.valueErrors << '\n';
+           << r.valueErrors << ',' << (r.failed ? "true" : "false") << '\n';
     }
 }
 

@@ -74,6 +74,7 @@ class InaFlowApp : public Object
         uint64_t timeouts;        //!< retransmission timeouts
         uint64_t ecnReductions;   //!< windows cut for ECN
         uint64_t valueErrors;     //!< words that arrived different (CheckValues)
+        bool failed;              //!< the sender gave up (MaxTimeouts consecutive timeouts)
     };
 
     static TypeId GetTypeId();
@@ -118,7 +119,7 @@ class InaFlowApp : public Object
     Ptr<InaTransportReceiver> GetReceiver(uint32_t flow) const;
     /**
      * One line per flow: flow_id,src,dst,bytes,start_s,finish_s,fct_s,completed,
-     * receiver_finish_s,retransmissions,timeouts,ecn_reductions,value_errors. Times are in
+     * receiver_finish_s,retransmissions,timeouts,ecn_reductions,value_errors,failed. Times are in
      * seconds with 12 decimals (exact picoseconds); empty for flows that did not finish.
      */
     void WriteFlowsCsv(std::ostream& os) const;

@@ -63,14 +63,16 @@ InaTransportReceiver::DoDispose()
 void
 InaTransportReceiver::Listen(Ptr<InaHost> host, uint16_t localPort, uint32_t flowId)
 {
-    const std::string who = "InaTransportReceiver (flow " + std::to_string(flowId) + "): ";
+    auto who = [flowId]() {
+        return "InaTransportReceiver (flow " + std::to_string(flowId) + "): ";
+    };
     if (m_listening)
     {
-        throw std::invalid_argument(who + "Listen called twice");
+        throw std::invalid_argument(who() + "Listen called twice");
     }
     if (!host)
     {
-        throw std::invalid_argument(who + "Listen needs a host, got null");
+        throw std::invalid_argument(who() + "Listen needs a host, got null");
     }
     m_host = host;
     m_pool = &host->GetPool();

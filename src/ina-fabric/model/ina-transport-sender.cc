@@ -81,6 +81,12 @@ InaTransportSender::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&InaTransportSender::m_initialRto),
                           MakeTimeChecker(TimeStep(1)))
+            .AddAttribute("MaxTimeouts",
+                          "Give the flow up after this many consecutive retransmission timeouts "
+                          "(Linux's tcp_retries2 is 15); 0 retries forever.",
+                          UintegerValue(15),
+                          MakeUintegerAccessor(&InaTransportSender::m_maxTimeouts),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("DupThresh",
                           "A packet is lost once this many packets sent after it have been "
                           "acknowledged.",
@@ -168,34 +174,37 @@ InaTransportSender::Connect(Ptr<InaHost> host,
                             uint32_t flowId,
                             uint32_t jobId)
 {
-    const std::string who = "InaTransportSender (flow " + std::to_string(flowId) + "): ";
+    // Built only on an error path: messages are never formatted on the way through.
+    auto who = [flowId]() {
+        return "InaTransportSender (flow " + std::to_string(flowId) + "): ";
+    };
     if (m_connected)
     {
-        throw std::invalid_argument(who + "Connect called twice");
+        throw std::invalid_argument(who() + "Connect called twice");
     }
     if (!host)
     {
-        throw std::invalid_argument(who + "Connect needs a host, got null");
+        throw std::invalid_argument(who() + "Connect needs a host, got null");
     }
     if (m_mtu < m_headerBytes + 4)
     {
-        throw std::invalid_argument(who + "Mtu (" + std::to_string(m_mtu) +
+        throw std::invalid_argument(who() + "Mtu (" + std::to_string(m_mtu) +
                                     ") must exceed HeaderBytes (" + std::to_string(m_headerBytes) +
                                     ") by at least 4 bytes of payload");
     }
     if (m_maxWindow < m_mtu)
     {
-        throw std::invalid_argument(who + "MaxWindow (" + std::to_string(m_maxWindow) +
+        throw std::invalid_argument(who() + "MaxWindow (" + std::to_string(m_maxWindow) +
                                     ") must be at least Mtu (" + std::to_string(m_mtu) + ")");
     }
     if (m_initialWindow > m_maxWindow)
     {
-        throw std::invalid_argument(who + "InitialWindow (" + std::to_string(m_initialWindow) +
+        throw std::invalid_argument(who() + "InitialWindow (" + std::to_string(m_initialWindow) +
                                     ") exceeds MaxWindow (" + std::to_string(m_maxWindow) + ")");
     }
     if (m_minRto > m_maxRto)
     {
-        throw std::invalid_argument(who + "MinRto exceeds MaxRto");
+        throw std::invalid_argument(who() + "MinRto exceeds MaxRto");
     }
     m_host = host;
     m_pool = &host->GetPool();
@@ -219,27 +228,35 @@ InaTransportSender::Connect(Ptr<InaHost> host,
 uint32_t
 InaTransportSender::SendMessage(uint64_t bytes, std::vector<uint32_t> values)
 {
-    const std::string who = "InaTransportSender (flow " + std::to_string(m_flowId) + "): ";
+    auto who = [this]() {
+        return "InaTransportSender (flow " + std::to_string(m_flowId) + "): ";
+    };
     if (!m_connected)
     {
-        throw std::invalid_argument(who + "SendMessage before Connect");
+        throw std::invalid_argument(who() + "SendMessage before Connect");
     }
     if (!values.empty() && values.size() * 4 != bytes)
     {
-        throw std::invalid_argument(who + "a message of " + std::to_string(bytes) +
+        throw std::invalid_argument(who() + "a message of " + std::to_string(bytes) +
                                     " bytes cannot carry " + std::to_string(values.size()) +
                                     " 32-bit values (expected bytes = 4 x values)");
     }
     const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mss - 1) / m_mss;
     if (packets > std::numeric_limits<uint32_t>::max())
     {
-        throw std::invalid_argument(who + "a message of " + std::to_string(bytes) +
+        throw std::invalid_argument(who() + "a message of " + std::to_string(bytes) +
                                     " bytes needs more than 2^32 packets");
     }
     const uint64_t index = static_cast<uint64_t>(m_msgBase) + m_msgs.size();
     if (index >= std::numeric_limits<uint32_t>::max())
     {
-        throw std::invalid_argument(who + "more than 2^32 - 1 messages on one flow");
+        throw std::invalid_argument(who() + "more than 2^32 - 1 messages on one flow");
+    }
+    if (m_failed)
+    {
+        ++m_msgBase; // keeps indices distinct; nothing will be sent
+        ++m_stats.messagesAbandoned;
+        return static_cast<uint32_t>(index);
     }
     m_msgs.push_back(
         TxMessage{m_seqAssigned, bytes, static_cast<uint32_t>(packets), std::move(values)});
@@ -460,6 +477,11 @@ InaTransportSender::Receive(InaPacket* p, uint32_t port)
     {
         ++m_stats.strayPackets;
         m_pool->Free(p);
+        return;
+    }
+    if (m_failed)
+    {
+        m_pool->Free(p); // a late ACK changes nothing: the flow is over
         return;
     }
     const int64_t now = Simulator::Now().GetTimeStep();
@@ -742,6 +764,11 @@ void
 InaTransportSender::OnTimeout()
 {
     const int64_t now = Simulator::Now().GetTimeStep();
+    if (m_maxTimeouts > 0 && m_backoff >= m_maxTimeouts)
+    {
+        GiveUp();
+        return;
+    }
     ++m_stats.timeouts;
     m_retxQueue.Clear(0);
     m_txFifo.Clear(0);
@@ -772,6 +799,34 @@ InaTransportSender::OnTimeout()
     TrySend();
     m_timerMode = TimerMode::RTO;
     SetDeadline(now + CurrentRtoPs(), now);
+}
+
+void
+InaTransportSender::GiveUp()
+{
+    m_failed = true;
+    m_timerMode = TimerMode::NONE;
+    m_stats.messagesAbandoned += m_msgs.size();
+    m_msgBase += m_msgs.size();
+    m_msgs.clear();
+    m_retxQueue.Clear(0);
+    m_txFifo.Clear(0);
+    m_slots.Clear(m_sndNxt);
+    m_sndUna = m_sndNxt;
+    m_seqAssigned = m_sndNxt;
+    m_sendMsg = m_msgBase;
+    m_pipe = 0;
+    if (m_gate && m_waitingNic)
+    {
+        m_gate->Remove(this);
+        m_waitingNic = false;
+    }
+}
+
+bool
+InaTransportSender::IsFailed() const
+{
+    return m_failed;
 }
 
 const InaTransportSender::Stats&
@@ -825,7 +880,7 @@ InaTransportSender::GetBytesInFlight() const
 bool
 InaTransportSender::IsIdle() const
 {
-    return m_msgs.empty();
+    return m_msgs.empty() && !m_failed;
 }
 
 uint32_t

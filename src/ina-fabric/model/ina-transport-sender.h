@@ -42,7 +42,9 @@ namespace ns3
  *    window once per window (fast recovery) and are retransmitted before new data;
  *  - tail loss: with nothing left to trigger that, a probe goes out after 2 SRTT (RFC 8985 TLP);
  *  - timeout: RTO = max(MinRto, SRTT + 4 RTTVAR), doubled per consecutive timeout up to MaxRto;
- *    on expiry every unacknowledged packet is resent, starting from a window of one packet.
+ *    on expiry every unacknowledged packet is resent, starting from a window of one packet. After
+ *    MaxTimeouts consecutive timeouts the flow gives up (IsFailed()), so a path that never
+ *    delivers cannot keep a simulation running forever.
  * One timer per flow covers the probe and the timeout; it is re-armed lazily (a deadline that the
  * pending event re-checks), so ACKs never schedule events. A packet goes to the host's NIC only
  * while the NIC's backlog is under NicQueueLimit (InaNicGate), as a real host's stack holds packets
@@ -81,6 +83,7 @@ class InaTransportSender : public Object, public InaPacketSink
         uint64_t ecnReductions = 0;     //!< window reductions for ECN
         uint64_t strayPackets = 0;      //!< packets that were not ACKs of this flow
         uint64_t nicWaits = 0;          //!< times the host's NIC queue held the sender back
+        uint64_t messagesAbandoned = 0; //!< messages never acknowledged because the flow failed
     };
 
     static TypeId GetTypeId();
@@ -128,6 +131,9 @@ class InaTransportSender : public Object, public InaPacketSink
     uint64_t GetBytesInFlight() const;
     /// True when every message queued so far has been acknowledged.
     bool IsIdle() const;
+    /// True once the flow gave up after MaxTimeouts consecutive timeouts; it then sends nothing
+    /// more and counts later messages as abandoned.
+    bool IsFailed() const;
     uint32_t GetFlowId() const;
     uint16_t GetLocalPort() const;
 
@@ -198,6 +204,7 @@ class InaTransportSender : public Object, public InaPacketSink
     void OnTimer();
     void SendProbe();
     void OnTimeout();
+    void GiveUp();
     void CompleteMessages();
 
     // attributes
@@ -211,6 +218,7 @@ class InaTransportSender : public Object, public InaPacketSink
     uint32_t m_dupThresh;
     double m_g;
     double m_initialAlpha;
+    uint32_t m_maxTimeouts;
     bool m_tailLossProbe;
     uint8_t m_priority;
     uint32_t m_nicQueueLimit;
@@ -225,6 +233,7 @@ class InaTransportSender : public Object, public InaPacketSink
     uint32_t m_jobId = 0;
     uint32_t m_mss = 0;
     bool m_connected = false;
+    bool m_failed = false;
     Ptr<InaNicGate> m_gate; //!< null when NicQueueLimit is 0
     bool m_waitingNic = false;
 

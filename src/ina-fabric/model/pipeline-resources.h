@@ -36,12 +36,6 @@ struct RegisterArrayDecl
      * limit). Metadata arrays (counters, bitmaps, keys) set it to false.
      */
     bool payload = true;
-
-    /// \return the stage holding the last lane
-    uint32_t LastStage() const
-    {
-        return firstStage + (lanes - 1) / lanesPerStage;
-    }
 };
 
 /**
@@ -77,7 +71,7 @@ struct ResourceDemand
      * \param firstStage stage of lane 0
      * \param lanes physical arrays
      * \param lanesPerStage lanes placed in each stage
-     * \return the declaration, to set further fields (payload)
+     * \return the declaration, to set further fields (payload); valid until the next Add
      */
     RegisterArrayDecl& AddRegisterArray(const std::string& name,
                                         uint32_t entries,
@@ -93,7 +87,7 @@ struct ResourceDemand
      * \param keyBits key width
      * \param valueBits value width
      * \param stage stage holding it
-     * \return the declaration
+     * \return the declaration; valid until the next Add
      */
     TableDecl& AddTable(const std::string& name,
                         uint32_t entries,

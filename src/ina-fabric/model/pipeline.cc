@@ -200,15 +200,21 @@ Pipeline::CheckConfig() const
     }
 }
 
+ResourceDemand
+Pipeline::DemandOf(Ptr<SwitchProgram> program, const std::string& name) const
+{
+    ResourceDemand demand;
+    demand.program = name;
+    program->DeclareResources(demand);
+    demand.program = name;
+    return demand;
+}
+
 FitResult
 Pipeline::CheckFit(Ptr<SwitchProgram> program) const
 {
     std::vector<ResourceDemand> all = m_demands;
-    ResourceDemand d;
-    d.program = program->GetName();
-    program->DeclareResources(d);
-    d.program = program->GetName();
-    all.push_back(d);
+    all.push_back(DemandOf(program, program->GetName()));
     return PipelineResources::Check(all, GetLimits());
 }
 
@@ -257,15 +263,14 @@ Pipeline::Install(Ptr<SwitchProgram> program)
         throw PipelineFitError(quoted + ": " + e.what());
     }
 
-    FitResult fit = CheckFit(program);
+    const ResourceDemand demand = DemandOf(program, name);
+    std::vector<ResourceDemand> all = m_demands;
+    all.push_back(demand);
+    FitResult fit = PipelineResources::Check(all, GetLimits());
     if (!fit.fits)
     {
         throw PipelineFitError(fit.error);
     }
-    ResourceDemand demand;
-    demand.program = name;
-    program->DeclareResources(demand);
-    demand.program = name;
 
     program->Attach(this, m_actions, demand);
     try

@@ -18,6 +18,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -164,6 +165,8 @@ class Pipeline : public Object
         int64_t back;           //!< start of its next pass (time steps)
     };
 
+    /// \return the program's demand, named `name`
+    ResourceDemand DemandOf(Ptr<SwitchProgram> program, const std::string& name) const;
     /// Throws PipelineFitError when an Attribute value is unusable.
     void CheckConfig() const;
     /// Run one pass and send the packet round again if the program asks.

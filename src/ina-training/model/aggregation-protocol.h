@@ -1,0 +1,87 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AGGREGATION_PROTOCOL_H
+#define AGGREGATION_PROTOCOL_H
+
+#include "ns3/ina-fabric.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class AggregationAgent;
+
+/**
+ * \ingroup ina-training
+ * What a job tells its protocol when it installs it.
+ */
+struct JobContext
+{
+    Ptr<InaFabric> fabric;
+    uint32_t jobId = 0;                 //!< InaPacket::jobId of every packet of the job (>= 1)
+    std::string name;                   //!< the job's name, for messages
+    std::vector<uint32_t> workerHosts;  //!< host index of each worker, by rank
+    std::vector<uint32_t> psHosts;      //!< host index of each parameter server
+    std::vector<std::string> inaTiers;  //!< switch tiers allowed to aggregate (scenario)
+    uint64_t seed = 1;                  //!< the job's random seed
+    bool checkValues = false;           //!< agents carry real values
+    uint32_t flowIdBase = 0;            //!< the job owns flow ids [base, base + FLOW_IDS_PER_JOB)
+    static constexpr uint32_t FLOW_IDS_PER_JOB = 1u << 20;
+};
+
+/**
+ * \ingroup ina-training
+ * One all-reduce protocol for one job: what it installs in the network (switch programs, parameter
+ * servers) and the host agent it gives each worker. A protocol is an ns-3 Object chosen by TypeId
+ * name and configured by its Attributes; the scenario's `protocol:` is a short name registered
+ * with AggregationProtocolRegistry in the protocol's own source file, so adding a protocol touches
+ * no other file.
+ *
+ * Call order: Install(ctx) once, then CreateAgent(rank) for every worker.
+ */
+class AggregationProtocol : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    AggregationProtocol();
+    ~AggregationProtocol() override;
+
+    /// Install the job's network side (PS applications, switch programs). Throws
+    /// std::runtime_error naming what does not fit or is missing.
+    void Install(const JobContext& ctx);
+    /// The agent of worker `rank`, already set up (ready for AllReduce).
+    Ptr<AggregationAgent> CreateAgent(uint32_t rank);
+
+    /**
+     * Largest acceptable |aggregate - true sum| for one element, for the exactness check, given
+     * the number of contributions and the largest |contribution|. Float summation by default; an
+     * integer in-network protocol states its quantization bound.
+     */
+    virtual double ValueTolerance(uint32_t contributions, double maxAbsValue) const;
+
+    /// Protocol-wide counters for summary.json (e.g. ps_fallback_packets), name -> value.
+    virtual std::map<std::string, double> GetCounters() const;
+
+    const JobContext& GetContext() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    virtual void DoInstall() = 0;
+    virtual Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) = 0;
+
+    JobContext m_ctx;
+    bool m_installed = false;
+};
+
+} // namespace ns3
+
+#endif /* AGGREGATION_PROTOCOL_H */
