@@ -35,7 +35,8 @@ scenario keys (override any of them by dotted path; values take units: 100Gbps, 
   jobs.<i>.workload.{model,tensor_bytes,iterations}  jobs.<i>.params.<Attribute>
   traffic.<i>.{pattern,hosts,flow_bytes,start}
   outputs.{pcap,timeseries_interval}
-Unknown keys and bad values are errors that name the key. docs/ describes every key."""
+Unknown keys and bad values are errors that name the key. docs/scenario-reference.md
+describes every key and its default."""
 
 _EXAMPLES_HELP = """\
 examples:
@@ -79,18 +80,27 @@ def example_scenarios():
 
 
 def scenario_description(path):
-    """The first comment line of a scenario file (its one-line description), or ''."""
+    """The first sentence of the comment block that opens a scenario file, or ''."""
+    words = []
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
                 line = line.strip()
-                if line.startswith("#"):
-                    return line.lstrip("#").strip()
-                if line:
-                    return ""
+                if not line.startswith("#"):
+                    if line or words:
+                        break
+                    continue
+                more = line.lstrip("#").split()
+                if not more and words:
+                    break  # an empty comment line ends the paragraph
+                words += more
+                if words and words[-1].endswith("."):
+                    break
     except OSError:
-        pass
-    return ""
+        return ""
+    text = " ".join(words)
+    end = text.find(". ")
+    return text[:end + 1] if end >= 0 else text
 
 
 def resolve_scenario(arg):
@@ -119,7 +129,9 @@ def help_epilog():
         lines = ["scenarios in examples/scenarios/ (pass a path, or just the name):"]
         for name, path in scenarios:
             about = scenario_description(path)
-            lines.append(f"  {name:<20} {about}".rstrip())
+            lines.append(textwrap.fill(about, width=79, initial_indent=f"  {name:<20} ",
+                                       subsequent_indent=" " * 23, break_on_hyphens=False)
+                         if about else f"  {name}")
         parts.append("\n".join(lines))
     parts.append(_KEYS_HELP)
     parts.append(_EXAMPLES_HELP)
@@ -135,7 +147,7 @@ def main(argv):
             Set up and build if needed, then run one scenario with {PROGRAM}. It prints a
             progress line while it runs and a summary at the end; outputs (summary.json,
             config.yaml, CSV tables) go to --out DIR, default results/<scenario name>/ in the
-            repository. The exit code is {PROGRAM}'s."""
+            current directory. The exit code is {PROGRAM}'s."""
         ),
         epilog=help_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -158,14 +170,14 @@ def main(argv):
     bootstrap.ensure_setup()
     program = building.build_program(PROGRAM, args.jobs)
 
-    # Relative paths were given from the caller's directory; the program runs in the repository
-    # root so that its defaults (results/<name>/, topologies/...) land in the repository.
+    # The program runs in the caller's directory, like any command: relative paths in overrides
+    # and --out, and the default results/<name>/, are taken from there (inasim-run resolves
+    # paths inside a scenario file from the file's folder first).
     command = [str(program), str(Path(scenario).resolve()), *overrides]
     if args.out is not None:
-        command += ["--out", os.path.abspath(args.out)]
+        command += ["--out", args.out]
     sys.stdout.flush()
     sys.stderr.flush()
-    os.chdir(ROOT)
     try:
         os.execv(command[0], command)
     except OSError as e:

@@ -19,8 +19,8 @@ namespace ns3
  * Simulator::Schedule(f, args) allocates an EventImpl per call; on a link that is one malloc and one
  * free per packet hop, a large share of what remains once ns-3 Packets are gone (performance.md B4).
  * An owner that never has more than one instance pending (a link's head packet, a recirculation
- * port) keeps one InaEvent and reschedules it. The scheduler takes over one reference per Schedule
- * and drops it after Invoke, so Schedule() adds that reference first.
+ * port) keeps one InaEvent and reschedules it. Simulator::Schedule(Time, Ptr<EventImpl>) takes its
+ * own reference (GetPointer acquires one) and the scheduler drops it after Invoke.
  */
 template <typename T, void (T::*Method)()>
 class InaEvent : public EventImpl
@@ -59,7 +59,6 @@ class InaReusableEvent
     /// Schedule at an absolute time (picoseconds). At most one instance may be pending.
     void ScheduleAt(int64_t atPs)
     {
-        m_event->Ref();
         Simulator::Schedule(TimeStep(atPs - Simulator::Now().GetTimeStep()), m_event);
     }
 

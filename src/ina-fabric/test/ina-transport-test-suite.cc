@@ -705,7 +705,7 @@ class InaFlowAppSingleFlowTestCase : public TestCase
         want << "flow_id,src,dst,bytes,start_s,finish_s,fct_s,completed,receiver_finish_s,"
                 "retransmissions,timeouts,ecn_reductions,value_errors,failed\n"
              << "40,1,0,20000," << sec(3000000) << ',' << sec(3000000 + fct) << ',' << sec(fct)
-             << ",true," << sec(3000000 + 14 * S + 111680 + 2 * D + latency) << ",0,0,0,0\n";
+             << ",true," << sec(3000000 + 14 * S + 111680 + 2 * D + latency) << ",0,0,0,0,false\n";
         NS_TEST_EXPECT_MSG_EQ(os.str(), want.str(), "CSV");
         app->Dispose();
         Simulator::Destroy();

@@ -4,10 +4,13 @@
  */
 #include "scenario-runner.h"
 
+#include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-units.h"
+#include "ns3/job-placement.h"
+#include "ns3/model-zoo.h"
 #include "ns3/pipeline.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/scenario-error.h"
@@ -249,23 +252,196 @@ ScenarioRunner::InstallTraffic()
     }
 }
 
+namespace
+{
+/// Set `name` = `value` on `factory` if `tid` has that attribute; error naming `key` if the value
+/// is invalid. Returns false if the attribute does not exist.
+bool
+TrySetAttribute(ObjectFactory& factory,
+                TypeId tid,
+                const std::string& name,
+                const std::string& value,
+                const Scenario& scenario,
+                const std::string& key)
+{
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name, &info))
+    {
+        return false;
+    }
+    Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+    if (!v)
+    {
+        throw scenario.Error(key,
+                             "'" + value + "' is not a valid value for " + tid.GetName() + "::" +
+                                 name + " (expected " +
+                                 info.checker->GetUnderlyingTypeInformation() + ")");
+    }
+    factory.Set(name, *v);
+    return true;
+}
+
+std::string
+AttributeNames(TypeId tid)
+{
+    std::string names;
+    for (TypeId t = tid; t.GetName() != "ns3::Object"; t = t.GetParent())
+    {
+        for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            names += (names.empty() ? "" : ", ") + t.GetAttribute(i).name;
+        }
+    }
+    return names.empty() ? "none" : names;
+}
+} // namespace
+
 void
 ScenarioRunner::InstallJobs()
 {
-    // Training jobs arrive with the training module and the protocols; until a protocol is
-    // registered, say so instead of running something else.
+    const InaTopology& topo = m_fabric->GetTopology();
+    std::vector<bool> used(topo.GetNHosts(), false);
+    std::vector<std::string> tiers;
+    for (const std::string& t : m_scenario.switchConfig.inaTiers)
+    {
+        tiers.push_back(CanonicalTier(topo, t));
+    }
     for (std::size_t i = 0; i < m_scenario.jobs.size(); ++i)
     {
-        throw m_scenario.Error("jobs." + std::to_string(i) + ".protocol",
-                               "protocol '" + m_scenario.jobs[i].protocol +
-                                   "' is not available in this build of inasim (no training "
-                                   "protocols are registered yet; use `traffic:` for plain flows)");
+        const ScenarioJob& sj = m_scenario.jobs[i];
+        const std::string key = "jobs." + std::to_string(i);
+
+        std::string typeName;
+        try
+        {
+            typeName = AggregationProtocolRegistry::Lookup(sj.protocol);
+        }
+        catch (const std::runtime_error& e)
+        {
+            throw m_scenario.Error(key + ".protocol", e.what());
+        }
+        TypeId protocolTid = TypeId::LookupByName(typeName);
+        ObjectFactory protocolFactory(typeName);
+        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+        for (const auto& [name, value] : sj.params)
+        {
+            // A protocol attribute, else a worker attribute (FusionBytes, PartitionBytes).
+            if (TrySetAttribute(protocolFactory, protocolTid, name, value, m_scenario,
+                                key + ".params." + name))
+            {
+                continue;
+            }
+            ObjectFactory workerCheck(WorkerApp::GetTypeId().GetName());
+            if (TrySetAttribute(workerCheck, WorkerApp::GetTypeId(), name, value, m_scenario,
+                                key + ".params." + name))
+            {
+                job->SetWorkerAttribute(name, StringValue(value));
+                continue;
+            }
+            throw m_scenario.Error(key + ".params." + name,
+                                   "protocol '" + sj.protocol + "' (" + typeName +
+                                       ") has no attribute '" + name + "' (it has: " +
+                                       AttributeNames(protocolTid) +
+                                       "; workers have: FusionBytes, PartitionBytes)");
+        }
+        Ptr<AggregationProtocol> protocol = protocolFactory.Create<AggregationProtocol>();
+
+        ModelSpec model;
+        if (!sj.workload.model.empty())
+        {
+            try
+            {
+                model = ModelZoo::Default().Get(sj.workload.model);
+            }
+            catch (const std::runtime_error& e)
+            {
+                throw m_scenario.Error(key + ".workload.model", e.what());
+            }
+        }
+        else
+        {
+            model = ModelZoo::TensorWorkload(sj.workload.tensorBytes);
+        }
+        if (m_scenario.checkValues && model.TotalBytes() % 4 != 0)
+        {
+            throw m_scenario.Error(key + ".workload.tensor_bytes",
+                                   "with check_values the tensor must be a multiple of 4 bytes");
+        }
+
+        JobContext ctx;
+        ctx.fabric = m_fabric;
+        ctx.jobId = static_cast<uint32_t>(i + 1);
+        ctx.name = sj.name;
+        ctx.inaTiers = tiers;
+        ctx.seed = m_scenario.seed * 1000003ULL + 7919ULL * (i + 1);
+        ctx.checkValues = m_scenario.checkValues;
+        // Plain traffic takes flow ids from 1 up; jobs take 2^20-wide ranges far above them.
+        ctx.flowIdBase = static_cast<uint32_t>((i + 64) * JobContext::FLOW_IDS_PER_JOB);
+        JobPlacement::Kind kind = JobPlacement::Kind::PACKED;
+        switch (sj.placement.kind)
+        {
+        case ScenarioPlacement::Kind::PACKED:
+            kind = JobPlacement::Kind::PACKED;
+            break;
+        case ScenarioPlacement::Kind::SPREAD:
+            kind = JobPlacement::Kind::SPREAD;
+            break;
+        case ScenarioPlacement::Kind::RANDOM:
+            kind = JobPlacement::Kind::RANDOM;
+            break;
+        case ScenarioPlacement::Kind::EXPLICIT:
+            kind = JobPlacement::Kind::EXPLICIT;
+            break;
+        }
+        try
+        {
+            ctx.workerHosts =
+                JobPlacement::Place(kind, sj.workers, sj.placement.hosts, topo, used, ctx.seed);
+        }
+        catch (const std::runtime_error& e)
+        {
+            throw m_scenario.Error(key + ".placement", std::string("job '") + sj.name + "' " +
+                                                           e.what());
+        }
+        if (protocol->UsesParameterServers())
+        {
+            JobPlacement::Kind psKind =
+                kind == JobPlacement::Kind::EXPLICIT ? JobPlacement::Kind::PACKED : kind;
+            try
+            {
+                ctx.psHosts =
+                    JobPlacement::Place(psKind, sj.psHosts, {}, topo, used, ctx.seed + 1);
+            }
+            catch (const std::runtime_error& e)
+            {
+                throw m_scenario.Error(key + ".ps_hosts",
+                                       std::string("job '") + sj.name +
+                                           "' parameter servers: " + e.what());
+            }
+        }
+        job->SetAttribute("Iterations", UintegerValue(sj.workload.iterations));
+        job->SetAttribute("Start", TimeValue(TimeStep(sj.startPs)));
+        try
+        {
+            job->Setup(ctx, model, protocol);
+        }
+        catch (const std::logic_error&)
+        {
+            throw; // a pipeline refusing a program: reported as the model's refusal
+        }
+        catch (const std::runtime_error& e)
+        {
+            throw m_scenario.Error(key, std::string("job '") + sj.name + "': " + e.what());
+        }
+        job->Start();
+        m_jobs.push_back(job);
     }
 }
 
 double
 ScenarioRunner::Progress() const
 {
+    // Flows and job iterations count alike: each is one unit of work to finish.
     uint64_t total = 0;
     uint64_t done = 0;
     for (const auto& app : m_traffic)
@@ -273,7 +449,50 @@ ScenarioRunner::Progress() const
         total += app->GetNFlows();
         done += app->GetNCompleted();
     }
-    return total == 0 ? 0.0 : static_cast<double>(done) / total;
+    for (const auto& job : m_jobs)
+    {
+        total += job->GetIterations();
+        done += job->GetIterationsDone();
+    }
+    return total == 0 ? 1.0 : static_cast<double>(done) / total;
+}
+
+bool
+ScenarioRunner::AllDone() const
+{
+    for (const auto& app : m_traffic)
+    {
+        if (app->GetNCompleted() != app->GetNFlows())
+        {
+            return false;
+        }
+    }
+    for (const auto& job : m_jobs)
+    {
+        if (!job->IsCompleted())
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+int64_t
+ScenarioRunner::LastCompletionPs() const
+{
+    int64_t last = 0;
+    for (const auto& app : m_traffic)
+    {
+        for (const auto& rec : app->GetFlowRecords())
+        {
+            last = std::max(last, rec.finish.GetTimeStep());
+        }
+    }
+    for (const auto& job : m_jobs)
+    {
+        last = std::max(last, (job->GetStartTime() + job->GetJct()).GetTimeStep());
+    }
+    return last;
 }
 
 void
@@ -357,8 +576,9 @@ ScenarioRunner::Run()
     }
     uint64_t events = Simulator::GetEventCount() - m_progressEvents;
     WriteOutputs(wall, events);
-    bool complete = Progress() >= 1.0 || m_traffic.empty();
+    bool complete = AllDone();
     m_traffic.clear();
+    m_jobs.clear();
     m_fabric = nullptr;
     Simulator::Destroy();
     return complete ? 0 : 1;
@@ -416,18 +636,11 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     // The progress ticks run on a 10 us grid, so the simulator's clock at the end overshoots the
     // last real activity by up to one tick. When everything completed, the simulated time is the
     // moment the last flow (or job) finished; otherwise it is where the simulation stopped.
-    bool flowsDone = Progress() >= 1.0 || m_traffic.empty();
+    bool flowsDone = AllDone();
     int64_t simPs = Simulator::Now().GetTimeStep();
-    if (flowsDone && !m_traffic.empty())
+    if (flowsDone && (!m_traffic.empty() || !m_jobs.empty()))
     {
-        simPs = 0;
-        for (const auto& app : m_traffic)
-        {
-            for (const auto& rec : app->GetFlowRecords())
-            {
-                simPs = std::max(simPs, rec.finish.GetTimeStep());
-            }
-        }
+        simPs = LastCompletionPs();
     }
 
     json summary;
@@ -442,6 +655,7 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     std::string reason;
     if (!flowsDone)
     {
+        std::ostringstream r;
         uint64_t total = 0;
         uint64_t done = 0;
         for (const auto& app : m_traffic)
@@ -449,9 +663,20 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
             total += app->GetNFlows();
             done += app->GetNCompleted();
         }
-        std::ostringstream r;
-        r << (total - done) << " of " << total << " flows did not complete by t = " << PsToS(simPs)
-          << " s"
+        if (done < total)
+        {
+            r << (total - done) << " of " << total << " flows did not complete";
+        }
+        for (const auto& job : m_jobs)
+        {
+            if (!job->IsCompleted())
+            {
+                r << (r.tellp() > 0 ? "; " : "") << "job '" << job->GetContext().name
+                  << "' finished " << job->GetIterationsDone() << " of " << job->GetIterations()
+                  << " iterations";
+            }
+        }
+        r << " by t = " << PsToS(simPs) << " s"
           << (m_scenario.stopTimePs > 0 && simPs >= m_scenario.stopTimePs ? " (stop_time reached)"
                                                                            : " (no events left)");
         reason = r.str();
@@ -461,7 +686,62 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     {
         summary["incomplete_reason"] = reason;
     }
-    summary["jobs"] = json::array();
+    json jobs = json::array();
+    std::ostringstream jobsCsv;
+    std::ostringstream iterationsCsv;
+    jobsCsv << "job,protocol,workers,iterations,iterations_done,jct_s,agg_throughput_gbps,"
+               "values_checked,value_errors,retransmissions,ps_fallback_packets,wire_bytes_sent,"
+               "completed\n";
+    iterationsCsv << "job,iteration,iteration_time_s,end_s\n";
+    for (std::size_t i = 0; i < m_jobs.size(); ++i)
+    {
+        const auto& job = m_jobs[i];
+        const ScenarioJob& sj = m_scenario.jobs[i];
+        AggregationAgent::Stats st = job->GetAgentStats();
+        json j;
+        j["name"] = sj.name;
+        j["protocol"] = sj.protocol;
+        j["workers"] = job->GetWorkers().size();
+        j["worker_hosts"] = job->GetContext().workerHosts;
+        j["ps_hosts"] = job->GetContext().psHosts;
+        j["model"] = job->GetModel().name;
+        j["iterations"] = job->GetIterations();
+        json times = json::array();
+        double end = PsToS(job->GetStartTime().GetTimeStep());
+        uint32_t k = 0;
+        for (const Time& t : job->GetIterationTimes())
+        {
+            times.push_back(t.GetSeconds());
+            end += t.GetSeconds();
+            iterationsCsv << sj.name << "," << k++ << "," << t.GetSeconds() << "," << end << "\n";
+        }
+        j["iteration_time_s"] = times;
+        j["jct_s"] = job->GetJct().GetSeconds();
+        j["agg_throughput_gbps"] = job->GetAggregationThroughputGbps();
+        j["values_checked"] = job->GetValuesChecked();
+        j["value_errors"] = job->GetValueErrors();
+        j["retransmissions"] = st.retransmissions;
+        j["ps_fallback_packets"] = st.psFallbackPackets;
+        j["wire_bytes_sent"] = st.wireBytesSent;
+        for (const auto& [name, value] : job->GetProtocol()->GetCounters())
+        {
+            j["protocol_counters"][name] = value;
+        }
+        j["completed"] = job->IsCompleted();
+        jobs.push_back(j);
+        jobsCsv << sj.name << "," << sj.protocol << "," << job->GetWorkers().size() << ","
+                << job->GetIterations() << "," << job->GetIterationsDone() << ","
+                << job->GetJct().GetSeconds() << "," << job->GetAggregationThroughputGbps() << ","
+                << job->GetValuesChecked() << "," << job->GetValueErrors() << ","
+                << st.retransmissions << "," << st.psFallbackPackets << "," << st.wireBytesSent
+                << "," << (job->IsCompleted() ? "true" : "false") << "\n";
+    }
+    summary["jobs"] = jobs;
+    if (!m_jobs.empty())
+    {
+        WriteFile(out / "jobs.csv", jobsCsv.str());
+        WriteFile(out / "iterations.csv", iterationsCsv.str());
+    }
 
     json switches = json::array();
     for (const auto& sw : m_fabric->GetSwitches())
@@ -580,10 +860,28 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
                           static_cast<unsigned long long>(f["retransmissions"].get<uint64_t>()));
             o << line;
         }
+        for (const auto& j : jobs)
+        {
+            char line[300];
+            std::snprintf(line,
+                          sizeof(line),
+                          "  job %s (%s, %llu workers): %s, JCT %.6f s, %.2f Gb/s aggregation, "
+                          "%llu/%llu values wrong\n",
+                          j["name"].get<std::string>().c_str(),
+                          j["protocol"].get<std::string>().c_str(),
+                          static_cast<unsigned long long>(j["workers"].get<uint64_t>()),
+                          j["completed"].get<bool>() ? "completed" : "INCOMPLETE",
+                          j["jct_s"].get<double>(),
+                          j["agg_throughput_gbps"].get<double>(),
+                          static_cast<unsigned long long>(j["value_errors"].get<uint64_t>()),
+                          static_cast<unsigned long long>(j["values_checked"].get<uint64_t>()));
+            o << line;
+        }
         o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, "
           << links.lost << " lost\n";
         o << "  outputs in " << m_outDir << "/ (summary.json, config.yaml, links.csv, switches.csv"
-          << (m_traffic.empty() ? "" : ", flows.csv") << ")\n";
+          << (m_traffic.empty() ? "" : ", flows.csv")
+          << (m_jobs.empty() ? "" : ", jobs.csv, iterations.csv") << ")\n";
     }
 }
 

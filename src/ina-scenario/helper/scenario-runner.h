@@ -8,6 +8,7 @@
 #include "ns3/ina-fabric.h"
 #include "ns3/ina-flow-app.h"
 #include "ns3/scenario.h"
+#include "ns3/training-job.h"
 
 #include <ostream>
 #include <string>
@@ -48,6 +49,8 @@ class ScenarioRunner
     double Progress() const;
     void WriteOutputs(double wallSeconds, uint64_t events);
     std::string SwitchesCsv() const;
+    bool AllDone() const;
+    int64_t LastCompletionPs() const;
     std::string LinksCsv() const;
 
     Scenario m_scenario;
@@ -56,6 +59,7 @@ class ScenarioRunner
     std::ostream* m_summaryOut;
     Ptr<InaFabric> m_fabric;
     std::vector<Ptr<InaFlowApp>> m_traffic;
+    std::vector<Ptr<TrainingJob>> m_jobs;
     int64_t m_progressIntervalPs = 0;
     uint64_t m_progressEvents = 0;
     double m_wallStart = 0;

@@ -66,6 +66,12 @@ AggregationProtocol::ValueTolerance(uint32_t contributions, double maxAbsValue) 
     return 2.0 * std::max(1.0, n - 1) * eps * n * maxAbsValue;
 }
 
+bool
+AggregationProtocol::UsesParameterServers() const
+{
+    return false;
+}
+
 std::map<std::string, double>
 AggregationProtocol::GetCounters() const
 {

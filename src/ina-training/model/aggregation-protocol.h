@@ -66,6 +66,9 @@ class AggregationProtocol : public Object
      */
     virtual double ValueTolerance(uint32_t contributions, double maxAbsValue) const;
 
+    /// Whether the job must place `ps_hosts` parameter servers for this protocol.
+    virtual bool UsesParameterServers() const;
+
     /// Protocol-wide counters for summary.json (e.g. ps_fallback_packets), name -> value.
     virtual std::map<std::string, double> GetCounters() const;
 

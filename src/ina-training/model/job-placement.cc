@@ -1,0 +1,121 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "job-placement.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+uint64_t
+SplitMix(uint64_t& state)
+{
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+} // namespace
+
+std::vector<uint32_t>
+JobPlacement::Place(Kind kind,
+                    uint32_t count,
+                    const std::vector<uint32_t>& explicitHosts,
+                    const InaTopology& topology,
+                    std::vector<bool>& used,
+                    uint64_t seed)
+{
+    const uint32_t n = topology.GetNHosts();
+    used.resize(n, false);
+    std::vector<uint32_t> free;
+    for (uint32_t h = 0; h < n; ++h)
+    {
+        if (!used[h])
+        {
+            free.push_back(h);
+        }
+    }
+    std::vector<uint32_t> chosen;
+    if (kind == Kind::EXPLICIT)
+    {
+        for (uint32_t h : explicitHosts)
+        {
+            if (h >= n)
+            {
+                throw std::runtime_error("host " + std::to_string(h) + " does not exist (the "
+                                         "topology has hosts 0.." + std::to_string(n - 1) + ")");
+            }
+            if (used[h] || std::count(chosen.begin(), chosen.end(), h) > 0)
+            {
+                throw std::runtime_error("host " + std::to_string(h) +
+                                         " is already taken (by this or an earlier job)");
+            }
+            chosen.push_back(h);
+        }
+        if (chosen.size() != count)
+        {
+            throw std::runtime_error("the explicit placement lists " +
+                                     std::to_string(chosen.size()) + " hosts for " +
+                                     std::to_string(count));
+        }
+    }
+    else
+    {
+        if (free.size() < count)
+        {
+            throw std::runtime_error("needs " + std::to_string(count) + " hosts but only " +
+                                     std::to_string(free.size()) + " of " + std::to_string(n) +
+                                     " are free");
+        }
+        if (kind == Kind::PACKED)
+        {
+            chosen.assign(free.begin(), free.begin() + count);
+        }
+        else if (kind == Kind::SPREAD)
+        {
+            std::map<uint32_t, std::vector<uint32_t>> byRack;
+            for (uint32_t h : free)
+            {
+                byRack[topology.RackOf(h)].push_back(h);
+            }
+            std::vector<std::size_t> next(byRack.size(), 0);
+            while (chosen.size() < count)
+            {
+                std::size_t r = 0;
+                for (auto& [rack, hosts] : byRack)
+                {
+                    if (chosen.size() < count && next[r] < hosts.size())
+                    {
+                        chosen.push_back(hosts[next[r]++]);
+                    }
+                    ++r;
+                }
+            }
+            std::sort(chosen.begin(), chosen.end());
+        }
+        else
+        {
+            uint64_t state = seed ^ 0x5eedULL;
+            for (std::size_t i = free.size() - 1; i > 0; --i)
+            {
+                std::size_t j = SplitMix(state) % (i + 1);
+                std::swap(free[i], free[j]);
+            }
+            chosen.assign(free.begin(), free.begin() + count);
+            std::sort(chosen.begin(), chosen.end());
+        }
+    }
+    for (uint32_t h : chosen)
+    {
+        used[h] = true;
+    }
+    return chosen;
+}
+
+} // namespace ns3
