@@ -108,7 +108,7 @@ TEST(ScenarioLoader, EmptyFileGivesEveryDefault)
     EXPECT_EQ(s.topology.queue.ecnThresholdBytes, 100000ULL);
     EXPECT_EQ(s.topology.priorityClasses, 1U);
     EXPECT_EQ(s.switchConfig.stages, 12U);
-    EXPECT_EQ(s.switchConfig.sramPerStageBytes, 1250000ULL);
+    EXPECT_EQ(s.switchConfig.sramPerStageBytes, 1310720ULL);
     EXPECT_EQ(s.switchConfig.statefulAlusPerStage, 4U);
     EXPECT_EQ(s.switchConfig.recirculation.rateBps, 100000000000ULL);
     EXPECT_EQ(s.switchConfig.recirculation.latencyPs, 1000000);

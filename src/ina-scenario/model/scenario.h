@@ -92,7 +92,7 @@ struct ScenarioRecirculation
 struct ScenarioSwitch
 {
     uint32_t stages = 12;                     ///< `stages`
-    uint64_t sramPerStageBytes = 1250000;     ///< `sram_per_stage`: 1.25MB
+    uint64_t sramPerStageBytes = 1310720;     ///< `sram_per_stage`: 1.25MiB (80 blocks of 16 KiB)
     uint32_t statefulAlusPerStage = 4;        ///< `stateful_alus_per_stage`
     ScenarioRecirculation recirculation;      ///< `recirculation`
     std::vector<std::string> inaTiers{"tor"}; ///< `ina_tiers`: tor, agg, core / leaf, spine

@@ -1,0 +1,83 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef SHARDED_PS_AGENT_H
+#define SHARDED_PS_AGENT_H
+
+#include "aggregation-agent.h"
+#include "parameter-server-app.h"
+
+#include "ns3/ina-transport-receiver.h"
+#include "ns3/ina-transport-sender.h"
+
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ina-training
+ * A worker of ShardedPsProtocol: cuts each tensor into shards of ShardBytes, pushes every shard to
+ * the parameter server that owns its key at once (one reliable flow per server), and completes the
+ * tensor when every shard's sum has come back (one flow per server the other way). Tensors are not
+ * serialized: all outstanding tensors' shards share the flows, in the order they were handed.
+ */
+class ShardedPsAgent : public AggregationAgent
+{
+  public:
+    /// Which server owns shard `shard` of tensor `tensorId`.
+    typedef std::function<uint32_t(uint64_t tensorId, uint32_t shard)> Placement;
+
+    static TypeId GetTypeId();
+    ShardedPsAgent();
+    ~ShardedPsAgent() override;
+
+    /**
+     * Called by ShardedPsProtocol before Setup, with one entry per server: the push flow to it,
+     * the pull flow from it and that server's key queues for this worker.
+     */
+    void Configure(std::vector<Ptr<InaTransportSender>> push,
+                   std::vector<Ptr<InaTransportReceiver>> pull,
+                   std::vector<ParameterServerApp::KeyQueue*> pushKeys,
+                   std::vector<ParameterServerApp::KeyQueue*> pullKeys,
+                   uint64_t shardBytes,
+                   Placement placement);
+
+    Ptr<InaTransportSender> GetPushSender(uint32_t server) const;
+    Ptr<InaTransportReceiver> GetPullReceiver(uint32_t server) const;
+    /// Tensors handed and not yet completed.
+    uint32_t GetOutstandingTensors() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Pending
+    {
+        std::vector<float>* values;
+        uint64_t bytes;
+        uint32_t shardsLeft;
+    };
+
+    void DoSetup() override;
+    void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) override;
+    void OnPull(uint32_t server, uint64_t bytes, std::vector<uint32_t>& words);
+    void Finished(uint64_t tensorId);
+    void RefreshStats();
+
+    std::vector<Ptr<InaTransportSender>> m_push;
+    std::vector<Ptr<InaTransportReceiver>> m_pull;
+    std::vector<ParameterServerApp::KeyQueue*> m_pushKeys;
+    std::vector<ParameterServerApp::KeyQueue*> m_pullKeys;
+    uint64_t m_shardBytes = 4;
+    Placement m_placement;
+    std::unordered_map<uint64_t, Pending> m_pending;
+};
+
+} // namespace ns3
+
+#endif /* SHARDED_PS_AGENT_H */

@@ -1,0 +1,299 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "sharded-ps-protocol.h"
+
+#include "aggregation-protocol-registry.h"
+#include "sharded-ps-agent.h"
+
+#include "ns3/abort.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ShardedPsProtocol");
+NS_OBJECT_ENSURE_REGISTERED(ShardedPsProtocol);
+
+static AggregationProtocolRegistry::Registrar g_psProtocol(
+    "ps",
+    "ns3::ShardedPsProtocol",
+    "sharded parameter servers (push shards, servers sum, pull results) over the reliable "
+    "transport; no in-network aggregation");
+
+namespace
+{
+uint64_t
+SplitMix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+} // namespace
+
+TypeId
+ShardedPsProtocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ShardedPsProtocol")
+            .SetParent<AggregationProtocol>()
+            .SetGroupName("InaTraining")
+            .AddConstructor<ShardedPsProtocol>()
+            .AddAttribute("ShardBytes",
+                          "Tensors are cut into shards of this many bytes (a multiple of 4; the "
+                          "last shard shorter), each summed by the server its key maps to.",
+                          UintegerValue(1024 * 1024),
+                          MakeUintegerAccessor(&ShardedPsProtocol::m_shardBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Placement",
+                          "Which server owns a shard: hash (of tensor id and shard index) or "
+                          "round-robin (consecutive shards on consecutive servers).",
+                          EnumValue(HASH),
+                          MakeEnumAccessor(&ShardedPsProtocol::m_placement),
+                          MakeEnumChecker(HASH, "hash", ROUND_ROBIN, "round-robin"))
+            .AddAttribute("Mtu",
+                          "InaTransportSender::Mtu of the push and pull flows (0: the transport's "
+                          "default).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ShardedPsProtocol::m_mtu),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("InitialWindow",
+                          "InaTransportSender::InitialWindow of the push and pull flows (0: the "
+                          "transport's default).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ShardedPsProtocol::m_initialWindow),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxWindow",
+                          "InaTransportSender::MaxWindow of the push and pull flows (0: the "
+                          "transport's default).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ShardedPsProtocol::m_maxWindow),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MinRto",
+                          "InaTransportSender::MinRto of the push and pull flows (0: the "
+                          "transport's default).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&ShardedPsProtocol::m_minRto),
+                          MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+ShardedPsProtocol::ShardedPsProtocol() = default;
+ShardedPsProtocol::~ShardedPsProtocol() = default;
+
+void
+ShardedPsProtocol::DoDispose()
+{
+    for (auto& flows : m_workerPush)
+    {
+        for (auto& tx : flows)
+        {
+            tx->Dispose();
+        }
+    }
+    for (auto& flows : m_workerPull)
+    {
+        for (auto& rx : flows)
+        {
+            rx->Dispose();
+        }
+    }
+    m_workerPush.clear();
+    m_workerPull.clear();
+    m_servers.clear(); // disposed with their nodes
+    AggregationProtocol::DoDispose();
+}
+
+uint32_t
+ShardedPsProtocol::ServerOf(uint64_t tensorId, uint32_t shard, uint32_t servers, Placement placement)
+{
+    if (placement == ROUND_ROBIN)
+    {
+        return static_cast<uint32_t>((SplitMix64(tensorId) + shard) % servers);
+    }
+    return static_cast<uint32_t>(SplitMix64(SplitMix64(tensorId) + shard) % servers);
+}
+
+void
+ShardedPsProtocol::DoInstall()
+{
+    const JobContext& ctx = GetContext();
+    auto fail = [&ctx](const std::string& what) {
+        throw std::runtime_error("job '" + ctx.name + "' (protocol ps): " + what);
+    };
+    if (!ctx.fabric)
+    {
+        fail("the job context has no fabric");
+    }
+    const uint32_t n = ctx.workerHosts.size();
+    const uint32_t s = ctx.psHosts.size();
+    if (n == 0)
+    {
+        fail("needs at least one worker, got none");
+    }
+    if (s == 0)
+    {
+        fail("needs at least one parameter server (ps_hosts), got none");
+    }
+    const uint32_t hosts = ctx.fabric->GetNHosts();
+    auto checkHost = [&](const char* what, uint32_t i, uint32_t h) {
+        if (h >= hosts)
+        {
+            fail(std::string(what) + " " + std::to_string(i) + " is on host " + std::to_string(h) +
+                 ", but the fabric has hosts 0.." + std::to_string(hosts - 1));
+        }
+    };
+    for (uint32_t w = 0; w < n; ++w)
+    {
+        checkHost("worker", w, ctx.workerHosts[w]);
+    }
+    for (uint32_t p = 0; p < s; ++p)
+    {
+        checkHost("parameter server", p, ctx.psHosts[p]);
+    }
+    if (m_shardBytes == 0 || m_shardBytes % 4 != 0)
+    {
+        fail("ShardBytes must be a positive multiple of 4 (whole 32-bit values), got " +
+             std::to_string(m_shardBytes));
+    }
+    if (2ULL * n * s > JobContext::FLOW_IDS_PER_JOB)
+    {
+        fail(std::to_string(n) + " workers x " + std::to_string(s) + " servers need " +
+             std::to_string(2ULL * n * s) + " flow ids, more than a job has (" +
+             std::to_string(JobContext::FLOW_IDS_PER_JOB) + ")");
+    }
+
+    ObjectFactory senderFactory(InaTransportSender::GetTypeId().GetName());
+    if (m_mtu != 0)
+    {
+        senderFactory.Set("Mtu", UintegerValue(m_mtu));
+    }
+    if (m_initialWindow != 0)
+    {
+        senderFactory.Set("InitialWindow", UintegerValue(m_initialWindow));
+    }
+    if (m_maxWindow != 0)
+    {
+        senderFactory.Set("MaxWindow", UintegerValue(m_maxWindow));
+    }
+    if (!m_minRto.IsZero())
+    {
+        senderFactory.Set("MinRto", TimeValue(m_minRto));
+    }
+    auto connect = [&](Ptr<InaTransportSender> tx,
+                       Ptr<InaHost> from,
+                       Ptr<InaHost> to,
+                       uint16_t toPort,
+                       uint32_t flowId) {
+        try
+        {
+            tx->Connect(from, from->AllocateEndpoint(), to->GetAddress(), toPort, flowId, ctx.jobId);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            fail(e.what());
+        }
+    };
+
+    m_workerPush.assign(n, std::vector<Ptr<InaTransportSender>>(s));
+    m_workerPull.assign(n, std::vector<Ptr<InaTransportReceiver>>(s));
+    for (uint32_t p = 0; p < s; ++p)
+    {
+        Ptr<InaHost> server = ctx.fabric->GetHost(ctx.psHosts[p]);
+        std::vector<Ptr<InaTransportReceiver>> pushRx(n);
+        std::vector<Ptr<InaTransportSender>> pullTx(n);
+        for (uint32_t w = 0; w < n; ++w)
+        {
+            Ptr<InaHost> worker = ctx.fabric->GetHost(ctx.workerHosts[w]);
+            const uint32_t pushFlow = ctx.flowIdBase + 2 * (w * s + p);
+            pushRx[w] = CreateObject<InaTransportReceiver>();
+            pushRx[w]->Listen(server, server->AllocateEndpoint(), pushFlow);
+            m_workerPull[w][p] = CreateObject<InaTransportReceiver>();
+            m_workerPull[w][p]->Listen(worker, worker->AllocateEndpoint(), pushFlow + 1);
+            m_workerPush[w][p] = senderFactory.Create<InaTransportSender>();
+            connect(m_workerPush[w][p], worker, server, pushRx[w]->GetLocalPort(), pushFlow);
+            pullTx[w] = senderFactory.Create<InaTransportSender>();
+            connect(pullTx[w], server, worker, m_workerPull[w][p]->GetLocalPort(), pushFlow + 1);
+        }
+        Ptr<ParameterServerApp> app = CreateObject<ParameterServerApp>();
+        app->Setup("job '" + ctx.name + "' server " + std::to_string(p) + " (host " +
+                       std::to_string(ctx.psHosts[p]) + ")",
+                   ctx.checkValues,
+                   std::move(pushRx),
+                   std::move(pullTx));
+        ctx.fabric->GetNodes().Get(ctx.psHosts[p])->AddApplication(app);
+        m_servers.push_back(app);
+    }
+    m_agentCreated.assign(n, false);
+}
+
+Ptr<AggregationAgent>
+ShardedPsProtocol::DoCreateAgent(uint32_t rank)
+{
+    NS_ABORT_MSG_IF(m_agentCreated.at(rank),
+                    "ShardedPsProtocol (job " << GetContext().name << "): agent of rank " << rank
+                                              << " created twice");
+    m_agentCreated[rank] = true;
+    const uint32_t s = m_servers.size();
+    std::vector<ParameterServerApp::KeyQueue*> pushKeys(s);
+    std::vector<ParameterServerApp::KeyQueue*> pullKeys(s);
+    for (uint32_t p = 0; p < s; ++p)
+    {
+        pushKeys[p] = m_servers[p]->GetPushKeys(rank);
+        pullKeys[p] = m_servers[p]->GetPullKeys(rank);
+    }
+    const Placement placement = m_placement;
+    Ptr<ShardedPsAgent> agent = CreateObject<ShardedPsAgent>();
+    agent->Configure(m_workerPush[rank],
+                     m_workerPull[rank],
+                     std::move(pushKeys),
+                     std::move(pullKeys),
+                     m_shardBytes,
+                     [s, placement](uint64_t tensorId, uint32_t shard) {
+                         return ServerOf(tensorId, shard, s, placement);
+                     });
+    return agent;
+}
+
+uint32_t
+ShardedPsProtocol::GetNServers() const
+{
+    return m_servers.size();
+}
+
+Ptr<ParameterServerApp>
+ShardedPsProtocol::GetServer(uint32_t index) const
+{
+    return m_servers.at(index);
+}
+
+std::map<std::string, double>
+ShardedPsProtocol::GetCounters() const
+{
+    ParameterServerApp::Stats total;
+    for (const auto& app : m_servers)
+    {
+        const ParameterServerApp::Stats st = app->GetStats();
+        total.shardsReduced += st.shardsReduced;
+        total.wireBytesSent += st.wireBytesSent;
+        total.packetsSent += st.packetsSent;
+        total.retransmissions += st.retransmissions;
+    }
+    return {{"ps_servers", static_cast<double>(m_servers.size())},
+            {"ps_shards_reduced", static_cast<double>(total.shardsReduced)},
+            {"ps_wire_bytes_sent", static_cast<double>(total.wireBytesSent)},
+            {"ps_packets_sent", static_cast<double>(total.packetsSent)},
+            {"ps_retransmissions", static_cast<double>(total.retransmissions)}};
+}
+
+} // namespace ns3
