@@ -84,7 +84,7 @@ topology:
   priority_classes: 1
 switch:
   stages: 12
-  sram_per_stage: 1250KB
+  sram_per_stage: 1280KiB
   stateful_alus_per_stage: 4
   recirculation: {rate: 100Gbps, latency: 1us}
   ina_tiers: [tor]

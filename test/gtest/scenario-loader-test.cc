@@ -160,6 +160,7 @@ TEST(ScenarioLoader, ContractExampleLoadsWithItsMeaning)
     defaults.checkValues = true;
     defaults.stopTimePs = s.stopTimePs;
     defaults.topology.file = s.topology.file;
+    defaults.switchConfig.sramPerStageBytes = 1250000; // the contract writes 1.25MB (decimal)
     defaults.jobs.push_back(ScenarioJob());
     defaults.jobs[0].name = "j0";
     defaults.jobs[0].workload.model = "resnet50";

@@ -4,12 +4,14 @@
 
 import sys
 
-from . import cmd_bench, cmd_build, cmd_run, cmd_setup, cmd_test
+from . import cmd_bench, cmd_build, cmd_plot, cmd_run, cmd_setup, cmd_sweep, cmd_test
 from .common import ROOT, UserError
 
 #: name -> module with SUMMARY and main(argv) -> exit code. Order = order in the help.
 COMMANDS = {
     "run": cmd_run,
+    "sweep": cmd_sweep,
+    "plot": cmd_plot,
     "test": cmd_test,
     "bench": cmd_bench,
     "build": cmd_build,

@@ -139,8 +139,8 @@ ParameterServerApp::OnPush(uint32_t worker, uint64_t bytes, std::vector<uint32_t
     {
         Accumulator& a = it->second;
         NS_ABORT_MSG_IF(a.bytes != bytes,
-                        "ParameterServerApp " << m_name << ": tensor " << key.tensorId
-                                              << " shard " << key.shard << " is " << a.bytes
+                        "ParameterServerApp " << m_name << ": tensor " << key.tensorId << " shard "
+                                              << key.shard << " is " << a.bytes
                                               << " bytes from one worker but " << bytes
                                               << " from worker " << worker);
         NS_ABORT_MSG_IF(a.from[worker],

@@ -145,8 +145,7 @@ RingAllReduceAgent::DoSetup()
     if (m_sender)
     {
         m_sender->SetMessageAckedCallback(MakeCallback(&RingAllReduceAgent::OnAcked, this));
-        m_receiver->SetMessageReceivedCallback(
-            MakeCallback(&RingAllReduceAgent::OnReceived, this));
+        m_receiver->SetMessageReceivedCallback(MakeCallback(&RingAllReduceAgent::OnReceived, this));
     }
 }
 
@@ -225,7 +224,9 @@ RingAllReduceAgent::Pump(bool fromAllReduce)
     {
         if (fromAllReduce)
         {
-            Simulator::ScheduleNow(&RingAllReduceAgent::Finished, Ptr<RingAllReduceAgent>(this), id);
+            Simulator::ScheduleNow(&RingAllReduceAgent::Finished,
+                                   Ptr<RingAllReduceAgent>(this),
+                                   id);
         }
         else
         {
@@ -281,7 +282,9 @@ RingAllReduceAgent::SendChunk(uint32_t segment, uint32_t chunk)
     if (t.values)
     {
         words.resize(bytes / 4);
-        std::memcpy(words.data(), t.values->data() + m_layout.ChunkOffset(segment, chunk) / 4, bytes);
+        std::memcpy(words.data(),
+                    t.values->data() + m_layout.ChunkOffset(segment, chunk) / 4,
+                    bytes);
     }
     m_sender->SendMessage(bytes, std::move(words));
 }

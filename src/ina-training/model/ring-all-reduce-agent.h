@@ -120,7 +120,8 @@ class RingAllReduceAgent : public AggregationAgent
     void OnReceived(uint32_t msgIndex, uint64_t bytes, std::vector<uint32_t>& words);
     void OnAcked(uint32_t msgIndex);
     /// Start queued tensors and consume the inbox as far as possible; report finished tensors
-    /// (scheduled, not called, when `fromAllReduce`, so AllReduce never calls back into its caller).
+    /// (scheduled, not called, when `fromAllReduce`, so AllReduce never calls back into its
+    /// caller).
     void Pump(bool fromAllReduce);
     void Begin();
     void Consume(Inbound& in);

@@ -53,11 +53,12 @@ RingAllReduceProtocol::GetTypeId()
                           UintegerValue(16 * 1024),
                           MakeUintegerAccessor(&RingAllReduceProtocol::m_minChunkBytes),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("Mtu",
-                          "InaTransportSender::Mtu of the ring's flows (0: the transport's default).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RingAllReduceProtocol::m_mtu),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "Mtu",
+                "InaTransportSender::Mtu of the ring's flows (0: the transport's default).",
+                UintegerValue(0),
+                MakeUintegerAccessor(&RingAllReduceProtocol::m_mtu),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("InitialWindow",
                           "InaTransportSender::InitialWindow of the ring's flows (0: the "
                           "transport's default).",
@@ -85,13 +86,20 @@ RingAllReduceProtocol::~RingAllReduceProtocol() = default;
 void
 RingAllReduceProtocol::DoDispose()
 {
+    // Null entries remain when Install failed half-way.
     for (auto& tx : m_senders)
     {
-        tx->Dispose();
+        if (tx)
+        {
+            tx->Dispose();
+        }
     }
     for (auto& rx : m_receivers)
     {
-        rx->Dispose();
+        if (rx)
+        {
+            rx->Dispose();
+        }
     }
     m_senders.clear();
     m_receivers.clear();

@@ -80,7 +80,9 @@ ShardedPsAgent::DoSetup()
     for (uint32_t p = 0; p < m_push.size(); ++p)
     {
         m_push[p]->SetMessageAckedCallback(
-            InaTransportSender::MessageAckedCallback([this](uint32_t) { RefreshStats(); }));
+            InaTransportSender::MessageAckedCallback([this](uint32_t) {
+                RefreshStats();
+            }));
         m_pull[p]->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
             [this, p](uint32_t, uint64_t bytes, std::vector<uint32_t>& words) {
                 OnPull(p, bytes, words);
@@ -148,10 +150,10 @@ ShardedPsAgent::OnPull(uint32_t server, uint64_t bytes, std::vector<uint32_t>& w
     const uint64_t expected = std::min(m_shardBytes, t.bytes - offset);
     NS_ABORT_MSG_IF(bytes != expected || (t.values && words.size() * 4 != bytes),
                     "ShardedPsAgent (job " << GetContext().name << ", rank " << GetRank()
-                                           << "): tensor " << key.tensorId << " shard "
-                                           << key.shard << " came back as " << bytes
-                                           << " bytes with " << words.size()
-                                           << " values, expected " << expected << " bytes");
+                                           << "): tensor " << key.tensorId << " shard " << key.shard
+                                           << " came back as " << bytes << " bytes with "
+                                           << words.size() << " values, expected " << expected
+                                           << " bytes");
     if (t.values)
     {
         std::memcpy(t.values->data() + offset / 4, words.data(), bytes);

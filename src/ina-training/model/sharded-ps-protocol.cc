@@ -52,7 +52,7 @@ ShardedPsProtocol::GetTypeId()
             .AddAttribute("ShardBytes",
                           "Tensors are cut into shards of this many bytes (a multiple of 4; the "
                           "last shard shorter), each summed by the server its key maps to.",
-                          UintegerValue(1024 * 1024),
+                          UintegerValue(256 * 1024),
                           MakeUintegerAccessor(&ShardedPsProtocol::m_shardBytes),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("Placement",
@@ -98,14 +98,20 @@ ShardedPsProtocol::DoDispose()
     {
         for (auto& tx : flows)
         {
-            tx->Dispose();
+            if (tx) // null when Install failed half-way
+            {
+                tx->Dispose();
+            }
         }
     }
     for (auto& flows : m_workerPull)
     {
         for (auto& rx : flows)
         {
-            rx->Dispose();
+            if (rx)
+            {
+                rx->Dispose();
+            }
         }
     }
     m_workerPush.clear();
@@ -115,7 +121,10 @@ ShardedPsProtocol::DoDispose()
 }
 
 uint32_t
-ShardedPsProtocol::ServerOf(uint64_t tensorId, uint32_t shard, uint32_t servers, Placement placement)
+ShardedPsProtocol::ServerOf(uint64_t tensorId,
+                            uint32_t shard,
+                            uint32_t servers,
+                            Placement placement)
 {
     if (placement == ROUND_ROBIN)
     {
@@ -197,7 +206,12 @@ ShardedPsProtocol::DoInstall()
                        uint32_t flowId) {
         try
         {
-            tx->Connect(from, from->AllocateEndpoint(), to->GetAddress(), toPort, flowId, ctx.jobId);
+            tx->Connect(from,
+                        from->AllocateEndpoint(),
+                        to->GetAddress(),
+                        toPort,
+                        flowId,
+                        ctx.jobId);
         }
         catch (const std::invalid_argument& e)
         {
@@ -263,6 +277,12 @@ ShardedPsProtocol::DoCreateAgent(uint32_t rank)
                          return ServerOf(tensorId, shard, s, placement);
                      });
     return agent;
+}
+
+bool
+ShardedPsProtocol::UsesParameterServers() const
+{
+    return true;
 }
 
 uint32_t

@@ -59,6 +59,9 @@ class ShardedPsProtocol : public AggregationProtocol
     /// Server `index` (in ctx.psHosts order); valid after Install.
     Ptr<ParameterServerApp> GetServer(uint32_t index) const;
 
+    /// True: the job places ps_hosts parameter servers for this protocol.
+    bool UsesParameterServers() const override;
+
     /// ps_servers, ps_shards_reduced and the servers' pull traffic (ps_wire_bytes_sent,
     /// ps_packets_sent, ps_retransmissions), summed over servers.
     std::map<std::string, double> GetCounters() const override;

@@ -1,0 +1,600 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Tests of the ring all-reduce baseline: the segment and chunk layout by hand, exact sums, the
+// 2 (n - 1) / n bytes per worker and the bus-bandwidth bound on a non-blocking star, exactness
+// under loss, a ring of one, several tensors in flight with ranks starting at different times,
+// virtual payloads of odd sizes, a whole training job, and the errors bad input gets.
+
+#include "ns3/aggregation-protocol-registry.h"
+#include "ns3/gradient-values.h"
+#include "ns3/ina-fabric-helper.h"
+#include "ns3/object-factory.h"
+#include "ns3/ring-all-reduce-agent.h"
+#include "ns3/ring-all-reduce-protocol.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/training-job.h"
+#include "ns3/uinteger.h"
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint64_t KIB = 1024;
+constexpr uint64_t MIB = 1024 * 1024;
+constexpr uint64_t MSS = 1436;      // payload of a 1500-byte packet after 64 bytes of headers
+constexpr uint64_t HEADER = 64;     // InaTransportSender::HeaderBytes
+constexpr uint64_t ACK = 64;        // InaTransportReceiver::AckBytes
+constexpr int64_t PS_PER_BYTE = 80; // 100 Gb/s
+
+bool
+LongTests()
+{
+    const char* v = std::getenv("INASIM_LONG_TESTS");
+    return v != nullptr && std::string(v) == "1";
+}
+
+/// A ring job on a star of `hosts` hosts (100 Gb/s, 1 us), workers on hosts 0..n-1.
+struct Ring
+{
+    Ptr<InaFabric> fabric;
+    Ptr<RingAllReduceProtocol> protocol;
+    std::vector<Ptr<RingAllReduceAgent>> agents;
+    std::vector<std::vector<uint64_t>> doneIds; //!< per rank, in completion order
+    std::vector<std::vector<int64_t>> doneAt;   //!< per rank, ps
+
+    Ring(uint32_t n, bool values, double lossRate = 0, uint64_t chunkBytes = 0)
+    {
+        InaFabricHelper helper;
+        helper.SetLossRate(lossRate);
+        fabric =
+            helper.Build(InaTopology::Star(std::max<uint32_t>(n, 2), {100000000000ULL, 1000000}));
+        protocol = CreateObject<RingAllReduceProtocol>();
+        if (chunkBytes != 0)
+        {
+            protocol->SetAttribute("ChunkBytes", UintegerValue(chunkBytes));
+        }
+        JobContext ctx;
+        ctx.fabric = fabric;
+        ctx.jobId = 1;
+        ctx.name = "ring-test";
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            ctx.workerHosts.push_back(r);
+        }
+        ctx.seed = 5;
+        ctx.checkValues = values;
+        ctx.flowIdBase = 1;
+        protocol->Install(ctx);
+        doneIds.resize(n);
+        doneAt.resize(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            Ptr<RingAllReduceAgent> a = DynamicCast<RingAllReduceAgent>(protocol->CreateAgent(r));
+            a->SetDoneCallback(AggregationAgent::DoneCallback([this, r](uint64_t id) {
+                doneIds[r].push_back(id);
+                doneAt[r].push_back(Simulator::Now().GetTimeStep());
+            }));
+            agents.push_back(a);
+        }
+    }
+
+    uint64_t Seed() const
+    {
+        return protocol->GetContext().seed;
+    }
+};
+
+/// Elements of `values` that differ from the true sum over `n` workers.
+uint64_t
+Errors(uint64_t seed, uint64_t tensorId, uint32_t n, const std::vector<float>& values)
+{
+    uint64_t errors = 0;
+    for (uint64_t i = 0; i < values.size(); ++i)
+    {
+        errors += static_cast<double>(values[i]) != GradientValues::TrueSum(seed, tensorId, n, i);
+    }
+    return errors;
+}
+
+} // namespace
+
+/// Segments as equal as whole values allow, chunks sized for the pipeline, bytes per rank.
+class RingLayoutTestCase : public TestCase
+{
+  public:
+    RingLayoutTestCase()
+        : TestCase("segments and chunks of a tensor, by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using Layout = RingAllReduceAgent::Layout;
+        // 1001 values over 8 ranks: 126 in the first segment, 125 in the others.
+        Layout l = Layout::Make(4 * 1001, 8, 256 * KIB, 16 * KIB, 4);
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(0), 504, "one value more");
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(1), 500, "125 values");
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(7), 500, "125 values");
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentOffset(3), 4 * (126 + 2 * 125), "after three segments");
+        NS_TEST_EXPECT_MSG_EQ(l.chunkBytes, 16 * KIB, "never below MinChunkBytes");
+        NS_TEST_EXPECT_MSG_EQ(l.Chunks(0), 1, "one chunk");
+        NS_TEST_EXPECT_MSG_EQ(l.BytesSentBy(0), 2 * 4004 - 500 - 500, "all but segments 1 and 2");
+        NS_TEST_EXPECT_MSG_EQ(l.BytesSentBy(7), 2 * 4004 - 504 - 500, "all but segments 0 and 1");
+
+        // Large segments: full chunks.
+        l = Layout::Make(64 * MIB, 8, 256 * KIB, 16 * KIB, 4);
+        NS_TEST_EXPECT_MSG_EQ(l.chunkBytes, 256 * KIB, "ChunkBytes");
+        NS_TEST_EXPECT_MSG_EQ(l.Chunks(5), 32, "8 MiB / 256 KiB");
+        NS_TEST_EXPECT_MSG_EQ(l.BytesSentBy(3), 14 * 8 * MIB, "2 (n - 1) / n of the tensor");
+
+        // A 256 KiB segment is cut in 4 chunks of 64 KiB rather than sent whole.
+        l = Layout::Make(MIB, 4, 256 * KIB, 16 * KIB, 4);
+        NS_TEST_EXPECT_MSG_EQ(l.chunkBytes, 64 * KIB, "a quarter segment");
+        NS_TEST_EXPECT_MSG_EQ(l.Chunks(2), 4, "four chunks");
+        NS_TEST_EXPECT_MSG_EQ(l.ChunkOffset(2, 3), 512 * KIB + 192 * KIB, "segment 2, chunk 3");
+
+        // 1000003 bytes (250000 values + 3 odd bytes) over 3 ranks.
+        l = Layout::Make(1000003, 3, 256 * KIB, 16 * KIB, 4);
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(0), 333336, "83334 values");
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(1), 333332, "83333 values");
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(2), 333335, "83333 values and the odd bytes");
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentOffset(2), 666668, "after 166667 values");
+        NS_TEST_EXPECT_MSG_EQ(l.chunkBytes, 83336, "ceil(333336 / 4) rounded up to a value");
+        NS_TEST_EXPECT_MSG_EQ(l.Chunks(0), 4, "four chunks");
+        NS_TEST_EXPECT_MSG_EQ(l.ChunkBytes(0, 3), 333336 - 3 * 83336, "last chunk of segment 0");
+        NS_TEST_EXPECT_MSG_EQ(l.ChunkBytes(2, 3), 333335 - 3 * 83336, "last chunk of segment 2");
+        NS_TEST_EXPECT_MSG_EQ(l.BytesSentBy(0), 2000006 - 333332 - 333335, "rank 0");
+
+        // Fewer values than ranks: empty segments have no chunk.
+        l = Layout::Make(10, 4, 256 * KIB, 16 * KIB, 4);
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(0), 4, "one value");
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(2), 0, "empty");
+        NS_TEST_EXPECT_MSG_EQ(l.SegmentBytes(3), 2, "the odd bytes");
+        NS_TEST_EXPECT_MSG_EQ(l.Chunks(2), 0, "no chunk");
+        NS_TEST_EXPECT_MSG_EQ(l.Chunks(3), 1, "one chunk");
+        NS_TEST_EXPECT_MSG_EQ(Layout::Make(100, 1, 256 * KIB, 16 * KIB, 4).BytesSentBy(0),
+                              0,
+                              "a ring of one sends nothing");
+    }
+};
+
+/**
+ * n workers all-reduce B bytes on an idle 100 Gb/s star. With B / n a multiple of 256 KiB every
+ * chunk is 256 KiB: 183 packets (182 full of 1436 bytes and one of 792), 262144 + 183 x 64 wire
+ * bytes. A rank sends 2 (n - 1) B / n chunks' worth and receives as many, whose ACKs share its
+ * uplink; the bus-bandwidth bound is the time that uplink needs for both, and the all-reduce must
+ * finish within 1 % of it.
+ */
+class RingBusBandwidthTestCase : public TestCase
+{
+  public:
+    RingBusBandwidthTestCase(uint32_t n, uint64_t bytes)
+        : TestCase("ring of " + std::to_string(n) + " on " + std::to_string(bytes / MIB) +
+                   " MiB: exact, 2(n-1) of n segments per worker, at the bus-bandwidth bound")
+        , m_n(n)
+        , m_bytes(bytes)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = m_n;
+        const uint64_t bytes = m_bytes;
+        Ring ring(n, true);
+        const uint64_t tensor = 42;
+        std::vector<std::vector<float>> values(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            GradientValues::Fill(ring.Seed(), tensor, r, bytes / 4, values[r]);
+            ring.agents[r]->AllReduce(tensor, bytes, &values[r]);
+        }
+        Simulator::Run();
+
+        const uint64_t payload = 2 * (n - 1) * (bytes / n);
+        const uint64_t chunks = payload / (256 * KIB);
+        const uint64_t packetsPerChunk = (256 * KIB + MSS - 1) / MSS;
+        NS_TEST_ASSERT_MSG_EQ(packetsPerChunk, 183, "packets per chunk");
+        const uint64_t packets = chunks * packetsPerChunk;
+        const uint64_t wire = payload + packets * HEADER;
+        const int64_t bound = static_cast<int64_t>(wire + packets * ACK) * PS_PER_BYTE;
+
+        std::vector<double> expected(bytes / 4);
+        for (uint64_t i = 0; i < expected.size(); ++i)
+        {
+            expected[i] = GradientValues::TrueSum(ring.Seed(), tensor, n, i);
+        }
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ring.doneIds[r].size(), 1, "rank " << r << " completed");
+            uint64_t errors = 0;
+            for (uint64_t i = 0; i < expected.size(); ++i)
+            {
+                errors += static_cast<double>(values[r][i]) != expected[i];
+            }
+            NS_TEST_EXPECT_MSG_EQ(errors, 0, "rank " << r << " holds the exact sum");
+            const InaTransportSender::Stats& s = ring.agents[r]->GetSender()->GetStats();
+            NS_TEST_EXPECT_MSG_EQ(s.payloadBytesAcked, payload, "rank " << r << " payload");
+            NS_TEST_EXPECT_MSG_EQ(s.dataPacketsSent, packets, "rank " << r << " packets");
+            NS_TEST_EXPECT_MSG_EQ(s.wireBytesSent, wire, "rank " << r << " wire bytes");
+            NS_TEST_EXPECT_MSG_EQ(s.retransmissions, 0, "rank " << r << " lost nothing");
+            const AggregationAgent::Stats& a = ring.agents[r]->GetStats();
+            NS_TEST_EXPECT_MSG_EQ(a.wireBytesSent, wire, "agent stats: wire bytes");
+            NS_TEST_EXPECT_MSG_EQ(a.packetsSent, packets, "agent stats: packets");
+            NS_TEST_EXPECT_MSG_EQ(a.payloadBytes, bytes, "agent stats: tensor bytes");
+            NS_TEST_EXPECT_MSG_EQ(a.psFallbackPackets, 0, "no parameter server");
+            const int64_t t = ring.doneAt[r][0];
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(t, bound, "rank " << r << ": not faster than its link");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(t,
+                                        bound + bound / 100,
+                                        "rank " << r << " finished at " << t
+                                                << " ps, bus-bandwidth bound " << bound << " ps");
+        }
+        Simulator::Destroy();
+    }
+
+    uint32_t m_n;
+    uint64_t m_bytes;
+};
+
+/// 1 % loss on every link direction: retransmissions happen, the sums stay exact.
+class RingLossTestCase : public TestCase
+{
+  public:
+    RingLossTestCase()
+        : TestCase("ring all-reduce under 1 % loss is still exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        const uint64_t bytes = MIB + 4 * 37;
+        Ring ring(n, true, 0.01);
+        std::vector<std::vector<float>> values(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            GradientValues::Fill(ring.Seed(), 7, r, bytes / 4, values[r]);
+            ring.agents[r]->AllReduce(7, bytes, &values[r]);
+        }
+        Simulator::Run();
+        uint64_t retransmissions = 0;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ring.doneIds[r].size(), 1, "rank " << r << " completed");
+            NS_TEST_EXPECT_MSG_EQ(Errors(ring.Seed(), 7, n, values[r]), 0, "rank " << r);
+            retransmissions += ring.agents[r]->GetStats().retransmissions;
+            NS_TEST_EXPECT_MSG_EQ(ring.agents[r]->GetStats().retransmissions,
+                                  ring.agents[r]->GetSender()->GetStats().retransmissions,
+                                  "agent stats follow the transport");
+        }
+        NS_TEST_EXPECT_MSG_GT(retransmissions, 0, "the loss was felt");
+        Simulator::Destroy();
+    }
+};
+
+/// Across a k = 4 fat-tree (16 hosts, paths of up to 6 hops, ECMP) the ring is still exact.
+class RingFatTreeTestCase : public TestCase
+{
+  public:
+    RingFatTreeTestCase()
+        : TestCase("ring all-reduce across a fat-tree is exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        Ptr<InaFabric> fabric = helper.Build(
+            InaTopology::FatTree(4, {100000000000ULL, 1000000}, {100000000000ULL, 1000000}));
+        Ptr<RingAllReduceProtocol> protocol = CreateObject<RingAllReduceProtocol>();
+        JobContext ctx;
+        ctx.fabric = fabric;
+        ctx.jobId = 3;
+        ctx.name = "fat-tree";
+        ctx.workerHosts = {0, 5, 10, 15, 1, 6, 11, 12}; // alternating pods
+        ctx.seed = 8;
+        ctx.checkValues = true;
+        ctx.flowIdBase = 100;
+        protocol->Install(ctx);
+        const uint32_t n = ctx.workerHosts.size();
+        const uint64_t bytes = MIB + 4 * 5;
+        std::vector<std::vector<float>> values(n);
+        uint32_t done = 0;
+        std::vector<Ptr<AggregationAgent>> agents;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            agents.push_back(protocol->CreateAgent(r));
+            agents[r]->SetDoneCallback(AggregationAgent::DoneCallback([&done](uint64_t) {
+                ++done;
+            }));
+            GradientValues::Fill(ctx.seed, 77, r, bytes / 4, values[r]);
+            agents[r]->AllReduce(77, bytes, &values[r]);
+        }
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(done, n, "every rank completed");
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            NS_TEST_EXPECT_MSG_EQ(Errors(ctx.seed, 77, n, values[r]), 0, "rank " << r);
+        }
+        Simulator::Destroy();
+    }
+};
+
+/// A ring of one has nothing to exchange: done at once (not inside AllReduce), values unchanged.
+class RingOfOneTestCase : public TestCase
+{
+  public:
+    RingOfOneTestCase()
+        : TestCase("a ring of one completes at once with its own values")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ring ring(1, true);
+        std::vector<float> values;
+        GradientValues::Fill(ring.Seed(), 3, 0, 1000, values);
+        const std::vector<float> original = values;
+        ring.agents[0]->AllReduce(3, 4000, &values);
+        ring.agents[0]->AllReduce(4, 0, nullptr);
+        NS_TEST_EXPECT_MSG_EQ(ring.doneIds[0].size(), 0, "not called back from inside AllReduce");
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(ring.doneIds[0].size(), 2, "both completed");
+        NS_TEST_EXPECT_MSG_EQ(ring.doneIds[0][0], 3, "in order");
+        NS_TEST_EXPECT_MSG_EQ(ring.doneIds[0][1], 4, "in order");
+        NS_TEST_EXPECT_MSG_EQ(ring.doneAt[0][0], 0, "at once");
+        NS_TEST_EXPECT_MSG_EQ((values == original), true, "unchanged");
+        NS_TEST_EXPECT_MSG_EQ(Errors(ring.Seed(), 3, 1, values), 0, "the sum of one");
+        NS_TEST_EXPECT_MSG_EQ((ring.agents[0]->GetSender() == nullptr), true, "no flow");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Four tensors (one empty, one smaller than a value per rank) handed to every rank at once, the
+ * ranks starting at different times, so chunks reach ranks that have not started yet. Every rank
+ * completes them in the order handed, each exact.
+ */
+class RingSeveralTensorsTestCase : public TestCase
+{
+  public:
+    RingSeveralTensorsTestCase()
+        : TestCase("several tensors in flight, ranks starting at different times, all exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        Ring ring(n, true);
+        const std::vector<uint64_t> ids = {10, 11, 12, 13, 14};
+        const std::vector<uint64_t> sizes = {MIB, 4004, 0, 256 * KIB + 12, 8};
+        const std::vector<int64_t> startUs = {30, 0, 90, 60};
+        std::vector<std::vector<std::vector<float>>> values(n);
+        uint32_t maxInbox = 0;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            values[r].resize(ids.size());
+            for (uint32_t t = 0; t < ids.size(); ++t)
+            {
+                GradientValues::Fill(ring.Seed(), ids[t], r, sizes[t] / 4, values[r][t]);
+            }
+            Ptr<RingAllReduceAgent> agent = ring.agents[r];
+            auto* v = &values[r];
+            Simulator::Schedule(MicroSeconds(startUs[r]), [agent, v, ids, sizes, &maxInbox]() {
+                maxInbox = std::max(maxInbox, agent->GetInboxMessages());
+                for (uint32_t t = 0; t < ids.size(); ++t)
+                {
+                    agent->AllReduce(ids[t], sizes[t], &(*v)[t]);
+                }
+            });
+        }
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_GT(maxInbox, 0, "chunks arrived before a rank's own AllReduce");
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            NS_TEST_EXPECT_MSG_EQ((ring.doneIds[r] == ids), true, "rank " << r << ": FIFO order");
+            for (uint32_t t = 0; t < ids.size(); ++t)
+            {
+                NS_TEST_EXPECT_MSG_EQ(values[r][t].size(), sizes[t] / 4, "size kept");
+                NS_TEST_EXPECT_MSG_EQ(Errors(ring.Seed(), ids[t], n, values[r][t]),
+                                      0,
+                                      "rank " << r << " tensor " << ids[t]);
+            }
+            NS_TEST_EXPECT_MSG_EQ(ring.agents[r]->GetQueuedTensors(), 0, "nothing left");
+            NS_TEST_EXPECT_MSG_EQ(ring.agents[r]->GetInboxMessages(), 0, "inbox drained");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/// Without values a tensor need not be whole values: 1000003 bytes over 3 ranks, by hand.
+class RingVirtualPayloadTestCase : public TestCase
+{
+  public:
+    RingVirtualPayloadTestCase()
+        : TestCase("virtual payloads of an odd size move exactly the segments' bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ring ring(3, false);
+        for (uint32_t r = 0; r < 3; ++r)
+        {
+            ring.agents[r]->AllReduce(1, 1000003, nullptr);
+        }
+        Simulator::Run();
+        // Segments 333336, 333332, 333335 bytes; rank r sends all but segments r + 1 and r + 2.
+        const std::vector<uint64_t> sent = {2000006 - 333332 - 333335,
+                                            2000006 - 333335 - 333336,
+                                            2000006 - 333336 - 333332};
+        for (uint32_t r = 0; r < 3; ++r)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ring.doneIds[r].size(), 1, "rank " << r << " completed");
+            NS_TEST_EXPECT_MSG_EQ(ring.agents[r]->GetSender()->GetStats().payloadBytesAcked,
+                                  sent[r],
+                                  "rank " << r);
+        }
+        Simulator::Destroy();
+    }
+};
+
+/// The protocol under a TrainingJob: three iterations of a two-layer model, every value checked.
+class RingTrainingJobTestCase : public TestCase
+{
+  public:
+    RingTrainingJobTestCase()
+        : TestCase("a training job over the ring completes with exact aggregates")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(4, {100000000000ULL, 1000000}));
+        JobContext ctx;
+        ctx.fabric = fabric;
+        ctx.jobId = 1;
+        ctx.name = "ring-job";
+        ctx.workerHosts = {3, 1, 0, 2};
+        ctx.seed = 9;
+        ctx.checkValues = true;
+        ctx.flowIdBase = 1;
+        ModelSpec model;
+        model.name = "two-layers";
+        model.layers.push_back({"l0", 400000, 1000000, 2000000});
+        model.layers.push_back({"l1", 1200004, 3000000, 6000000});
+        const std::string typeId = AggregationProtocolRegistry::Lookup("ring");
+        ObjectFactory factory(typeId);
+        Ptr<AggregationProtocol> protocol = factory.Create<AggregationProtocol>();
+        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+        job->SetAttribute("Iterations", UintegerValue(3));
+        job->Setup(ctx, model, protocol);
+        job->Start();
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), true, "completed");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(), 4 * 3 * (100000 + 300001), "all checked");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "exact");
+        const AggregationAgent::Stats s = job->GetAgentStats();
+        NS_TEST_EXPECT_MSG_EQ(s.tensors, 4 * 3 * 2, "two tensors per iteration per worker");
+        NS_TEST_EXPECT_MSG_GT(s.wireBytesSent, 4 * 3 * 2 * 3 * 1600004 / 4, "at least 2(n-1)/n");
+        Simulator::Destroy();
+    }
+};
+
+/// Bad configuration is refused at Install with the job, the attribute and the value.
+class RingErrorsTestCase : public TestCase
+{
+  public:
+    RingErrorsTestCase()
+        : TestCase("bad configuration is refused with a clear message")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(AggregationProtocolRegistry::Lookup("ring"),
+                              "ns3::RingAllReduceProtocol",
+                              "registered as ring");
+        NS_TEST_EXPECT_MSG_EQ(CreateObject<RingAllReduceProtocol>()->UsesParameterServers(),
+                              false,
+                              "no parameter servers");
+        InaFabricHelper helper;
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(4, {100000000000ULL, 1000000}));
+        auto install = [fabric](std::vector<uint32_t> hosts,
+                                const std::string& attr,
+                                uint64_t value) -> std::string {
+            Ptr<RingAllReduceProtocol> p = CreateObject<RingAllReduceProtocol>();
+            if (!attr.empty())
+            {
+                p->SetAttribute(attr, UintegerValue(value));
+            }
+            JobContext ctx;
+            ctx.fabric = fabric;
+            ctx.jobId = 1;
+            ctx.name = "j0";
+            ctx.workerHosts = hosts;
+            ctx.flowIdBase = 1;
+            try
+            {
+                p->Install(ctx);
+            }
+            catch (const std::runtime_error& e)
+            {
+                return e.what();
+            }
+            return "";
+        };
+        std::string e = install({0, 1}, "ChunkBytes", 1002);
+        NS_TEST_EXPECT_MSG_EQ(e,
+                              "job 'j0' (protocol ring): ChunkBytes must be a positive multiple "
+                              "of 4 (whole 32-bit values), got 1002",
+                              e);
+        e = install({0, 1}, "MinChunkBytes", 1024 * 1024);
+        NS_TEST_EXPECT_MSG_EQ(e,
+                              "job 'j0' (protocol ring): MinChunkBytes must be a positive "
+                              "multiple of 4 no larger than ChunkBytes (262144), got 1048576",
+                              e);
+        e = install({0, 9}, "", 0);
+        NS_TEST_EXPECT_MSG_EQ(e,
+                              "job 'j0' (protocol ring): worker 1 is on host 9, but the fabric "
+                              "has hosts 0..3",
+                              e);
+        e = install({}, "", 0);
+        NS_TEST_EXPECT_MSG_EQ(
+            e,
+            "job 'j0' (protocol ring): a ring needs at least one worker, got none",
+            e);
+        e = install({0, 1}, "Mtu", 60);
+        const bool named = e.find("job 'j0' (protocol ring): InaTransportSender") == 0 &&
+                           e.find("Mtu (60) must exceed HeaderBytes (64)") != std::string::npos;
+        NS_TEST_EXPECT_MSG_EQ(named, true, e);
+        Simulator::Destroy();
+    }
+};
+
+class RingAllReduceTestSuite : public TestSuite
+{
+  public:
+    RingAllReduceTestSuite()
+        : TestSuite("ina-ring-all-reduce", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new RingLayoutTestCase);
+        AddTestCase(new RingBusBandwidthTestCase(2, 8 * MIB));
+        AddTestCase(new RingBusBandwidthTestCase(4, 8 * MIB));
+        AddTestCase(new RingBusBandwidthTestCase(8, 8 * MIB));
+        if (LongTests())
+        {
+            AddTestCase(new RingBusBandwidthTestCase(8, 64 * MIB));
+            AddTestCase(new RingBusBandwidthTestCase(16, 64 * MIB));
+        }
+        AddTestCase(new RingLossTestCase);
+        AddTestCase(new RingFatTreeTestCase);
+        AddTestCase(new RingOfOneTestCase);
+        AddTestCase(new RingSeveralTensorsTestCase);
+        AddTestCase(new RingVirtualPayloadTestCase);
+        AddTestCase(new RingTrainingJobTestCase);
+        AddTestCase(new RingErrorsTestCase);
+    }
+};
+
+static RingAllReduceTestSuite g_ringAllReduceTestSuite;
