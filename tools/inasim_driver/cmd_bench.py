@@ -31,6 +31,8 @@ BENCHMARKS = {
     "fabric": Benchmark("fabric-bench", ("--packets=200000", "--p2p-packets=50000"),
                         "k=4 fat-tree permutation: inasim link vs PointToPoint, packet-hops/s",
                         ("scheduler",)),
+    "ring": Benchmark("ring-bench", (),
+                      "ring all-reduce of 100 MB over 8 and 64 hosts on a 100 Gb/s star"),
 }
 
 DEFAULT_OUT = ROOT / "results" / "bench"

@@ -119,6 +119,9 @@ def axis_label(key):
         words = parts[-2:]
     else:
         words = parts[-1:]
+    # ns-3 Attribute names (PoolSize) read as words (pool size).
+    words = [re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", w).lower() if re.search(r"[a-z][A-Z]|^[A-Z][a-z]", w)
+             else w for w in words]
     label = " ".join(w.replace("_", " ") for w in words)
     if label == "flow bytes":
         label = "flow size"
@@ -358,7 +361,7 @@ def sweep_figure(plt, rows, x_key, metric, dims, several_jobs, out_dir, formats)
                         marker=MARKERS[i % len(MARKERS)],
                         linestyle=LINESTYLES[(i // 10) % len(LINESTYLES)],
                         color=f"C{i % 10}", label=group_label(key_values))
-        _set_xscale(ax, scale, param / x_div if param else param)
+        _set_xscale(ax, scale, param / x_div if scale == "symlog" else param)
         _numeric_ticks(ax, [n / x_div for n in numbers], plt)
         ax.set_xlabel(with_unit(axis_label(x_key), x_unit))
     else:
@@ -389,6 +392,7 @@ def sweep_figure(plt, rows, x_key, metric, dims, several_jobs, out_dir, formats)
     if positive and len(positive) == len(drawn_y) and max(positive) / min(positive) >= 100 \
             and numeric is not None:
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: units.format_number(v)))
     elif drawn_y and min(drawn_y) >= 0:
         _zero_based(ax, tops)
     ax.set_ylabel(with_unit(metric_label(metric, several_jobs), y_unit))

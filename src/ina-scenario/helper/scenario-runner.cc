@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +84,45 @@ CanonicalTier(const InaTopology& topo, const std::string& tier)
         return "tor";
     }
     return "";
+}
+
+/**
+ * ns-3 aborts (instead of failing) when an integer or double attribute is given text it cannot
+ * read, so check those here, and let integers carry size units ("25MB") as scenario values do.
+ * Returns the value to hand to ns-3; throws std::invalid_argument saying what was expected.
+ */
+std::string
+NormalizeAttributeValue(const TypeId::AttributeInformation& info, const std::string& value)
+{
+    const std::string type = info.checker->GetUnderlyingTypeInformation();
+    const bool isInt = type.rfind("uint", 0) == 0 || type.rfind("int", 0) == 0;
+    if (isInt)
+    {
+        bool plain = !value.empty() && value.find_first_not_of("-0123456789") == std::string::npos;
+        if (plain)
+        {
+            return value;
+        }
+        try
+        {
+            return std::to_string(InaUnits::ParseBytes(value));
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw std::invalid_argument("expected an integer (sizes may carry a unit, e.g. 64KB), "
+                                        "got \"" + value + "\"");
+        }
+    }
+    if (type.rfind("double", 0) == 0)
+    {
+        char* end = nullptr;
+        std::strtod(value.c_str(), &end);
+        if (value.empty() || end == nullptr || *end != '\0')
+        {
+            throw std::invalid_argument("expected a number, got \"" + value + "\"");
+        }
+    }
+    return value;
 }
 
 } // namespace
@@ -189,7 +229,15 @@ ScenarioRunner::BuildFabric()
                                    "ns3::Pipeline has no attribute '" + name +
                                        "' (it has: " + known.str() + ")");
         }
-        Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+        Ptr<AttributeValue> v;
+        try
+        {
+            v = info.checker->CreateValidValue(StringValue(NormalizeAttributeValue(info, value)));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw m_scenario.Error("switch.params." + name, e.what());
+        }
         if (!v)
         {
             throw m_scenario.Error("switch.params." + name,
@@ -269,7 +317,15 @@ TrySetAttribute(ObjectFactory& factory,
     {
         return false;
     }
-    Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+    Ptr<AttributeValue> v;
+    try
+    {
+        v = info.checker->CreateValidValue(StringValue(NormalizeAttributeValue(info, value)));
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw scenario.Error(key, e.what());
+    }
     if (!v)
     {
         throw scenario.Error(key,
@@ -335,7 +391,9 @@ ScenarioRunner::InstallJobs()
             if (TrySetAttribute(workerCheck, WorkerApp::GetTypeId(), name, value, m_scenario,
                                 key + ".params." + name))
             {
-                job->SetWorkerAttribute(name, StringValue(value));
+                TypeId::AttributeInformation info;
+                WorkerApp::GetTypeId().LookupAttributeByName(name, &info);
+                job->SetWorkerAttribute(name, StringValue(NormalizeAttributeValue(info, value)));
                 continue;
             }
             throw m_scenario.Error(key + ".params." + name,
