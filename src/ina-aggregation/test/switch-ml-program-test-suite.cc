@@ -266,7 +266,7 @@ class SwitchMlWorkedExampleTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'F', "answered");
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, 100, "to w0 only");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == sum0), true, "the stored sum");
-        NS_TEST_EXPECT_MSG_EQ((rec[r].h.flags & SwitchMlHeader::FLAG_RETX) != 0, true, "a reply");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & SwitchMlHeader::FLAG_RETX) != 0), true, "a reply");
 
         // w1 and w2 got theirs: next phase on version 1 (offset 2 + 4 slots).
         const auto v1 = Ramp(1000);
@@ -414,7 +414,7 @@ class SwitchMlSixtyFourTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == expect), true, "both halves summed");
         NS_TEST_EXPECT_MSG_EQ(rec[r].values[63], INT32_MIN + 1062, "wrapped like the hardware");
-        NS_TEST_EXPECT_MSG_EQ((rec[r].h.flags & SwitchMlHeader::FLAG_HARVEST) == 0, true,
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & SwitchMlHeader::FLAG_HARVEST) == 0), true,
                               "harvest flag cleared on the way out");
         r = rig.Send(0, 3, 0, 3, a);
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, 100, "reply");
@@ -518,11 +518,11 @@ class SwitchMlPartialTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.ver, 0, "same version");
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.idx, 1, "same slot");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Sum({Ramp(1), Ramp(10)})), true, "the partial");
-        NS_TEST_EXPECT_MSG_EQ((rec[r].h.flags & SwitchMlHeader::FLAG_RETX) == 0, true, "first");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & SwitchMlHeader::FLAG_RETX) == 0), true, "first");
         r = rig.Send(1, 1, 0, 1, Ramp(1));
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, 77, "re-sent up");
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.origin, 101, "for w1");
-        NS_TEST_EXPECT_MSG_EQ((rec[r].h.flags & SwitchMlHeader::FLAG_RETX) != 0, true, "marked");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & SwitchMlHeader::FLAG_RETX) != 0), true, "marked");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Sum({Ramp(1), Ramp(10)})), true, "the stored partial");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(SwitchMlProgram::PARTIAL_SENT_UP), 1, "one partial");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(SwitchMlProgram::DUPLICATE_RESENT_UP), 1, "one re-sent");

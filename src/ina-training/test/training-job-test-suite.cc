@@ -10,6 +10,7 @@
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/gradient-values.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/model-zoo.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/training-job.h"
@@ -220,6 +221,68 @@ class TrainingValueCheckTestCase : public TestCase
     }
 };
 
+/**
+ * Two ring jobs whose rings both cross a 2-leaf, 1-spine fabric share the leaf-spine links: each is
+ * slower together than alone, and alone both take the same time (the fabric is symmetric).
+ */
+class TrainingSharedFabricTestCase : public TestCase
+{
+  public:
+    TrainingSharedFabricTestCase()
+        : TestCase("two jobs on one fabric share its links")
+    {
+    }
+
+  private:
+    static Time RunJobs(bool both, Time* second)
+    {
+        InaFabricHelper helper;
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::LeafSpine(2,
+                                                                    1,
+                                                                    4,
+                                                                    {100000000000ULL, 1000000},
+                                                                    {100000000000ULL, 1000000}));
+        ModelSpec tensor = ModelZoo::TensorWorkload(8000000);
+        std::vector<Ptr<TrainingJob>> jobs;
+        std::vector<std::vector<uint32_t>> hosts{{0, 4}, {1, 5}};
+        for (uint32_t j = 0; j < (both ? 2u : 1u); ++j)
+        {
+            JobContext ctx = Context(fabric, 0, false);
+            ctx.jobId = j + 1;
+            ctx.workerHosts = hosts[j];
+            ctx.flowIdBase = (j + 1) * JobContext::FLOW_IDS_PER_JOB;
+            ObjectFactory f(AggregationProtocolRegistry::Lookup("ring"));
+            Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+            job->SetAttribute("Iterations", UintegerValue(1));
+            job->Setup(ctx, tensor, f.Create<AggregationProtocol>());
+            job->Start();
+            jobs.push_back(job);
+        }
+        Simulator::Run();
+        Time first = jobs[0]->GetJct();
+        if (second != nullptr && both)
+        {
+            *second = jobs[1]->GetJct();
+        }
+        Simulator::Destroy();
+        return first;
+    }
+
+    void DoRun() override
+    {
+        Time alone = RunJobs(false, nullptr);
+        Time other;
+        Time together = RunJobs(true, &other);
+        NS_TEST_ASSERT_MSG_GT(alone, Time(0), "the job alone completes");
+        NS_TEST_EXPECT_MSG_GT(together.GetSeconds(),
+                              1.5 * alone.GetSeconds(),
+                              "sharing the one leaf-spine link slows the first job");
+        NS_TEST_EXPECT_MSG_GT(other.GetSeconds(),
+                              1.5 * alone.GetSeconds(),
+                              "and the second");
+    }
+};
+
 class TrainingJobTestSuite : public TestSuite
 {
   public:
@@ -229,6 +292,7 @@ class TrainingJobTestSuite : public TestSuite
         AddTestCase(new TrainingIterationTimeTestCase);
         AddTestCase(new TrainingFusionTestCase);
         AddTestCase(new TrainingValueCheckTestCase);
+        AddTestCase(new TrainingSharedFabricTestCase);
     }
 };
 
