@@ -33,6 +33,9 @@ BENCHMARKS = {
                         ("scheduler",)),
     "ring": Benchmark("ring-bench", (),
                       "ring all-reduce of 100 MB over 8 and 64 hosts on a 100 Gb/s star"),
+    "switchml": Benchmark("switchml-bench", (),
+                          "SwitchML 100 MB all-reduce, 8 and 64 workers on one 100 Gb/s switch: "
+                          "hops/s vs PointToPoint, sim time vs line rate and ring", ("scheduler",)),
 }
 
 DEFAULT_OUT = ROOT / "results" / "bench"

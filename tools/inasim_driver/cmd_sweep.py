@@ -8,6 +8,7 @@ The expansion is `inasim-config expand-sweep` (the driver has no YAML parser); e
 """
 
 import argparse
+import fcntl
 import json
 import os
 import queue
@@ -15,7 +16,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -124,14 +124,17 @@ def usable_status(plan, run, out_dir, config_program=None, rerun=None):
 
     A result is kept when status.json exists, records this run's overrides and base scenario, and
     the base file is unchanged or (checked with inasim-config) still gives the same effective
-    configuration. `rerun` "failed" or "all" discards failed or all results.
+    configuration. `rerun` "failed" or "all" discards failed or all results; a discarded result
+    gives a reason, a run without one gives none.
     """
     directory = results.run_dir(out_dir, run)
     status = results.read_status(directory)
     if status is None:
         return None, None
-    if rerun == "all" or (rerun == "failed" and status["status"] == results.FAILED):
-        return None, "rerun requested"
+    if rerun == "all":
+        return None, "--rerun-all"
+    if rerun == "failed" and status["status"] == results.FAILED:
+        return None, "it failed"
     if status.get("overrides") != run["overrides"] or status.get("base") != plan["base"]:
         return None, "it ran with other overrides or another base scenario"
     if status.get("base_sha256") != plan.get("base_sha256"):
@@ -385,7 +388,7 @@ def run_index(args):
             # Slurm's time limit or scancel: record it, so that the collector knows why.
             rp.stop()
             status = rp.finish(rp.proc.returncode, signal_note=(
-                "terminated by SIGTERM (Slurm time limit or scancel); --rerun failed reruns it"))
+                "terminated by SIGTERM (Slurm time limit or scancel)"))
     finally:
         signal.signal(signal.SIGTERM, previous)
     print(f"inasim: run {run['id']}: {status['status']}"
@@ -466,8 +469,10 @@ def parse_args(argv):
                              "with --slurm the array's %%N limit (default: none)")
     parser.add_argument("--out", metavar="DIR",
                         help="sweep folder (default: results/<sweep name>/ in the current folder)")
-    parser.add_argument("--rerun", choices=("failed", "all"),
-                        help="run again the failed runs, or all runs, instead of keeping them")
+    parser.add_argument("--keep-failed", action="store_true",
+                        help="keep the runs that failed earlier instead of running them again")
+    parser.add_argument("--rerun-all", action="store_true",
+                        help="run every run again, also those that finished")
     parser.add_argument("--timeout", type=float, metavar="S",
                         help="kill a run after S seconds of wall time (recorded as failed)")
     parser.add_argument("--list", action="store_true",
@@ -499,6 +504,9 @@ def parse_args(argv):
         raise UserError("--out needs a directory", code=2)
     if args.run_index is None and args.sweep is None:
         parser.error("the sweep file is required")
+    # What a resumed sweep discards: failed results by default (a fix or a rebuild may have
+    # come in between; a deterministic failure fails again quickly), all with --rerun-all.
+    args.rerun = "all" if args.rerun_all else (None if args.keep_failed else "failed")
     return args
 
 
@@ -510,7 +518,6 @@ class OutLock:
         self.file = None
 
     def __enter__(self):
-        import fcntl
         self.file = open(self.path, "a+", encoding="utf-8")
         try:
             fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -519,7 +526,8 @@ class OutLock:
             holder = self.file.read().strip() or "another process"
             self.file.close()
             raise UserError(f"{display_path(self.path.parent)} is in use by another "
-                            f"./inasim sweep ({holder}); wait for it or use another --out") from None
+                            f"./inasim sweep ({holder}); wait for it or use another --out") \
+                from None
         self.file.seek(0)
         self.file.truncate()
         self.file.write(f"pid {os.getpid()} on {socket.gethostname()}\n")
@@ -550,7 +558,7 @@ def main(argv):
         raise UserError(f"{display_path(sweep_path)} expands to no runs")
 
     if args.list:
-        kept, _ = scan(plan, out_dir, config_program, args.rerun, forget_stale=False)
+        kept, _ = scan(plan, out_dir, config_program, None, forget_stale=False)
         list_runs(plan, out_dir, kept)
         return 0
 

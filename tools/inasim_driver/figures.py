@@ -120,8 +120,8 @@ def axis_label(key):
     else:
         words = parts[-1:]
     # ns-3 Attribute names (PoolSize) read as words (pool size).
-    words = [re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", w).lower() if re.search(r"[a-z][A-Z]|^[A-Z][a-z]", w)
-             else w for w in words]
+    words = [re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", w).lower()
+             if re.search(r"[a-z][A-Z]|^[A-Z][a-z]", w) else w for w in words]
     label = " ".join(w.replace("_", " ") for w in words)
     if label == "flow bytes":
         label = "flow size"
@@ -493,6 +493,7 @@ def queue_figure(plt, series, out_dir, formats):
         ax2.plot(xs, [r.get("packets_in_flight") or 0 for r in series], color="C2",
                  drawstyle="steps-post")
         ax2.set_ylabel("packets in flight")
+        ax2.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
         _zero_based(ax2, [r.get("packets_in_flight") or 0 for r in series])
     axs[-1][0].set_xlabel(with_unit("simulated time", t_unit))
     return save(plt, fig, out_dir, "queues", formats)
@@ -513,7 +514,8 @@ def aggregator_figure(plt, series, columns, out_dir, formats):
     ax.set_xlabel(with_unit("simulated time", t_unit))
     ax.set_ylabel("aggregators in use")
     _zero_based(ax, [r.get(c) or 0 for r in series for c in columns])
-    _legend(ax, len(columns), None, [c.replace("_", " ") for c in columns])
+    ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
+    _legend(ax, len(columns), None, [c.replace("_", " ") for c in columns], force=True)
     return save(plt, fig, out_dir, "aggregators", formats)
 
 
@@ -523,8 +525,9 @@ def fct_cdf_figure(plt, flows, out_dir, formats):
     unit, divisor = units.display_unit("time", fcts)
     fig, ax = plt.subplots(figsize=FIGSIZE, layout="constrained")
     n = len(fcts)
-    ax.step([f / divisor for f in fcts], [(i + 1) / n for i in range(n)], where="post",
-            color="C0")
+    # From 0 at the shortest FCT up to 1 at the longest.
+    ax.step([fcts[0] / divisor] + [f / divisor for f in fcts],
+            [0.0] + [(i + 1) / n for i in range(n)], where="post", color="C0")
     ax.set_xlabel(with_unit("flow completion time", unit))
     ax.set_ylabel("fraction of flows")
     ax.set_ylim(0, 1.02)

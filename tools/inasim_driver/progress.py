@@ -58,31 +58,41 @@ class SweepProgress:
         elapsed = self.clock() - self.start
         return remaining * elapsed / done_now
 
-    def line(self):
+    def line(self, width=None):
+        """The progress line; when it is wider than `width`, the bar, then the elapsed time,
+        then the name go, so that the counts and the ETA stay visible."""
         total = max(self.total, 1)
         filled = int(self.BAR * self.finished / total)
-        bar = "#" * filled + "-" * (self.BAR - filled)
+        bar = "[" + "#" * filled + "-" * (self.BAR - filled) + "]"
         remaining = self.total - self.finished
         extra = [f"{self.running} running"]
         if self.queued is not None:
             extra.append(f"{self.queued} queued")
+        counts = (f"{self.finished}/{self.total} finished, {self.failed} failed, "
+                  f"{remaining} remaining ({', '.join(extra)})")
         eta = self.eta_seconds()
-        eta_text = "--" if eta is None else format_duration(eta)
-        return (f"{self.name} [{bar}] {self.finished}/{self.total} finished, {self.failed} failed, "
-                f"{remaining} remaining ({', '.join(extra)}) | "
-                f"{format_duration(self.clock() - self.start)} elapsed, ETA {eta_text}")
+        eta_text = "ETA " + ("--" if eta is None else format_duration(eta))
+        elapsed = f"{format_duration(self.clock() - self.start)} elapsed"
+        candidates = (f"{self.name} {bar} {counts} | {elapsed}, {eta_text}",
+                      f"{self.name} {counts} | {elapsed}, {eta_text}",
+                      f"{self.name} {counts} | {eta_text}",
+                      f"{counts} | {eta_text}")
+        for text in candidates:
+            if width is None or len(text) <= width:
+                return text
+        return candidates[-1][:width]
 
     # -- drawing
 
     def show(self, force=False):
         """Redraw (terminal) or, in a log, print a line every log_interval seconds or on force."""
-        text = self.line()
         if self.tty:
-            width = shutil.get_terminal_size((100, 20)).columns - 1
-            self.stream.write("\r\x1b[K" + text[:width])
+            text = self.line(shutil.get_terminal_size((100, 20)).columns - 1)
+            self.stream.write("\r\x1b[K" + text)
             self.stream.flush()
             self._shown = True
             return
+        text = self.line()
         now = self.clock()
         changed = text.split(" | ")[0] != (self._last_line or "").split(" | ")[0]
         since = None if self._last_log is None else now - self._last_log

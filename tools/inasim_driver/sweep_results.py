@@ -180,10 +180,8 @@ def _flatten(value, prefix, out, skip=()):
         for i, item in enumerate(value):
             if isinstance(item, dict):
                 _flatten(item, f"{prefix}.{i}", out)
-    else:
-        number = _number(value)
-        if number is not None or value is None:
-            out[prefix] = number
+    elif value is None or isinstance(value, (int, float)):
+        out[prefix] = _number(value)  # NaN and infinities become empty cells
 
 
 def _flatten_switches(switches, out):

@@ -35,7 +35,8 @@ def _slurm_command(name):
     path = shutil.which(name)
     if path is None:
         raise UserError(f"--slurm needs the Slurm client command '{name}', which was not found "
-                        "(on Debian: apt-get install slurm-client; the cluster's login node has it)")
+                        "(on Debian: apt-get install slurm-client; a cluster's login node has "
+                        "it)")
     return path
 
 
@@ -60,7 +61,7 @@ def _check_directive_path(path, what):
 
 
 def batch_script(name, out_dir, indices, limit, workdir, program, partition=None,
-                 time_limit=None, extra=(), python=None):
+                 time_limit=None, extra=(), python=None, timeout=None):
     """The sbatch script whose array task k runs run indices[k] of the sweep in out_dir."""
     slurm_dir = Path(out_dir) / "slurm"
     array = f"0-{len(indices) - 1}" + (f"%{limit}" if limit else "")
@@ -84,6 +85,8 @@ def batch_script(name, out_dir, indices, limit, workdir, program, partition=None
     runs = " ".join(str(i) for i in indices)
     command = [python or sys.executable, str(ROOT / "inasim"), "sweep", "--out", str(out_dir),
                "--program", str(program)]
+    if timeout:
+        command += ["--timeout", f"{timeout:g}"]
     lines += [
         "",
         "set -eu",
@@ -263,7 +266,9 @@ def run(args, plan, out_dir, program, config_program):
             wait_for(plan, out_dir, active, args.poll, {})
             record_lost_tasks(plan, out_dir, active)
 
-        kept, discarded = cmd_sweep.scan(plan, out_dir, config_program, args.rerun)
+        # Runs of the jobs just waited for are not submitted again in the same invocation.
+        rerun = None if active else args.rerun
+        kept, discarded = cmd_sweep.scan(plan, out_dir, config_program, rerun)
         todo = [run for run in plan["runs"] if run["id"] not in kept]
         say(f"sweep {plan['name']}: {len(plan['runs'])} runs in {display_path(out_dir)}/"
             + (f", {len(kept)} finished earlier (kept)" if kept else "")
@@ -281,7 +286,7 @@ def run(args, plan, out_dir, program, config_program):
                                       + ".sbatch")
                 results.write_atomic(script, batch_script(
                     plan["name"], out_dir, chunk, args.jobs, Path.cwd(), program,
-                    args.partition, args.time_limit, args.sbatch_arg))
+                    args.partition, args.time_limit, args.sbatch_arg, timeout=args.timeout))
                 job_id = submit(script)
                 jobs.append({"job_id": job_id, "script": str(script), "runs": chunk})
                 say(f"submitted {display_path(script)}: Slurm job {job_id}, array of "

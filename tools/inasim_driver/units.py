@@ -6,18 +6,19 @@ The units are those of docs/scenario-reference.md ("Values and units"). Figures 
 one display unit per axis, chosen so that the largest value is between 1 and 1000.
 """
 
+import decimal
 import math
 import re
 
-#: unit -> (kind, factor to the base unit: bit/s, second, byte)
+#: unit -> (kind, factor to the base unit: bit/s, second, byte), exact decimals
 UNITS = {
-    "bps": ("rate", 1.0), "Kbps": ("rate", 1e3), "kbps": ("rate", 1e3), "Mbps": ("rate", 1e6),
-    "Gbps": ("rate", 1e9), "Tbps": ("rate", 1e12),
-    "ps": ("time", 1e-12), "ns": ("time", 1e-9), "us": ("time", 1e-6), "ms": ("time", 1e-3),
-    "s": ("time", 1.0),
-    "B": ("size", 1.0), "KB": ("size", 1e3), "MB": ("size", 1e6), "GB": ("size", 1e9),
-    "TB": ("size", 1e12), "KiB": ("size", 1024.0), "MiB": ("size", 1024.0 ** 2),
-    "GiB": ("size", 1024.0 ** 3), "TiB": ("size", 1024.0 ** 4),
+    "bps": ("rate", "1"), "Kbps": ("rate", "1e3"), "kbps": ("rate", "1e3"),
+    "Mbps": ("rate", "1e6"), "Gbps": ("rate", "1e9"), "Tbps": ("rate", "1e12"),
+    "ps": ("time", "1e-12"), "ns": ("time", "1e-9"), "us": ("time", "1e-6"),
+    "ms": ("time", "1e-3"), "s": ("time", "1"),
+    "B": ("size", "1"), "KB": ("size", "1e3"), "MB": ("size", "1e6"), "GB": ("size", "1e9"),
+    "TB": ("size", "1e12"), "KiB": ("size", "1024"), "MiB": ("size", "1048576"),
+    "GiB": ("size", "1073741824"), "TiB": ("size", "1099511627776"),
 }
 
 _QUANTITY = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z]*)\s*$")
@@ -45,15 +46,16 @@ def parse_quantity(value):
     m = _QUANTITY.match(str(value))
     if not m:
         return None
-    number, unit = float(m.group(1)), m.group(2)
+    number, unit = m.group(1), m.group(2)
     if not unit:
-        return number, None
+        return float(number), None
     if unit not in UNITS:
         return None
     kind, factor = UNITS[unit]
     if kind == "size" and "i" in unit:
         kind = "size-binary"
-    return number * factor, kind
+    # In decimal, so that 500ns is exactly 5e-07 s as a float.
+    return float(decimal.Decimal(number) * decimal.Decimal(factor)), kind
 
 
 def numeric_axis(values):

@@ -139,12 +139,8 @@ SwitchMlAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>
         });
         return;
     }
-    m_tensors.push_back(Tensor{tensorId,
-                               m_endChunk,
-                               chunks,
-                               values != nullptr ? values->size() : 0,
-                               values,
-                               0});
+    m_tensors.push_back(
+        Tensor{tensorId, m_endChunk, chunks, values != nullptr ? values->size() : 0, values, 0});
     m_endChunk += chunks;
     if (m_idle == 0)
     {
@@ -201,12 +197,13 @@ SwitchMlAgent::SendPhase(uint32_t s, bool retransmission)
     p->protocol = SWITCHML_PROTOCOL;
     p->wireBytes = data ? m_wireData : m_wireBoot;
     p->seq = st.chunk;
-    p->sentPs = Simulator::Now().GetTimeStep();
+    const int64_t now = Simulator::Now().GetTimeStep();
+    p->sentPs = now;
     SwitchMlHeader* h = p->Header<SwitchMlHeader>();
     h->type = SwitchMlHeader::UPDATE;
     h->ver = st.ver;
-    h->flags = (data ? SwitchMlHeader::FLAG_DATA : 0) |
-               (retransmission ? SwitchMlHeader::FLAG_RETX : 0);
+    h->flags =
+        (data ? SwitchMlHeader::FLAG_DATA : 0) | (retransmission ? SwitchMlHeader::FLAG_RETX : 0);
     h->wid = m_wid;
     h->idx = static_cast<uint16_t>(s);
     h->off = static_cast<uint32_t>(st.chunk);
@@ -250,7 +247,7 @@ SwitchMlAgent::SendPhase(uint32_t s, bool retransmission)
         ++m_stats.retransmissions;
     }
     m_host->Send(p);
-    Arm(s);
+    Arm(s, now);
 }
 
 void
@@ -358,11 +355,11 @@ SwitchMlAgent::Unlink(uint32_t s)
 }
 
 void
-SwitchMlAgent::Arm(uint32_t s)
+SwitchMlAgent::Arm(uint32_t s, int64_t nowPs)
 {
     Unlink(s);
     Slot& st = m_slots[s];
-    st.deadlinePs = Simulator::Now().GetTimeStep() + m_rtoPs;
+    st.deadlinePs = nowPs + m_rtoPs;
     st.prev = m_tail;
     st.next = m_window;
     if (m_tail == m_window)
@@ -377,15 +374,15 @@ SwitchMlAgent::Arm(uint32_t s)
     st.inList = true;
     if (!m_timerPending)
     {
-        ScheduleTimer(st.deadlinePs);
+        ScheduleTimer(st.deadlinePs, nowPs);
     }
 }
 
 void
-SwitchMlAgent::ScheduleTimer(int64_t atPs)
+SwitchMlAgent::ScheduleTimer(int64_t atPs, int64_t nowPs)
 {
     m_timerPending = true;
-    Simulator::Schedule(TimeStep(atPs - Simulator::Now().GetTimeStep()), m_timer);
+    Simulator::Schedule(TimeStep(atPs - nowPs), m_timer);
 }
 
 void
@@ -405,7 +402,7 @@ SwitchMlAgent::OnTimer()
     m_timerPending = false;
     if (m_head != m_window)
     {
-        ScheduleTimer(m_slots[m_head].deadlinePs);
+        ScheduleTimer(m_slots[m_head].deadlinePs, now);
     }
 }
 

@@ -104,12 +104,12 @@ class SwitchMlAgent : public AggregationAgent, public InaPacketSink
     /// A tensor in the stream.
     struct Tensor
     {
-        uint64_t id;                 //!< tensor id
-        uint64_t firstChunk;         //!< its first stream chunk
-        uint64_t chunks;             //!< chunk count
-        uint64_t elements;           //!< elements with values
-        std::vector<float>* values;  //!< gradient in, sum out; nullptr if virtual
-        uint64_t done;               //!< chunks returned
+        uint64_t id;                //!< tensor id
+        uint64_t firstChunk;        //!< its first stream chunk
+        uint64_t chunks;            //!< chunk count
+        uint64_t elements;          //!< elements with values
+        std::vector<float>* values; //!< gradient in, sum out; nullptr if virtual
+        uint64_t done;              //!< chunks returned
     };
 
     void DoSetup() override;
@@ -123,12 +123,14 @@ class SwitchMlAgent : public AggregationAgent, public InaPacketSink
     void SendPhase(uint32_t s, bool retransmission);
     /// The tensor holding chunk `chunk`, searching from `seq`; updates `seq`.
     Tensor& TensorOf(uint64_t chunk, uint64_t& seq);
-    /// Timer list operations.
+    /// Take slot `s` out of the timer list (if in it).
     void Unlink(uint32_t s);
-    void Arm(uint32_t s);
-    void ScheduleTimer(int64_t atPs);
+    /// Give slot `s` the deadline nowPs + RTO, at the list's tail; start the timer if idle.
+    void Arm(uint32_t s, int64_t nowPs);
+    /// Schedule the timer event at atPs.
+    void ScheduleTimer(int64_t atPs, int64_t nowPs);
+    /// The timer event: re-send every expired slot, re-arm for the earliest deadline left.
     void OnTimer();
-    void FinishTensor(const Tensor& t);
 
     Ptr<SwitchMlProtocol> m_protocol; //!< the job's protocol
 

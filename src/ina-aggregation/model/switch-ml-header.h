@@ -66,7 +66,7 @@ struct SwitchMlHeader
     uint32_t origin;  //!< host address of the worker whose packet this is or was re-sent for
     int16_t exponent; //!< block-exponent mode: a block's exponent (update) or the maximum (result)
 
-    static constexpr uint32_t L2_L3_L4_BYTES = 42; //!< Ethernet + IPv4 + UDP
+    static constexpr uint32_t L2_L3_L4_BYTES = 42;  //!< Ethernet + IPv4 + UDP
     static constexpr uint32_t MIN_FRAME_BYTES = 60; //!< Ethernet minimum without the FCS
 
     /**

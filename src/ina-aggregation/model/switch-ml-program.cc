@@ -173,12 +173,14 @@ SwitchMlProgram::DeclareResources(ResourceDemand& demand) const
 uint32_t
 SwitchMlProgram::GetMaxPoolSize(const PipelineLimits& limits) const
 {
-    auto fits = [&](uint32_t s) { return PipelineResources::Check({Demand(s, limits)}, limits).fits; };
+    auto fits = [&](uint32_t s) {
+        return PipelineResources::Check({Demand(s, limits)}, limits).fits;
+    };
     if (!fits(1))
     {
         return 0;
     }
-    uint32_t lo = 1;       // fits
+    uint32_t lo = 1;        // fits
     uint32_t hi = 1u << 24; // the attribute's ceiling
     if (fits(hi))
     {
@@ -229,9 +231,8 @@ SwitchMlProgram::Partition(std::vector<Job>& jobs) const
     if (explicitSlots > m_poolSize)
     {
         throw std::runtime_error("the jobs here ask for " + std::to_string(explicitSlots) +
-                                 " slots but the SwitchML pool has " +
-                                 std::to_string(m_poolSize) + " (jobs and PoolSize asked: " +
-                                 listing() +
+                                 " slots but the SwitchML pool has " + std::to_string(m_poolSize) +
+                                 " (jobs and PoolSize asked: " + listing() +
                                  "); raise the switch pool (SwitchPoolSize, or "
                                  "ns3::SwitchMlProgram::PoolSize) or lower the jobs' PoolSize");
     }
@@ -247,9 +248,11 @@ SwitchMlProgram::Partition(std::vector<Job>& jobs) const
         share = std::min<uint64_t>(share, MAX_SHARE);
         if (share == 0)
         {
-            throw std::runtime_error("job " + j.cfg.name + " would get a share of 0 slots: the "
-                                     "SwitchML pool has " + std::to_string(m_poolSize) +
-                                     " slots for " + std::to_string(jobs.size()) +
+            throw std::runtime_error("job " + j.cfg.name +
+                                     " would get a share of 0 slots: the "
+                                     "SwitchML pool has " +
+                                     std::to_string(m_poolSize) + " slots for " +
+                                     std::to_string(jobs.size()) +
                                      " jobs (jobs and PoolSize asked: " + listing() +
                                      "); raise the switch pool (SwitchPoolSize, or "
                                      "ns3::SwitchMlProgram::PoolSize) or run fewer SwitchML jobs "
@@ -302,8 +305,10 @@ SwitchMlProgram::AddJob(const JobConfig& job)
         if (m_jobs[i].frozen &&
             (m_jobs[i].base != next[i].base || m_jobs[i].share != next[i].share))
         {
-            throw std::runtime_error("adding job " + job.name + " would move the pool share of "
-                                     "job " + m_jobs[i].cfg.name +
+            throw std::runtime_error("adding job " + job.name +
+                                     " would move the pool share of "
+                                     "job " +
+                                     m_jobs[i].cfg.name +
                                      ", which has already started; install every SwitchML job "
                                      "before the first one starts");
         }
@@ -407,9 +412,9 @@ SwitchMlProgram::ControlSlot(uint32_t jobId, uint16_t idx, uint8_t ver) const
     const Job& j = Find(jobId);
     if (idx >= j.share || ver > 1)
     {
-        throw std::out_of_range("slot " + std::to_string(idx) + " version " +
-                                std::to_string(ver) + " is outside job " + j.cfg.name +
-                                "'s share of " + std::to_string(j.share) + " slots");
+        throw std::out_of_range("slot " + std::to_string(idx) + " version " + std::to_string(ver) +
+                                " is outside job " + j.cfg.name + "'s share of " +
+                                std::to_string(j.share) + " slots");
     }
     return j.base + idx;
 }

@@ -82,9 +82,9 @@ class SwitchMlProgram : public SwitchProgram
     /// What the control plane tells the switch about one job (the protocol fills it at set-up).
     struct JobConfig
     {
-        uint32_t jobId = 0;         //!< InaPacket::jobId, 1..65535
-        std::string name;           //!< for messages
-        uint32_t fanIn = 0;         //!< contributors here: workers, or child switches
+        uint32_t jobId = 0;          //!< InaPacket::jobId, 1..65535
+        std::string name;            //!< for messages
+        uint32_t fanIn = 0;          //!< contributors here: workers, or child switches
         uint32_t requestedSlots = 0; //!< slots wanted; 0: an equal share of what explicit requests
                                      //!< leave, at most autoCap
         uint32_t autoCap = 1;        //!< with requestedSlots 0: the most slots the job can use
@@ -195,11 +195,11 @@ class SwitchMlProgram : public SwitchProgram
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const;
 
     // Attributes
-    uint32_t m_poolSize;    //!< slots
-    uint32_t m_elements;    //!< elements per packet: 32 or 64
-    bool m_blockExponent;   //!< keep the per-slot exponent maximum
-    uint32_t m_maxFanIn;    //!< contributors per job
-    uint32_t m_maxJobs;     //!< entries of the job table
+    uint32_t m_poolSize;     //!< slots
+    uint32_t m_elements;     //!< elements per packet: 32 or 64
+    bool m_blockExponent;    //!< keep the per-slot exponent maximum
+    uint32_t m_maxFanIn;     //!< contributors per job
+    uint32_t m_maxJobs;      //!< entries of the job table
     PipelineLimits m_limits; //!< layout target
 
     // Installed state

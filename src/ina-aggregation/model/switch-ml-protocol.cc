@@ -122,9 +122,8 @@ SwitchMlProtocol::DoInstall()
     if (ctx.jobId == 0 || ctx.jobId > 0xffffu - SWITCHML_ENDPOINT_BASE)
     {
         Fail("job id " + std::to_string(ctx.jobId) + " is outside 1.." +
-             std::to_string(0xffffu - SWITCHML_ENDPOINT_BASE) +
-             " (SwitchML endpoints are " + std::to_string(SWITCHML_ENDPOINT_BASE) +
-             " + job id)");
+             std::to_string(0xffffu - SWITCHML_ENDPOINT_BASE) + " (SwitchML endpoints are " +
+             std::to_string(SWITCHML_ENDPOINT_BASE) + " + job id)");
     }
     if (m_elements != 32 && m_elements != 64)
     {
@@ -272,10 +271,13 @@ SwitchMlProtocol::BuildTree()
         {
             asked += (asked.empty() ? "" : ", ") + t;
         }
-        Fail("its workers are under " + rackNames + " and no switch of the tiers allowed to "
-             "aggregate (ina_tiers: " + asked + ") above them is a common ancestor reached by an "
-             "upward path; allow a higher tier (this topology's switch tiers: " + tiers +
-             ") or place the job's workers in one rack");
+        Fail("its workers are under " + rackNames +
+             " and no switch of the tiers allowed to "
+             "aggregate (ina_tiers: " +
+             asked +
+             ") above them is a common ancestor reached by an "
+             "upward path; allow a higher tier (this topology's switch tiers: " +
+             tiers + ") or place the job's workers in one rack");
     }
     const uint32_t rootNode = candidates[ctx.jobId % candidates.size()];
 
@@ -399,12 +401,12 @@ SwitchMlProtocol::InstallPrograms()
                      "\" for protocol number " + std::to_string(SWITCHML_PROTOCOL) +
                      ", which SwitchML needs");
             }
-            auto mismatch = [&](const std::string& what, const std::string& theirs,
-                                const std::string& ours) {
-                Fail(where + " already runs SwitchML with " + what + " " + theirs +
-                     " (installed by another job) but this job asks for " + ours +
-                     "; SwitchML jobs that share a switch must agree on it");
-            };
+            auto mismatch =
+                [&](const std::string& what, const std::string& theirs, const std::string& ours) {
+                    Fail(where + " already runs SwitchML with " + what + " " + theirs +
+                         " (installed by another job) but this job asks for " + ours +
+                         "; SwitchML jobs that share a switch must agree on it");
+                };
             if (program->GetElementsPerPacket() != m_elements)
             {
                 mismatch("ElementsPerPacket",
@@ -489,10 +491,9 @@ SwitchMlProtocol::ValueTolerance(uint32_t contributions, double maxAbsValue) con
     {
         return SwitchMlQuantizer::BlockTolerance(n, maxAbsValue);
     }
-    const double f = m_factor > 0 ? m_factor
-                     : m_scalingFactor > 0
-                         ? m_scalingFactor
-                         : SwitchMlQuantizer::GlobalFactor(n, m_maxAbsGradient);
+    const double f = m_factor > 0          ? m_factor
+                     : m_scalingFactor > 0 ? m_scalingFactor
+                                           : SwitchMlQuantizer::GlobalFactor(n, m_maxAbsGradient);
     return SwitchMlQuantizer::GlobalTolerance(n, f, maxAbsValue);
 }
 

@@ -60,12 +60,12 @@ class SwitchMlProtocol : public AggregationProtocol
     /// One aggregating switch of the job's tree.
     struct TreeSwitch
     {
-        uint32_t node = 0;                //!< topology node index (= its address)
-        bool isRoot = false;              //!< completes the aggregate
-        uint32_t parent = 0;              //!< below the root: the root's node
-        uint16_t childId = 0;             //!< below the root: its contributor id at the root
-        uint32_t fanIn = 0;               //!< contributors here
-        Ptr<SwitchMlProgram> program;     //!< the program it runs
+        uint32_t node = 0;            //!< topology node index (= its address)
+        bool isRoot = false;          //!< completes the aggregate
+        uint32_t parent = 0;          //!< below the root: the root's node
+        uint16_t childId = 0;         //!< below the root: its contributor id at the root
+        uint32_t fanIn = 0;           //!< contributors here
+        Ptr<SwitchMlProgram> program; //!< the program it runs
     };
 
     /// Where one worker sends its updates.
@@ -155,13 +155,13 @@ class SwitchMlProtocol : public AggregationProtocol
     Time m_rto;                //!< retransmission timeout
 
     // Installed state
-    std::vector<TreeSwitch> m_tree;        //!< root first
-    std::vector<WorkerRoute> m_routes;     //!< by rank
-    uint32_t m_autoPool = 0;               //!< BDP-derived window
-    uint32_t m_window = 0;                 //!< fixed by the first GetWindow
-    double m_factor = 0;                   //!< global factor in use
-    uint16_t m_endpoint = 0;               //!< host endpoint
-    InaAddress m_group = INA_NO_ADDRESS;   //!< result multicast group
+    std::vector<TreeSwitch> m_tree;           //!< root first
+    std::vector<WorkerRoute> m_routes;        //!< by rank
+    uint32_t m_autoPool = 0;                  //!< BDP-derived window
+    uint32_t m_window = 0;                    //!< fixed by the first GetWindow
+    double m_factor = 0;                      //!< global factor in use
+    uint16_t m_endpoint = 0;                  //!< host endpoint
+    InaAddress m_group = INA_NO_ADDRESS;      //!< result multicast group
     std::vector<Ptr<SwitchMlAgent>> m_agents; //!< for the counters
 };
 

@@ -103,7 +103,8 @@ SwitchMlQuantizer::Quantize(const float* in, uint32_t count, double factor, int3
             continue;
         }
         // Keep lrint in its defined range, then wrap to 32 bits as the switch's adder would.
-        const double clamped = std::fmax(-4611686018427387904.0, std::fmin(x, 4611686018427387904.0));
+        const double clamped =
+            std::fmax(-4611686018427387904.0, std::fmin(x, 4611686018427387904.0));
         const auto wide = static_cast<uint64_t>(static_cast<int64_t>(std::lrint(clamped)));
         out[i] = static_cast<int32_t>(static_cast<uint32_t>(wide));
     }

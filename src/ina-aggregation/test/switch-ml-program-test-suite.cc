@@ -37,13 +37,13 @@ class RecordingSwitch : public InaSwitchActions
   public:
     struct Record
     {
-        char action;               //!< 'F' forward, 'S' send on port, 'C' consume
-        InaAddress src;            //!< packet source
-        InaAddress dst;            //!< packet destination
-        uint32_t flowId;           //!< flow id
-        uint16_t dstPort;          //!< endpoint
-        uint32_t passes;           //!< passes taken
-        SwitchMlHeader h;          //!< header
+        char action;                 //!< 'F' forward, 'S' send on port, 'C' consume
+        InaAddress src;              //!< packet source
+        InaAddress dst;              //!< packet destination
+        uint32_t flowId;             //!< flow id
+        uint16_t dstPort;            //!< endpoint
+        uint32_t passes;             //!< passes taken
+        SwitchMlHeader h;            //!< header
         std::vector<int32_t> values; //!< payload, empty when virtual
     };
 
@@ -410,20 +410,24 @@ class SwitchMlSixtyFourTestCase : public TestCase
         std::vector<int32_t> expect(64);
         for (size_t i = 0; i < 64; ++i)
         {
-            expect[i] = static_cast<int32_t>(static_cast<uint32_t>(a[i]) + static_cast<uint32_t>(b[i]));
+            expect[i] =
+                static_cast<int32_t>(static_cast<uint32_t>(a[i]) + static_cast<uint32_t>(b[i]));
         }
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == expect), true, "both halves summed");
         NS_TEST_EXPECT_MSG_EQ(rec[r].values[63], INT32_MIN + 1062, "wrapped like the hardware");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & SwitchMlHeader::FLAG_HARVEST) == 0), true,
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & SwitchMlHeader::FLAG_HARVEST) == 0),
+                              true,
                               "harvest flag cleared on the way out");
         r = rig.Send(0, 3, 0, 3, a);
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, 100, "reply");
         NS_TEST_EXPECT_MSG_EQ(rec[r].passes, 2, "also two passes");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == expect), true, "stored sum");
-        NS_TEST_EXPECT_MSG_EQ(rig.program->GetCount(SwitchProgram::Counter::RECIRCULATIONS), 2,
+        NS_TEST_EXPECT_MSG_EQ(rig.program->GetCount(SwitchProgram::Counter::RECIRCULATIONS),
+                              2,
                               "two recirculations");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(SwitchMlProgram::HARVEST_PASSES), 2, "two harvests");
-        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadValue(JOB, 3, 0, 63), INT32_MIN + 1062,
+        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadValue(JOB, 3, 0, 63),
+                              INT32_MIN + 1062,
                               "control-plane read of a high half");
 
         // Virtual payloads pay the same passes.
@@ -523,7 +527,9 @@ class SwitchMlPartialTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, 77, "re-sent up");
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.origin, 101, "for w1");
         NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & SwitchMlHeader::FLAG_RETX) != 0), true, "marked");
-        NS_TEST_EXPECT_MSG_EQ((rec[r].values == Sum({Ramp(1), Ramp(10)})), true, "the stored partial");
+        NS_TEST_EXPECT_MSG_EQ((rec[r].values == Sum({Ramp(1), Ramp(10)})),
+                              true,
+                              "the stored partial");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(SwitchMlProgram::PARTIAL_SENT_UP), 1, "one partial");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(SwitchMlProgram::DUPLICATE_RESENT_UP), 1, "one re-sent");
     }
@@ -571,7 +577,9 @@ class SwitchMlPassThroughTestCase : public TestCase
         rig.Send(0, 0, 0, 0, Ramp(1, 16));
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(SwitchMlProgram::BAD_PAYLOAD), 1, "16 values");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadCount(JOB, 0, 0), 0, "still untouched");
-        NS_TEST_EXPECT_MSG_EQ(rig.program->GetCount(SwitchProgram::Counter::CONSUMED), 4, "dropped");
+        NS_TEST_EXPECT_MSG_EQ(rig.program->GetCount(SwitchProgram::Counter::CONSUMED),
+                              4,
+                              "dropped");
     }
 };
 
@@ -614,41 +622,51 @@ class SwitchMlPartitionTestCase : public TestCase
     void DoRun() override
     {
         Rig rig(10);
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(rig, 1, 4), "", "explicit 4");
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(rig, 2, 0), "", "auto");
+        const std::string e1 = AddJobError(rig, 1, 4);
+        NS_TEST_EXPECT_MSG_EQ(e1, "", "explicit 4");
+        const std::string e2 = AddJobError(rig, 2, 0);
+        NS_TEST_EXPECT_MSG_EQ(e2, "", "auto");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetShare(2), 6, "all that is left (cap 8)");
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(rig, 3, 0, 2), "", "auto, cap 2");
+        const std::string e3 = AddJobError(rig, 3, 0, 2);
+        NS_TEST_EXPECT_MSG_EQ(e3, "", "auto, cap 2");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetShare(1), 4, "explicit unchanged");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetShare(2), 3, "half of 6");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetShare(3), 2, "capped");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetBase(1), 0, "contiguous");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetBase(2), 4, "contiguous");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetBase(3), 7, "contiguous");
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(rig, 4, 2),
-                              "the jobs here ask for 6 slots but the SwitchML pool has 10 "
-                              "(jobs and PoolSize asked: j1 (4), j2 (auto), j3 (auto), j4 (2)); "
+        const std::string e4 = AddJobError(rig, 4, 7);
+        NS_TEST_EXPECT_MSG_EQ(e4,
+                              "the jobs here ask for 11 slots but the SwitchML pool has 10 "
+                              "(jobs and PoolSize asked: j1 (4), j2 (auto), j3 (auto), j4 (7)); "
                               "raise the switch pool (SwitchPoolSize, or "
                               "ns3::SwitchMlProgram::PoolSize) or lower the jobs' PoolSize",
                               "");
         rig.program->FreezeJob(2);
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(rig, 5, 1),
+        const std::string e5 = AddJobError(rig, 5, 1);
+        NS_TEST_EXPECT_MSG_EQ(e5,
                               "adding job j5 would move the pool share of job j2, which has "
                               "already started; install every SwitchML job before the first one "
                               "starts",
                               "a started job keeps its share");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetNJobs(), 3, "refused jobs are not added");
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(rig, 1, 1),
+        const std::string e6 = AddJobError(rig, 1, 1);
+        NS_TEST_EXPECT_MSG_EQ(e6,
                               "job id 1 (j1) is already installed at this switch",
                               "ids are unique");
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(rig, 6, 1, 8, 65),
+        const std::string e7 = AddJobError(rig, 6, 1, 8, 65);
+        NS_TEST_EXPECT_MSG_EQ(e7,
                               "job j6 has 65 contributors here; expected 1..64 "
                               "(ns3::SwitchMlProgram::MaxFanIn)",
                               "fan-in");
 
         Rig tiny(2);
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(tiny, 1, 0), "", "first auto");
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(tiny, 2, 0), "", "second auto");
-        NS_TEST_EXPECT_MSG_EQ(AddJobError(tiny, 3, 0),
+        const std::string e8 = AddJobError(tiny, 1, 0);
+        NS_TEST_EXPECT_MSG_EQ(e8, "", "first auto");
+        const std::string e9 = AddJobError(tiny, 2, 0);
+        NS_TEST_EXPECT_MSG_EQ(e9, "", "second auto");
+        const std::string e10 = AddJobError(tiny, 3, 0);
+        NS_TEST_EXPECT_MSG_EQ(e10,
                               "job j1 would get a share of 0 slots: the SwitchML pool has 2 "
                               "slots for 3 jobs (jobs and PoolSize asked: j1 (auto), j2 (auto), "
                               "j3 (auto)); raise the switch pool (SwitchPoolSize, or "
@@ -708,13 +726,18 @@ class SwitchMlPoolFitTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(f.Create<SwitchMlProgram>()->GetMaxPoolSize(PipelineLimits{}),
                               20480,
                               "64 elements");
-        NS_TEST_EXPECT_MSG_EQ(InstallError(40960, 32), "", "the maximum fits");
-        NS_TEST_EXPECT_MSG_EQ(InstallError(20480, 64), "", "the maximum fits (64)");
+        const std::string e11 = InstallError(40960, 32);
+        NS_TEST_EXPECT_MSG_EQ(e11, "", "the maximum fits");
+        const std::string e12 = InstallError(20480, 64);
+        NS_TEST_EXPECT_MSG_EQ(e12, "", "the maximum fits (64)");
         const std::string over = InstallError(40961, 32);
-        NS_TEST_EXPECT_MSG_EQ((over.find("does not fit: stage 2 needs") != std::string::npos),
-                              true,
-                              "refused for stage 2's SRAM: " << over);
-        NS_TEST_EXPECT_MSG_NE(InstallError(20481, 64), "", "one more refused (64)");
+        NS_TEST_EXPECT_MSG_EQ(
+            (over.find("does not fit:\n  stage 2 needs 1376256 B (1.31 MiB) of SRAM") !=
+             std::string::npos),
+            true,
+            "refused for stage 2's SRAM: " << over);
+        const std::string e13 = InstallError(20481, 64);
+        NS_TEST_EXPECT_MSG_NE(e13, "", "one more refused (64)");
 
         // The largest pool, used at its last slot; and a pool of one slot, over three phases.
         Rig big(40960);
@@ -729,14 +752,15 @@ class SwitchMlPoolFitTestCase : public TestCase
         {
             one.Send(0, 0, phase % 2, phase, Ramp(static_cast<int32_t>(phase)));
             r = one.Send(1, 0, phase % 2, phase, Ramp(5));
-            NS_TEST_EXPECT_MSG_EQ((one.sw.records[r].values ==
-                                      Sum({Ramp(static_cast<int32_t>(phase)), Ramp(5)})),
-                                  true,
-                                  "phase " << phase);
+            NS_TEST_EXPECT_MSG_EQ(
+                (one.sw.records[r].values == Sum({Ramp(static_cast<int32_t>(phase)), Ramp(5)})),
+                true,
+                "phase " << phase);
         }
-        NS_TEST_EXPECT_MSG_EQ((AddJobError(one, 9, 1).rfind("the jobs here ask for 2 slots but "
-                                                          "the SwitchML pool has 1 ",
-                                                          0)),
+        const std::string e14 = AddJobError(one, 9, 1);
+        NS_TEST_EXPECT_MSG_EQ((e14.rfind("the jobs here ask for 2 slots but "
+                                         "the SwitchML pool has 1 ",
+                                         0)),
                               0,
                               "a full pool takes no more explicit requests");
         Simulator::Destroy();
@@ -758,7 +782,8 @@ class SwitchMlConfigTestCase : public TestCase
   private:
     void DoRun() override
     {
-        NS_TEST_EXPECT_MSG_EQ(InstallError(8, 48),
+        const std::string e15 = InstallError(8, 48);
+        NS_TEST_EXPECT_MSG_EQ(e15,
                               "program \"switchml\": ElementsPerPacket is 48; expected 32 (one "
                               "value per register lane) or 64 (two per lane, harvested in a "
                               "second pass)",

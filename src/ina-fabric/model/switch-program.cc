@@ -320,4 +320,16 @@ SwitchProgram::Detach()
     m_actions = nullptr;
 }
 
+uint64_t
+SwitchProgram::GetAggregatorsInUse() const
+{
+    return 0;
+}
+
+uint64_t
+SwitchProgram::GetPeakAggregatorsInUse() const
+{
+    return 0;
+}
+
 } // namespace ns3

@@ -106,6 +106,14 @@ class SwitchProgram : public Object
      */
     virtual void CheckConfig();
 
+    /**
+     * Aggregators (slots) holding a partial aggregate now, and the most ever held at once; a
+     * program without aggregators keeps 0. Reported per switch in summary.json
+     * (peak_aggregators_in_use) and sampled into timeseries.csv.
+     */
+    virtual uint64_t GetAggregatorsInUse() const;
+    virtual uint64_t GetPeakAggregatorsInUse() const;
+
     /// \return whether a pipeline has installed this program
     bool IsInstalled() const
     {

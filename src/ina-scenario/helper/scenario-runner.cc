@@ -17,6 +17,7 @@
 #include "ns3/scenario-loader.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/switch-program.h"
 #include "ns3/uinteger.h"
 
 #include <nlohmann/json.hpp>
@@ -582,10 +583,18 @@ ScenarioRunner::OnProgressTick()
                 maxBacklog = std::max(maxBacklog, b);
             }
         }
+        uint64_t aggregators = 0;
+        for (const auto& sw : m_fabric->GetSwitches())
+        {
+            for (uint32_t i = 0; i < sw->GetPipeline()->GetNPrograms(); ++i)
+            {
+                aggregators += sw->GetPipeline()->GetProgramByIndex(i)->GetAggregatorsInUse();
+            }
+        }
         std::ostringstream row;
         row << std::setprecision(12) << PsToS(now) << "," << backlog << "," << maxBacklog << ","
             << m_fabric->GetPool().GetInUse() << "," << m_fabric->GetPacketHops() << ","
-            << Progress() << "\n";
+            << aggregators << "," << Progress() << "\n";
         m_timeseries += row.str();
     }
     double wall = WallNow();
@@ -809,7 +818,12 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
         s["tier"] = sw->GetTier();
         PipelineUsage u = sw->GetPipeline()->GetUsage();
         s["pipeline"] = u.ToJson();
-        s["peak_aggregators_in_use"] = 0;
+        uint64_t peak = 0;
+        for (uint32_t i = 0; i < sw->GetPipeline()->GetNPrograms(); ++i)
+        {
+            peak += sw->GetPipeline()->GetProgramByIndex(i)->GetPeakAggregatorsInUse();
+        }
+        s["peak_aggregators_in_use"] = peak;
         s["recirculated_packets"] = u.recirculatedPackets;
         switches.push_back(s);
     }
@@ -881,7 +895,7 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     {
         WriteFile(out / "timeseries.csv",
                   "time_s,queued_bytes_total,queued_bytes_max_port,packets_in_flight,packet_hops,"
-                  "progress\n" +
+                  "aggregators_in_use,progress\n" +
                       m_timeseries);
     }
 
