@@ -477,6 +477,16 @@ SwitchMlProtocol::InstallPrograms()
 Ptr<AggregationAgent>
 SwitchMlProtocol::DoCreateAgent(uint32_t rank)
 {
+    if (m_agentCreated.size() <= rank)
+    {
+        m_agentCreated.resize(GetContext().workerHosts.size(), false);
+    }
+    if (m_agentCreated[rank])
+    {
+        Fail("an agent for worker " + std::to_string(rank) +
+             " exists already; every rank gets one agent (one endpoint on its host)");
+    }
+    m_agentCreated[rank] = true;
     Ptr<SwitchMlAgent> agent = CreateObject<SwitchMlAgent>();
     agent->SetProtocol(this);
     m_agents.push_back(agent);

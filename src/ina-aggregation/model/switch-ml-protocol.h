@@ -163,6 +163,7 @@ class SwitchMlProtocol : public AggregationProtocol
     uint16_t m_endpoint = 0;                  //!< host endpoint
     InaAddress m_group = INA_NO_ADDRESS;      //!< result multicast group
     std::vector<Ptr<SwitchMlAgent>> m_agents; //!< for the counters
+    std::vector<bool> m_agentCreated;         //!< by rank
 };
 
 } // namespace ns3

@@ -18,6 +18,8 @@
 #include "ns3/switch-ml-program.h"
 #include "ns3/switch-ml-protocol.h"
 #include "ns3/test.h"
+#include "ns3/training-job.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -723,6 +725,19 @@ class SwitchMlSetupErrorTestCase : public TestCase
             a.attributes = {{"SwitchPoolSize", "1"}};
             JobRun ra(fabric, a);
             NS_TEST_EXPECT_MSG_EQ(ra.protocol->GetTree()[0].program->GetShare(1), 1, "all of it");
+            std::string twice;
+            try
+            {
+                ra.protocol->CreateAgent(0);
+            }
+            catch (const std::runtime_error& e)
+            {
+                twice = e.what();
+            }
+            NS_TEST_EXPECT_MSG_EQ(twice,
+                                  "job j1 (switchml): an agent for worker 0 exists already; every "
+                                  "rank gets one agent (one endpoint on its host)",
+                                  "one agent per rank");
             JobSpec b = a;
             b.jobId = 2;
             b.name = "j2";
@@ -944,6 +959,54 @@ class SwitchMlPoolExtremesTestCase : public TestCase
 
 /**
  * \ingroup ina-aggregation-test
+ * Through TrainingJob and WorkerApp, as a scenario runs it: 8 workers, a three-layer model whose
+ * gradients are handed as each backward pass ends (several tensors outstanding), 3 iterations,
+ * 0.1 % loss: the job completes and its own exactness check finds no error.
+ */
+class SwitchMlTrainingJobTestCase : public TestCase
+{
+  public:
+    SwitchMlTrainingJobTestCase()
+        : TestCase("a training job over SwitchML completes and passes its value check")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(8, 0.001, 17);
+        ModelSpec model;
+        model.name = "three-layers";
+        model.layers.push_back({"l0", 40000, 1000000, 2000000});
+        model.layers.push_back({"l1", 250000, 3000000, 6000000});
+        model.layers.push_back({"l2", 4004, 1000000, 1000000});
+        JobContext ctx;
+        ctx.fabric = fabric;
+        ctx.jobId = 4;
+        ctx.name = "train";
+        ctx.workerHosts = Range(0, 8);
+        ctx.inaTiers = {"tor"};
+        ctx.seed = 5;
+        ctx.checkValues = true;
+        ctx.flowIdBase = 4 * JobContext::FLOW_IDS_PER_JOB;
+        Ptr<SwitchMlProtocol> protocol = CreateObject<SwitchMlProtocol>();
+        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+        job->SetAttribute("Iterations", UintegerValue(3));
+        job->Setup(ctx, model, protocol);
+        job->Start();
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(),
+                              3ULL * 8 * (10000 + 62500 + 1001),
+                              "every element of every worker, every iteration");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "exact within the bound");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ina-aggregation-test
  * Long: the paper's 100 MB tensor, 8 workers, loss 0 to 1 % (INASIM_LONG_TESTS=1).
  */
 class SwitchMlLongLossTestCase : public TestCase
@@ -1002,6 +1065,7 @@ class SwitchMlProtocolTestSuite : public TestSuite
         AddTestCase(new SwitchMlSetupErrorTestCase);
         AddTestCase(new SwitchMlMultiRackTestCase);
         AddTestCase(new SwitchMlPoolExtremesTestCase);
+        AddTestCase(new SwitchMlTrainingJobTestCase);
         const char* longTests = std::getenv("INASIM_LONG_TESTS");
         if (longTests != nullptr && std::string(longTests) == "1")
         {

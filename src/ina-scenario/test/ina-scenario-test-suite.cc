@@ -17,14 +17,14 @@ using namespace ns3;
 
 /**
  * \ingroup ina-scenario
- * examples/scenarios/default.yaml is the scenario `./inasim run` falls back to: a star of 8 hosts
- * with one permutation of 1MB flows and no jobs.
+ * examples/scenarios/traffic.yaml, the plain-traffic example (the fabric smoke tests run it): a star
+ * of 8 hosts with one permutation of 1MB flows and no jobs.
  */
 class InaScenarioDefaultFileTestCase : public TestCase
 {
   public:
     InaScenarioDefaultFileTestCase()
-        : TestCase("default.yaml is a star of 8 hosts with a permutation of 1MB flows")
+        : TestCase("traffic.yaml is a star of 8 hosts with a permutation of 1MB flows")
     {
     }
 
@@ -32,7 +32,7 @@ class InaScenarioDefaultFileTestCase : public TestCase
     void DoRun() override
     {
         SetDataDir(NS_TEST_SOURCEDIR);
-        const std::string path = CreateDataDirFilename("../../../examples/scenarios/default.yaml");
+        const std::string path = CreateDataDirFilename("../../../examples/scenarios/traffic.yaml");
         NS_TEST_ASSERT_MSG_EQ(std::filesystem::is_regular_file(path), true, "missing " << path);
         Scenario s;
         try
@@ -43,7 +43,7 @@ class InaScenarioDefaultFileTestCase : public TestCase
         {
             NS_TEST_ASSERT_MSG_EQ(true, false, e.what());
         }
-        NS_TEST_EXPECT_MSG_EQ(s.name, "default", "scenario name");
+        NS_TEST_EXPECT_MSG_EQ(s.name, "traffic", "scenario name");
         NS_TEST_EXPECT_MSG_EQ(s.seed, 1, "seed");
         NS_TEST_EXPECT_MSG_EQ((s.topology.type == ScenarioTopology::Type::STAR), true, "type");
         NS_TEST_EXPECT_MSG_EQ(s.topology.GetHostCount(), 8, "hosts");
