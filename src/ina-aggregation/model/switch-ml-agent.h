@@ -135,40 +135,39 @@ class SwitchMlAgent : public AggregationAgent, public InaPacketSink
     Ptr<SwitchMlProtocol> m_protocol; //!< the job's protocol
 
     // Fixed at set-up / first AllReduce
-    Ptr<InaHost> m_host;
-    InaPacketPool* m_pool = nullptr;
-    InaAddress m_aggregator = INA_NO_ADDRESS;
-    InaAddress m_self = INA_NO_ADDRESS;
-    uint16_t m_wid = 0;
-    uint16_t m_endpoint = 0;
-    uint32_t m_flowId = 0;
-    uint32_t m_jobId = 0;
-    uint32_t m_workers = 0;
-    uint32_t m_elements = 32;
-    bool m_block = false;
-    double m_factor = 1;
-    int64_t m_rtoPs = 0;
-    uint32_t m_wireData = 0;
-    uint32_t m_wireBoot = 0;
-    uint32_t m_window = 0;
-    bool m_bound = false;
+    Ptr<InaHost> m_host;                      //!< this worker's host
+    InaPacketPool* m_pool = nullptr;          //!< the fabric's packet pool
+    InaAddress m_aggregator = INA_NO_ADDRESS; //!< first aggregating switch
+    InaAddress m_self = INA_NO_ADDRESS;       //!< this host (the updates' origin)
+    uint16_t m_wid = 0;                       //!< contributor id at m_aggregator
+    uint16_t m_endpoint = 0;                  //!< the job's endpoint
+    uint32_t m_flowId = 0;                    //!< this worker's flow (one path)
+    uint32_t m_jobId = 0;                     //!< the job
+    uint32_t m_workers = 0;                   //!< n, for the block factor
+    uint32_t m_elements = 32;                 //!< elements per packet
+    bool m_block = false;                     //!< block-exponent quantizer
+    double m_factor = 1;                      //!< global factor f
+    int64_t m_rtoPs = 0;                      //!< RTO in time steps
+    uint32_t m_wireData = 0;                  //!< wire bytes with payload
+    uint32_t m_wireBoot = 0;                  //!< wire bytes, exponent only
+    uint32_t m_window = 0;                    //!< slots; 0 until the first AllReduce
+    bool m_bound = false;                     //!< endpoint bound at the host
 
     // Stream
-    std::vector<Slot> m_slots;
-    std::deque<Tensor> m_tensors;
-    uint64_t m_frontSeq = 0; //!< sequence number of m_tensors.front()
-    uint64_t m_endChunk = 0; //!< chunks handed so far
-    uint32_t m_idle = 0;     //!< slots not busy
-    uint32_t m_pending = 0;  //!< tensors not yet returned
+    std::vector<Slot> m_slots;    //!< by slot index
+    std::deque<Tensor> m_tensors; //!< not yet all returned, in stream order
+    uint64_t m_frontSeq = 0;      //!< sequence number of m_tensors.front()
+    uint64_t m_endChunk = 0;      //!< chunks handed so far
+    uint32_t m_idle = 0;          //!< slots not busy
+    uint32_t m_pending = 0;       //!< tensors not yet returned
 
     // Retransmission timer
-    uint32_t m_head = 0; //!< earliest deadline (m_window: none)
-    uint32_t m_tail = 0; //!< latest deadline
-    Ptr<EventImpl> m_timer;
-    bool m_timerPending = false;
+    uint32_t m_head = 0;         //!< earliest deadline (m_window: none)
+    uint32_t m_tail = 0;         //!< latest deadline
+    Ptr<EventImpl> m_timer;      //!< the one reusable timer event
+    bool m_timerPending = false; //!< m_timer is scheduled
 
-    std::vector<uint64_t> m_finished; //!< tensor ids completed while handling one packet
-    Counters m_counters;
+    Counters m_counters; //!< what was counted
 };
 
 } // namespace ns3

@@ -19,9 +19,13 @@ constexpr uint16_t SWITCHML_PROTOCOL = 0x5301;
 
 /**
  * Host endpoint of job j is SWITCHML_ENDPOINT_BASE + j on every worker, so a multicast result
- * reaches the same endpoint at every member (job ids above 0xffff - base are refused at set-up).
+ * reaches the same endpoint at every member. Below InaHost::AllocateEndpoint's range (1024 up), and
+ * low because a host's endpoint table is a flat vector indexed by endpoint; job ids above
+ * 1023 - base are refused at set-up.
  */
-constexpr uint16_t SWITCHML_ENDPOINT_BASE = 0x8000;
+constexpr uint16_t SWITCHML_ENDPOINT_BASE = 256;
+/// The largest endpoint SwitchML uses.
+constexpr uint16_t SWITCHML_ENDPOINT_LAST = 1023;
 
 /**
  * \ingroup ina-aggregation

@@ -401,6 +401,18 @@ SwitchMlProgram::GetSlotsInUse() const
 }
 
 uint64_t
+SwitchMlProgram::GetAggregatorsInUse() const
+{
+    return m_slotsInUse;
+}
+
+uint64_t
+SwitchMlProgram::GetPeakAggregatorsInUse() const
+{
+    return m_peakSlotsInUse;
+}
+
+uint64_t
 SwitchMlProgram::GetPeakSlotsInUse() const
 {
     return m_peakSlotsInUse;

@@ -110,6 +110,10 @@ class SwitchMlProgram : public SwitchProgram
     uint16_t GetProtocolNumber() const override;
     std::string GetName() const override;
     void CheckConfig() override;
+    /// \return slot versions with an open phase (a partial aggregate) now
+    uint64_t GetAggregatorsInUse() const override;
+    /// \return the most ever open at once
+    uint64_t GetPeakAggregatorsInUse() const override;
 
     /**
      * Lay the registers out for this pipeline (value lanes per stage = its stateful ALUs per

@@ -119,11 +119,12 @@ SwitchMlProtocol::DoInstall()
     {
         Fail("the job has no workers");
     }
-    if (ctx.jobId == 0 || ctx.jobId > 0xffffu - SWITCHML_ENDPOINT_BASE)
+    if (ctx.jobId == 0 || ctx.jobId > SWITCHML_ENDPOINT_LAST - SWITCHML_ENDPOINT_BASE)
     {
         Fail("job id " + std::to_string(ctx.jobId) + " is outside 1.." +
-             std::to_string(0xffffu - SWITCHML_ENDPOINT_BASE) + " (SwitchML endpoints are " +
-             std::to_string(SWITCHML_ENDPOINT_BASE) + " + job id)");
+             std::to_string(SWITCHML_ENDPOINT_LAST - SWITCHML_ENDPOINT_BASE) +
+             " (SwitchML's host endpoint is " + std::to_string(SWITCHML_ENDPOINT_BASE) +
+             " + job id)");
     }
     if (m_elements != 32 && m_elements != 64)
     {

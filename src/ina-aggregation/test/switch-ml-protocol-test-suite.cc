@@ -333,6 +333,10 @@ class SwitchMlStarTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(program->GetPeakSlotsInUse(), 0, "slots were used");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(program->GetPeakSlotsInUse(), 256, "within the window");
         NS_TEST_EXPECT_MSG_EQ(program->GetSlotsInUse(), 0, "all closed");
+        Ptr<SwitchProgram> generic = fabric->GetSwitch(8)->GetPipeline()->GetProgramByIndex(0);
+        NS_TEST_EXPECT_MSG_EQ(generic->GetPeakAggregatorsInUse(),
+                              program->GetPeakSlotsInUse(),
+                              "reported through SwitchProgram");
         const double bound = 31250.0 * 180 * 8 / 1e11;
         const double t = run.LastFinishPs() * 1e-12;
         NS_TEST_EXPECT_MSG_GT_OR_EQ(t, bound, "not faster than the wire");
@@ -697,6 +701,36 @@ class SwitchMlMultiJobTestCase : public TestCase
                                   "sent");
             Simulator::Destroy();
         }
+
+        // Two jobs across the leaves of a leaf-spine, 1 % loss: every leaf aggregates for both,
+        // and the roots are spread over the spines by job id.
+        InaFabricHelper helper;
+        helper.SetLossRate(0.01);
+        helper.SetStreamBase(41);
+        Ptr<InaFabric> fabric =
+            helper.Build(InaTopology::LeafSpine(4, 2, 4, {GBPS_100, US}, {GBPS_100, US}));
+        JobSpec a;
+        a.hosts = {0, 4, 8, 12};
+        a.tiers = {"leaf", "spine"};
+        a.tensorBytes = {300000, 7000};
+        JobSpec b = a;
+        b.jobId = 2;
+        b.name = "j2";
+        b.hosts = {1, 5, 9, 13, 14};
+        b.seed = 3;
+        JobRun ra(fabric, a);
+        JobRun rb(fabric, b);
+        RunJobs({&ra, &rb});
+        NS_TEST_ASSERT_MSG_EQ((ra.Complete() && rb.Complete()), true, "both done on leaf-spine");
+        NS_TEST_EXPECT_MSG_EQ(ra.ValueErrors() + rb.ValueErrors(), 0, "both exact");
+        NS_TEST_EXPECT_MSG_NE(ra.protocol->GetRootNode(),
+                              rb.protocol->GetRootNode(),
+                              "different spines");
+        for (const auto& ts : ra.protocol->GetTree())
+        {
+            NS_TEST_EXPECT_MSG_EQ(ts.program->GetNJobs(), ts.isRoot ? 1 : 2, "leaves shared");
+        }
+        Simulator::Destroy();
     }
 };
 
@@ -803,6 +837,13 @@ class SwitchMlSetupErrorTestCase : public TestCase
                               "(2019 paper) or 64 (NSDI'21)",
                               "packet size");
         s.attributes = {};
+        s.jobId = 768;
+        const std::string e9 = InstallError(fatTree, s);
+        NS_TEST_EXPECT_MSG_EQ(e9,
+                              "job j1 (switchml): job id 768 is outside 1..767 (SwitchML's host "
+                              "endpoint is 256 + job id)",
+                              "job id range");
+        s.jobId = 1;
         s.hosts = {1, 1};
         const std::string e8 = InstallError(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e8,
