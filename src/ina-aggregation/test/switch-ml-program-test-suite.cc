@@ -821,7 +821,7 @@ class SwitchMlProgramTestSuite : public TestSuite
 {
   public:
     SwitchMlProgramTestSuite()
-        : TestSuite("switchml-program", UNIT)
+        : TestSuite("switchml-program", Type::UNIT)
     {
         AddTestCase(new SwitchMlWorkedExampleTestCase);
         AddTestCase(new SwitchMlOneWorkerTestCase);

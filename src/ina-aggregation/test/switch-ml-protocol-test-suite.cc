@@ -1089,7 +1089,7 @@ class SwitchMlProtocolTestSuite : public TestSuite
 {
   public:
     SwitchMlProtocolTestSuite()
-        : TestSuite("switchml-protocol", UNIT)
+        : TestSuite("switchml-protocol", Type::UNIT)
     {
         AddTestCase(new SwitchMlStarTestCase);
         AddTestCase(new SwitchMlNsdiTestCase);

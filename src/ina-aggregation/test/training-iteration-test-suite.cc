@@ -79,7 +79,7 @@ class TrainingIterationTestSuite : public TestSuite
 {
   public:
     TrainingIterationTestSuite()
-        : TestSuite("ina-training-iteration", UNIT)
+        : TestSuite("ina-training-iteration", Type::UNIT)
     {
         AddTestCase(new TrainingIterationOnFabricTestCase);
     }

@@ -346,7 +346,7 @@ class InaLinkTestSuite : public TestSuite
 {
   public:
     InaLinkTestSuite()
-        : TestSuite("ina-link", UNIT)
+        : TestSuite("ina-link", Type::UNIT)
     {
         AddTestCase(new InaLinkTimingTestCase);
         AddTestCase(new InaLinkQueueTestCase);

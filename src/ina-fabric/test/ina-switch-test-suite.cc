@@ -259,7 +259,7 @@ class InaSwitchTestSuite : public TestSuite
 {
   public:
     InaSwitchTestSuite()
-        : TestSuite("ina-switch", UNIT)
+        : TestSuite("ina-switch", Type::UNIT)
     {
         AddTestCase(new InaSwitchHopTimingTestCase);
         AddTestCase(new InaSwitchEcmpTestCase);

@@ -188,7 +188,7 @@ class InaTopologyTestSuite : public TestSuite
 {
   public:
     InaTopologyTestSuite()
-        : TestSuite("ina-topology", UNIT)
+        : TestSuite("ina-topology", Type::UNIT)
     {
         AddTestCase(new InaTopologyFilesTestCase);
         AddTestCase(new InaFatTreeCountsTestCase);

@@ -1363,7 +1363,7 @@ class PipelineTestSuite : public TestSuite
 {
   public:
     PipelineTestSuite()
-        : TestSuite("ina-pipeline", UNIT)
+        : TestSuite("ina-pipeline", Type::UNIT)
     {
         AddTestCase(new PipelineFitSramTestCase, TestCase::QUICK);
         AddTestCase(new PipelineFitAluTestCase, TestCase::QUICK);

@@ -287,7 +287,7 @@ class TrainingJobTestSuite : public TestSuite
 {
   public:
     TrainingJobTestSuite()
-        : TestSuite("ina-training-job", UNIT)
+        : TestSuite("ina-training-job", Type::UNIT)
     {
         AddTestCase(new TrainingIterationTimeTestCase);
         AddTestCase(new TrainingFusionTestCase);
