@@ -36,6 +36,9 @@ BENCHMARKS = {
     "switchml": Benchmark("switchml-bench", (),
                           "SwitchML 100 MB all-reduce, 8 and 64 workers on one 100 Gb/s switch: "
                           "hops/s vs PointToPoint, sim time vs line rate and ring", ("scheduler",)),
+    "atp": Benchmark("atp-bench", (),
+                     "8 ATP jobs x 8 workers (ResNet-50, VGG16) on a leaf-spine vs sharded PS: "
+                     "wall time, hops/s, JCT per job, PS fallback", ("scheduler",)),
 }
 
 DEFAULT_OUT = ROOT / "results" / "bench"

@@ -43,6 +43,12 @@ InaFabricHelper::SetQueue(uint64_t capacityBytes, uint64_t ecnThresholdBytes)
 }
 
 void
+InaFabricHelper::SetEcnAtHosts(bool mark)
+{
+    m_ecnAtHosts = mark;
+}
+
+void
 InaFabricHelper::SetPriorityClasses(uint32_t classes)
 {
     m_priorityClasses = classes;
@@ -143,13 +149,17 @@ InaFabricHelper::Build(const InaTopology& topology) const
                 Ptr<InaNetDevice> dev = CreateObject<InaNetDevice>();
                 dev->SetAttribute("DataRate", DataRateValue(DataRate(link.rateBps)));
                 dev->SetAttribute("QueueCapacity", UintegerValue(m_capacityBytes));
-                dev->SetAttribute("EcnThreshold", UintegerValue(m_ecnThresholdBytes));
+                uint32_t owner = e == 0 ? link.a : link.b;
+                // ECN marks are a switch's congestion signal: a host's own NIC queue does not
+                // mark (as with DCTCP, which marks at switch egress), or a sender whose window
+                // exceeds its path's BDP would be told to slow down by its own queue.
+                dev->SetAttribute("EcnThreshold",
+                                  UintegerValue(topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes));
                 dev->SetAttribute("PriorityClasses", UintegerValue(m_priorityClasses));
                 if (m_lossRate > 0)
                 {
                     dev->SetAttribute("ErrorModel", PointerValue(MakeLoss(m_lossRate, stream++)));
                 }
-                uint32_t owner = e == 0 ? link.a : link.b;
                 nodes[owner]->AddDevice(dev);
                 dev->Attach(channel);
                 dev->SetAddress(Mac48Address::Allocate());
@@ -177,7 +187,9 @@ InaFabricHelper::Build(const InaTopology& topology) const
                 nodes[owner]->AddDevice(dev);
                 dev->SetAddress(Mac48Address::Allocate());
                 dev->Attach(channel);
-                auto port = std::make_unique<InaP2pPort>(dev, m_capacityBytes, m_ecnThresholdBytes);
+                auto port = std::make_unique<InaP2pPort>(dev,
+                                                         m_capacityBytes,
+                                                         topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes);
                 p2p[e] = port.get();
                 ends[e] = port.get();
                 fabric->AdoptPort(std::move(port));

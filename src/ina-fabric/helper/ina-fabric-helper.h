@@ -39,8 +39,11 @@ class InaFabricHelper
     InaFabricHelper();
 
     void SetLinkKind(LinkKind kind);
-    /// Output-queue capacity and ECN marking threshold (0: no marking), in bytes, on every port.
+    /// Output-queue capacity (every port) and ECN marking threshold (0: no marking; switch ports
+    /// only, as DCTCP marks at switch egress), in bytes.
     void SetQueue(uint64_t capacityBytes, uint64_t ecnThresholdBytes);
+    /// Let hosts' NIC queues mark ECN too (default off: only switch ports mark, as with DCTCP).
+    void SetEcnAtHosts(bool mark);
     void SetPriorityClasses(uint32_t classes);
     /// Independent random loss per packet per link direction.
     void SetLossRate(double rate);
@@ -59,6 +62,7 @@ class InaFabricHelper
     LinkKind m_linkKind = LinkKind::FAST;
     uint64_t m_capacityBytes = 1000000;
     uint64_t m_ecnThresholdBytes = 0;
+    bool m_ecnAtHosts = false;
     uint32_t m_priorityClasses = 1;
     double m_lossRate = 0;
     uint64_t m_ecmpSeed = 1;
