@@ -29,6 +29,14 @@ struct Result
     uint64_t events;
 };
 
+// A free function bound with MakeBoundCallback: ns-3 <= 3.35 Callbacks cannot wrap lambdas.
+void
+OnRankDone(uint32_t* done, int64_t* lastDone, uint64_t /* tensorId */)
+{
+    ++*done;
+    *lastDone = Simulator::Now().GetTimeStep();
+}
+
 Result
 RunRing(uint32_t n, uint64_t bytes)
 {
@@ -53,10 +61,7 @@ RunRing(uint32_t n, uint64_t bytes)
     for (uint32_t r = 0; r < n; ++r)
     {
         agents.push_back(protocol->CreateAgent(r));
-        agents.back()->SetDoneCallback(Callback<void, uint64_t>([&](uint64_t) {
-            ++done;
-            lastDone = Simulator::Now().GetTimeStep();
-        }));
+        agents.back()->SetDoneCallback(MakeBoundCallback(&OnRankDone, &done, &lastDone));
         agents.back()->AllReduce(1, bytes, nullptr);
     }
     auto t0 = std::chrono::steady_clock::now();

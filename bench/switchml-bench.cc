@@ -47,6 +47,14 @@ struct Outcome
     bool complete = false;
 };
 
+// A free function bound with MakeBoundCallback: ns-3 <= 3.35 Callbacks cannot wrap lambdas.
+void
+OnWorkerDone(uint32_t* done, int64_t* lastPs, uint64_t /* tensorId */)
+{
+    ++*done;
+    *lastPs = Simulator::Now().GetPicoSeconds();
+}
+
 /// One all-reduce of `bytes` by `workers` workers on a star, with protocol `typeId`.
 Outcome
 RunOnce(const std::string& typeId, uint32_t workers, uint64_t bytes, InaFabricHelper::LinkKind kind)
@@ -75,10 +83,7 @@ RunOnce(const std::string& typeId, uint32_t workers, uint64_t bytes, InaFabricHe
     for (uint32_t w = 0; w < workers; ++w)
     {
         agents.push_back(protocol->CreateAgent(w));
-        agents.back()->SetDoneCallback(Callback<void, uint64_t>([&done, &lastPs](uint64_t) {
-            ++done;
-            lastPs = Simulator::Now().GetPicoSeconds();
-        }));
+        agents.back()->SetDoneCallback(MakeBoundCallback(&OnWorkerDone, &done, &lastPs));
         Simulator::ScheduleNow(&AggregationAgent::AllReduce,
                                agents.back(),
                                uint64_t{1},

@@ -149,6 +149,34 @@ AtpAgent::IndexOf(uint64_t seq) const
     return (*m_indexTable)[(seq - 1) % m_slots];
 }
 
+uint8_t
+AtpAgent::PriorityOf(uint64_t seq)
+{
+    return 0;
+}
+
+int64_t
+AtpAgent::RtoPs() const
+{
+    return m_gotFirst ? m_rtoPs : m_firstRtoPs;
+}
+
+bool
+AtpAgent::FastRetransmitEnabled() const
+{
+    return m_fastRetransmit;
+}
+
+bool
+AtpAgent::IsDone(uint64_t seq) const
+{
+    if (seq <= m_lastAck)
+    {
+        return true;
+    }
+    return seq < m_nextSeq && m_done[seq & m_ringMask] != 0;
+}
+
 AtpAgent::Tensor&
 AtpAgent::TensorOf(uint64_t seq)
 {
@@ -158,6 +186,13 @@ AtpAgent::TensorOf(uint64_t seq)
         });
     NS_ABORT_MSG_IF(it == m_tensors.begin(), "AtpAgent: fragment " << seq << " has no tensor");
     return *(it - 1);
+}
+
+void
+AtpAgent::FinishEmptyTensor(uint64_t tensorId)
+{
+    --m_pending;
+    NotifyDone(tensorId);
 }
 
 void
@@ -172,10 +207,7 @@ AtpAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* val
     ++m_pending;
     if (fragments == 0)
     {
-        Simulator::ScheduleNow([this, tensorId]() {
-            --m_pending;
-            NotifyDone(tensorId);
-        });
+        Simulator::ScheduleNow(&AtpAgent::FinishEmptyTensor, this, tensorId);
         return;
     }
     const bool wasIdle = m_nextSeq - 1 == m_lastAck;
@@ -230,7 +262,7 @@ AtpAgent::SendFragment(uint64_t seq, bool resend)
     h->fanInDegree1 = r.fanIn1;
     h->flags = static_cast<uint8_t>((r.edge ? AtpHeader::FLAG_EDGE : 0) |
                                     (resend ? AtpHeader::FLAG_RESEND : 0));
-    h->priority = 0;
+    h->priority = PriorityOf(seq);
     h->aggregatorIndex = IndexOf(seq);
     h->psIndex = t.ps;
     h->reserved = 0;
@@ -276,7 +308,7 @@ AtpAgent::ResendRange(uint64_t from, uint64_t to)
 void
 AtpAgent::FastRetransmit(uint64_t above)
 {
-    if (!m_fastRetransmit || m_lastAck + 1 <= m_highestResent)
+    if (!FastRetransmitEnabled() || m_lastAck + 1 <= m_highestResent)
     {
         return; // once per gap
     }
@@ -322,10 +354,10 @@ AtpAgent::Receive(InaPacket* p, uint32_t port)
     {
         m_gotFirst = true;
         // The pending timer still runs on FirstRto: bring it forward.
-        if (m_timer.IsRunning() && m_timerDuePs > now + m_rtoPs)
+        if (m_timer.IsRunning() && m_timerDuePs > now + RtoPs())
         {
             m_timer.Cancel();
-            ScheduleTimer(now + m_rtoPs);
+            ScheduleTimer(now + RtoPs());
         }
     }
     Tensor& t = TensorOf(s);
@@ -361,7 +393,7 @@ AtpAgent::Receive(InaPacket* p, uint32_t port)
             m_outOfOrder -= m_lastAck != s ? 1 : 0;
         }
         // Results already in above a new gap count as its first out-of-order result.
-        if (m_outOfOrder > 0 && m_fastRetransmit && m_lastAck + 1 > m_highestResent)
+        if (m_outOfOrder > 0 && FastRetransmitEnabled() && m_lastAck + 1 > m_highestResent)
         {
             uint64_t above = m_lastAck + 2;
             while (above < m_nextSeq && m_done[above & m_ringMask] == 0)
@@ -412,7 +444,7 @@ AtpAgent::ArmTimer()
 {
     if (!m_timer.IsRunning() && m_nextSeq - 1 > m_lastAck)
     {
-        ScheduleTimer(m_lastActivityPs + (m_gotFirst ? m_rtoPs : m_firstRtoPs));
+        ScheduleTimer(m_lastActivityPs + RtoPs());
     }
 }
 
@@ -432,7 +464,7 @@ AtpAgent::OnTimer()
         return; // idle: the next AllReduce re-arms
     }
     const int64_t now = Simulator::Now().GetTimeStep();
-    const int64_t rto = m_gotFirst ? m_rtoPs : m_firstRtoPs;
+    const int64_t rto = RtoPs();
     if (now < m_lastActivityPs + rto)
     {
         ScheduleTimer(m_lastActivityPs + rto);

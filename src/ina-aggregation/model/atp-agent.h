@@ -129,12 +129,42 @@ class AtpAgent : public AggregationAgent, public InaPacketSink
     /// \return the tensor holding fragment `seq` (which must be outstanding)
     Tensor& TensorOf(uint64_t seq);
 
+    /**
+     * \param seq a fragment about to be sent
+     * \return the header's priority (ATP: 0; ESA: its packed priority)
+     */
+    virtual uint8_t PriorityOf(uint64_t seq);
+
+    /// \return the timeout now: FirstRto before the burst's first parameter, Rto after (ESA:
+    /// its own estimate)
+    virtual int64_t RtoPs() const;
+
+    /// \return whether an out-of-order parameter resends the gap below it (ATP: FastRetransmit;
+    /// ESA replaces it with its duplicate-result threshold)
+    virtual bool FastRetransmitEnabled() const;
+
+    /// \return whether fragment `seq` has its parameter (every fragment up to lastAck has)
+    bool IsDone(uint64_t seq) const;
+
+    /// \return the next fragment to send for the first time
+    uint64_t GetNextSeq() const
+    {
+        return m_nextSeq;
+    }
+
+    /// \return whether a parameter arrived since the agent last went from idle to busy
+    bool GotFirst() const
+    {
+        return m_gotFirst;
+    }
+
     Ptr<AtpProtocol> m_protocol; //!< the job's protocol
     Counters m_counters;         //!< counters
 
   private:
     void DoSetup() override;
     void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) override;
+    void FinishEmptyTensor(uint64_t tensorId); //!< returns a tensor of no elements
 
     /// Send new fragments while the window allows.
     void SendNew();

@@ -150,6 +150,46 @@ class AtpParameterServer : public Object, public InaPacketSink
         return m_values.data() + static_cast<size_t>(slot) * AtpHeader::VALUES;
     }
 
+    /// \name The fragment ring, for subclasses (ESA's reminders and pulls)
+    /// @{
+    /// \return the ring slot of fragment `seq`
+    uint32_t SlotOf(uint64_t seq) const
+    {
+        return static_cast<uint32_t>(seq & m_ringMask);
+    }
+
+    /// \return the fragment a slot holds (0: none)
+    uint64_t SlotSeq(uint32_t slot) const
+    {
+        return m_seq[slot];
+    }
+
+    /// \return workers recorded in a slot
+    uint32_t SlotCount(uint32_t slot) const
+    {
+        return m_count[slot];
+    }
+
+    /// \return a slot's worker bits: MaskWords() words, flat worker w is bit w % 64 of word w / 64
+    const uint64_t* SlotMask(uint32_t slot) const
+    {
+        return m_mask.data() + static_cast<size_t>(slot) * m_words;
+    }
+
+    /// \return 64-bit words per worker bitmap
+    uint32_t MaskWords() const
+    {
+        return m_words;
+    }
+
+    /// \return whether a slot holds values (checkValues)
+    bool SlotFilled(uint32_t slot) const
+    {
+        return (m_flags[slot] & FILLED) != 0;
+    }
+
+    /// @}
+
     Config m_config;   //!< the configuration
     Counters m_counts; //!< the counters
 

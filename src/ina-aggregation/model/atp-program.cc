@@ -42,11 +42,6 @@ Hi(uint64_t cell)
     return static_cast<int32_t>(static_cast<uint32_t>(cell >> 32));
 }
 
-uint64_t
-TableKey(uint32_t jobId, uint8_t psIndex)
-{
-    return (static_cast<uint64_t>(jobId) << 2) | psIndex;
-}
 } // namespace
 
 TypeId
@@ -187,7 +182,13 @@ AtpProgram::InitializeState()
     m_regs.jobs = &GetTable("jobs");
     m_regs.id = &GetRegister("agtr_id");
     m_regs.bitmap = &GetRegister("bitmap");
-    m_regs.counter = &GetRegister("counter");
+    // ESA keeps its contribution count beside the key and declares no "counter".
+    const ResourceDemand d = Demand(m_poolSize, m_limits);
+    const bool hasCounter =
+        std::any_of(d.registerArrays.begin(), d.registerArrays.end(), [](const auto& a) {
+            return a.name == "counter";
+        });
+    m_regs.counter = hasCounter ? &GetRegister("counter") : nullptr;
     m_regs.ecn = &GetRegister("ecn");
     m_regs.value = &GetRegister("value");
     m_jobs.clear();
@@ -234,7 +235,7 @@ AtpProgram::AddJob(const JobConfig& job)
                                  std::to_string(m_maxJobs) +
                                  " (job, parameter server) entries, ns3::AtpProgram::MaxJobs)");
     }
-    m_regs.jobs->Insert(TableKey(job.jobId, job.psIndex), m_jobs.size());
+    m_regs.jobs->Insert(JobTableKey(job.jobId, job.psIndex), m_jobs.size());
     m_jobs.push_back(job);
 }
 
@@ -320,6 +321,10 @@ AtpProgram::ReadBitmap(uint32_t index) const
 uint32_t
 AtpProgram::ReadCounter(uint32_t index) const
 {
+    if (m_regs.counter == nullptr)
+    {
+        throw std::logic_error(GetName() + ": this program declares no \"counter\" register");
+    }
     return static_cast<uint32_t>(m_regs.counter->ControlRead(ControlIndex(index)));
 }
 
@@ -363,7 +368,7 @@ AtpProgram::DoProcess(InaPacket* p, PipelinePass& pass)
     AtpHeader* h = p->Header<AtpHeader>();
     uint64_t entry = 0;
     if (p->jobId > MAX_JOB_ID || h->psIndex >= ATP_MAX_PS ||
-        !pass.Lookup(*m_regs.jobs, TableKey(p->jobId, h->psIndex), &entry))
+        !pass.Lookup(*m_regs.jobs, JobTableKey(p->jobId, h->psIndex), &entry))
     {
         CountReason(NOT_AGGREGATED);
         Forward(p);

@@ -238,6 +238,25 @@ class AtpProgram : public SwitchProgram
         return m_regs;
     }
 
+    /**
+     * \param jobId a job
+     * \param psIndex one of its parameter servers
+     * \return the key of the "jobs" table
+     */
+    static uint64_t JobTableKey(uint32_t jobId, uint8_t psIndex)
+    {
+        return (static_cast<uint64_t>(jobId) << 2) | psIndex;
+    }
+
+    /**
+     * \param entry a value of the "jobs" table
+     * \return the job entry it names
+     */
+    const JobConfig& GetJobEntry(uint64_t entry) const
+    {
+        return m_jobs[entry];
+    }
+
     /// One pass: the job entry, then Aggregate, Flush or Release (ESA extends it).
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
 

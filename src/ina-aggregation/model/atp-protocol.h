@@ -178,8 +178,10 @@ class AtpProtocol : public AggregationProtocol
     /// Throws std::runtime_error("job NAME (atp): what").
     [[noreturn]] void Fail(const std::string& what) const;
 
-  private:
+    /// Plan the trees, install the programs, create the servers (ESA extends it).
     void DoInstall() override;
+
+  private:
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
 
     /// Check the attributes and the job's hosts.

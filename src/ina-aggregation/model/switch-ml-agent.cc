@@ -118,6 +118,13 @@ SwitchMlAgent::Configure()
 }
 
 void
+SwitchMlAgent::FinishEmptyTensor(uint64_t tensorId)
+{
+    --m_pending;
+    NotifyDone(tensorId);
+}
+
+void
 SwitchMlAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values)
 {
     if (m_window == 0)
@@ -133,10 +140,7 @@ SwitchMlAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>
     ++m_pending;
     if (chunks == 0)
     {
-        Simulator::ScheduleNow([this, tensorId]() {
-            --m_pending;
-            NotifyDone(tensorId);
-        });
+        Simulator::ScheduleNow(&SwitchMlAgent::FinishEmptyTensor, this, tensorId);
         return;
     }
     m_tensors.push_back(

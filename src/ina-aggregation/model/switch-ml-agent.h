@@ -114,6 +114,7 @@ class SwitchMlAgent : public AggregationAgent, public InaPacketSink
 
     void DoSetup() override;
     void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) override;
+    void FinishEmptyTensor(uint64_t tensorId); //!< returns a tensor of no elements
 
     /// Fix the window and size the slot state (first AllReduce).
     void Configure();

@@ -17,6 +17,7 @@
 #include "ns3/atp-program.h"
 #include "ns3/atp-protocol.h"
 #include "ns3/gradient-values.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
@@ -106,9 +107,7 @@ class JobRun
         for (uint32_t r = 0; r < n; ++r)
         {
             agents.push_back(DynamicCast<AtpAgent>(protocol->CreateAgent(r)));
-            agents[r]->SetDoneCallback(Callback<void, uint64_t>([this, r](uint64_t id) {
-                OnDone(r, id);
-            }));
+            agents[r]->SetDoneCallback(MakeBoundCallback(&JobRun::DoneThunk, this, r));
             m_values[r].resize(spec.tensorBytes.size());
         }
     }
@@ -119,12 +118,12 @@ class JobRun
         for (uint32_t r = 0; r < agents.size(); ++r)
         {
             const int64_t at = r < m_spec.startPs.size() ? m_spec.startPs[r] : 0;
-            Simulator::Schedule(PicoSeconds(at), [this, r]() {
-                for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
-                {
-                    Hand(r, t);
-                }
-            });
+            Simulator::Schedule(PicoSeconds(at), MakeInaFunctorEvent([this, r]() {
+                                    for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
+                                    {
+                                        Hand(r, t);
+                                    }
+                                }));
         }
     }
 
@@ -265,6 +264,13 @@ class JobRun
             v = &m_values[r][t];
         }
         agents[r]->AllReduce(TensorId(t), bytes, v);
+    }
+
+    // Static, so MakeBoundCallback can bind (run, rank): ns-3 <= 3.35 Callbacks cannot wrap
+    // lambdas.
+    static void DoneThunk(JobRun* self, uint32_t r, uint64_t id)
+    {
+        self->OnDone(r, id);
     }
 
     void OnDone(uint32_t r, uint64_t id)

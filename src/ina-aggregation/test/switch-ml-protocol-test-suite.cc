@@ -9,6 +9,7 @@
 // over two tiers; and the set-up errors. Set INASIM_LONG_TESTS=1 for 100 MB tensors under loss.
 
 #include "ns3/gradient-values.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
@@ -91,9 +92,7 @@ class JobRun
         for (uint32_t r = 0; r < n; ++r)
         {
             agents.push_back(DynamicCast<SwitchMlAgent>(protocol->CreateAgent(r)));
-            agents[r]->SetDoneCallback(Callback<void, uint64_t>([this, r](uint64_t id) {
-                OnDone(r, id);
-            }));
+            agents[r]->SetDoneCallback(MakeBoundCallback(&JobRun::DoneThunk, this, r));
             m_values[r].resize(spec.tensorBytes.size());
         }
     }
@@ -104,13 +103,14 @@ class JobRun
         for (uint32_t r = 0; r < agents.size(); ++r)
         {
             const int64_t at = r < m_spec.startPs.size() ? m_spec.startPs[r] : 0;
-            Simulator::Schedule(PicoSeconds(at), [this, r]() {
-                const size_t count = m_spec.sequential ? 1 : m_spec.tensorBytes.size();
-                for (size_t t = 0; t < count; ++t)
-                {
-                    Hand(r, t);
-                }
-            });
+            Simulator::Schedule(PicoSeconds(at), MakeInaFunctorEvent([this, r]() {
+                                    const size_t count =
+                                        m_spec.sequential ? 1 : m_spec.tensorBytes.size();
+                                    for (size_t t = 0; t < count; ++t)
+                                    {
+                                        Hand(r, t);
+                                    }
+                                }));
         }
     }
 
@@ -219,6 +219,13 @@ class JobRun
             v = &m_values[r][t];
         }
         agents[r]->AllReduce(TensorId(t), bytes, v);
+    }
+
+    // Static, so MakeBoundCallback can bind (run, rank): ns-3 <= 3.35 Callbacks cannot wrap
+    // lambdas.
+    static void DoneThunk(JobRun* self, uint32_t r, uint64_t id)
+    {
+        self->OnDone(r, id);
     }
 
     void OnDone(uint32_t r, uint64_t id)
@@ -637,11 +644,11 @@ class SwitchMlStaleResultTestCase : public TestCase
             }
             host->Receive(p, 0);
         };
-        Simulator::Schedule(MicroSeconds(20), [&]() {
-            inject(0, 0, 1);
-            inject(1, 256, 1);
-            inject(0, 0, 2);
-        });
+        Simulator::Schedule(MicroSeconds(20), MakeInaFunctorEvent([&]() {
+                                inject(0, 0, 1);
+                                inject(1, 256, 1);
+                                inject(0, 0, 2);
+                            }));
         RunJobs({&run});
         NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done");
         NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "not corrupted");

@@ -9,6 +9,8 @@
 #include "ns3/ptr.h"
 #include "ns3/simulator.h"
 
+#include <utility>
+
 namespace ns3
 {
 
@@ -65,6 +67,44 @@ class InaReusableEvent
   private:
     Ptr<EventImpl> m_event;
 };
+
+/**
+ * \ingroup ina-fabric
+ * A one-shot event that calls a functor (e.g. a lambda) once.
+ *
+ * Simulator::Schedule(Time, lambda) exists only from ns-3.36, Schedule(Time, Ptr<EventImpl>) in
+ * every version: set-up code and tests that must also build under waf with ns-3.35 schedule
+ * lambdas through MakeInaFunctorEvent. It allocates once per call: not for per-packet paths.
+ */
+template <typename F>
+class InaFunctorEvent : public EventImpl
+{
+  public:
+    explicit InaFunctorEvent(F f)
+        : m_f(std::move(f))
+    {
+    }
+
+  private:
+    void Notify() override
+    {
+        m_f();
+    }
+
+    F m_f;
+};
+
+/**
+ * \ingroup ina-fabric
+ * \param f the functor to call once.
+ * \return a one-shot event for Simulator::Schedule(Time, Ptr<EventImpl>).
+ */
+template <typename F>
+Ptr<EventImpl>
+MakeInaFunctorEvent(F f)
+{
+    return Ptr<EventImpl>(new InaFunctorEvent<F>(std::move(f)), false);
+}
 
 } // namespace ns3
 

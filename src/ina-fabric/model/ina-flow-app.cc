@@ -364,17 +364,28 @@ InaFlowApp::Install(Ptr<InaFabric> fabric)
                           rxPort,
                           f.flowId,
                           m_jobId);
-        f.sender->SetMessageAckedCallback(
-            InaTransportSender::MessageAckedCallback([this, k](uint32_t) {
-                OnAcked(k);
-            }));
-        f.receiver->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
-            [this, k](uint32_t, uint64_t, std::vector<uint32_t>& values) {
-                OnReceived(k, values);
-            }));
+        f.sender->SetMessageAckedCallback(MakeBoundCallback(&InaFlowApp::AckedThunk, this, k));
+        f.receiver->SetMessageReceivedCallback(
+            MakeBoundCallback(&InaFlowApp::ReceivedThunk, this, k));
         m_flows.push_back(f);
     }
     m_startEvent = Simulator::Schedule(m_start - Simulator::Now(), &InaFlowApp::StartFlows, this);
+}
+
+void
+InaFlowApp::AckedThunk(InaFlowApp* self, uint32_t flow, uint32_t /* message */)
+{
+    self->OnAcked(flow);
+}
+
+void
+InaFlowApp::ReceivedThunk(InaFlowApp* self,
+                          uint32_t flow,
+                          uint32_t /* message */,
+                          uint64_t /* bytes */,
+                          std::vector<uint32_t>& values)
+{
+    self->OnReceived(flow, values);
 }
 
 uint32_t

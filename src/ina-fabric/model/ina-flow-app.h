@@ -172,6 +172,14 @@ class InaFlowApp : public Object
     void StartFlows();
     void OnAcked(uint32_t flow);
     void OnReceived(uint32_t flow, std::vector<uint32_t>& values);
+    // Static, so MakeBoundCallback can bind (app, flow): ns-3 <= 3.35 Callbacks cannot wrap
+    // lambdas nor bind extra arguments to a member function.
+    static void AckedThunk(InaFlowApp* self, uint32_t flow, uint32_t message);
+    static void ReceivedThunk(InaFlowApp* self,
+                              uint32_t flow,
+                              uint32_t message,
+                              uint64_t bytes,
+                              std::vector<uint32_t>& values);
     /// The word at `index` of flow `flowId`'s values (CheckValues): a hash of seed, flow, index.
     uint32_t ValueWord(uint32_t flowId, uint64_t index) const;
     std::vector<int64_t> CompletedFcts() const;

@@ -6,15 +6,16 @@
 // drop, ECN), strict priority, loss, and that ns-3's PointToPointNetDevice gives the same timing.
 
 #include "ns3/double.h"
+#include "ns3/drop-tail-queue.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/ina-channel.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-net-device.h"
 #include "ns3/ina-p2p-port.h"
 #include "ns3/node.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/pointer.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -90,14 +91,14 @@ struct FastLink
 
     void SendAt(int64_t atPs, uint64_t seq, uint32_t bytes, uint8_t prio = 0, uint8_t ecn = 1)
     {
-        Simulator::Schedule(TimeStep(atPs), [this, seq, bytes, prio, ecn]() {
-            InaPacket* p = pool.Alloc();
-            p->seq = seq;
-            p->wireBytes = bytes;
-            p->priority = prio;
-            p->ecn = ecn;
-            dev[0]->Send(p, 0);
-        });
+        Simulator::Schedule(TimeStep(atPs), MakeInaFunctorEvent([this, seq, bytes, prio, ecn]() {
+                                InaPacket* p = pool.Alloc();
+                                p->seq = seq;
+                                p->wireBytes = bytes;
+                                p->priority = prio;
+                                p->ecn = ecn;
+                                dev[0]->Send(p, 0);
+                            }));
     }
 
     InaPacketPool pool;
@@ -168,10 +169,12 @@ class InaLinkQueueTestCase : public TestCase
         // more have started (at 48 ns) two still wait.
         uint64_t backlogAt1ps = 0;
         uint64_t backlogAt48ns = 0;
-        Simulator::Schedule(TimeStep(1),
-                            [&]() { backlogAt1ps = link.dev[0]->GetBacklogBytes(); });
-        Simulator::Schedule(TimeStep(16000 * 3),
-                            [&]() { backlogAt48ns = link.dev[0]->GetBacklogBytes(); });
+        Simulator::Schedule(TimeStep(1), MakeInaFunctorEvent([&]() {
+                                backlogAt1ps = link.dev[0]->GetBacklogBytes();
+                            }));
+        Simulator::Schedule(TimeStep(16000 * 3), MakeInaFunctorEvent([&]() {
+                                backlogAt48ns = link.dev[0]->GetBacklogBytes();
+                            }));
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(backlogAt1ps, 1000, "backlog");
         NS_TEST_EXPECT_MSG_EQ(backlogAt48ns, 400, "backlog drains");
@@ -311,13 +314,13 @@ class InaLinkP2pEquivalenceTestCase : public TestCase
         port[0]->SetPeer(port[1].get());
         port[1]->SetPeer(port[0].get());
         auto sendAt = [&](int64_t at, uint64_t seq, uint32_t bytes) {
-            Simulator::Schedule(TimeStep(at), [&, seq, bytes]() {
-                InaPacket* p = pool.Alloc();
-                p->seq = seq;
-                p->wireBytes = bytes;
-                p->ecn = 1;
-                port[0]->Send(p, 0);
-            });
+            Simulator::Schedule(TimeStep(at), MakeInaFunctorEvent([&, seq, bytes]() {
+                                    InaPacket* p = pool.Alloc();
+                                    p->seq = seq;
+                                    p->wireBytes = bytes;
+                                    p->ecn = 1;
+                                    port[0]->Send(p, 0);
+                                }));
         };
         for (uint64_t s = 0; s < 10; ++s)
         {

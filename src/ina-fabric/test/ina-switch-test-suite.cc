@@ -6,6 +6,7 @@
 // path of a k=4 fat-tree (repeatable from the seed), multicast delivering exactly once, and routes
 // pinned from outside.
 
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
@@ -26,8 +27,8 @@ class CountingSink : public InaPacketSink
 {
   public:
     CountingSink(InaPacketPool* pool, uint32_t host)
-        : m_pool(pool),
-          m_host(host)
+        : m_pool(pool)
+        , m_host(host)
     {
     }
 
@@ -186,13 +187,13 @@ class InaSwitchMulticastTestCase : public TestCase
             fabric->GetHost(h)->Bind(TEST_PORT, sinks.back().get());
         }
         // The root emits the packet, as a switch program emits an aggregated result.
-        Simulator::Schedule(NanoSeconds(10), [fabric, core, group]() {
-            InaPacket* p = fabric->GetPool().Alloc();
-            p->dst = group;
-            p->dstPort = TEST_PORT;
-            p->wireBytes = 1000;
-            fabric->GetSwitch(core)->Forward(p);
-        });
+        Simulator::Schedule(NanoSeconds(10), MakeInaFunctorEvent([fabric, core, group]() {
+                                InaPacket* p = fabric->GetPool().Alloc();
+                                p->dst = group;
+                                p->dstPort = TEST_PORT;
+                                p->wireBytes = 1000;
+                                fabric->GetSwitch(core)->Forward(p);
+                            }));
         Simulator::Run();
         for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
         {
@@ -231,26 +232,27 @@ class InaSwitchPinnedRouteTestCase : public TestCase
         {
             Simulator::Schedule(NanoSeconds(50 * i), &SendOne, fabric, 0, 15, 77, i);
         }
-        Simulator::Schedule(MicroSeconds(2), [fabric]() {
-            for (uint32_t i = 0; i < 20; ++i)
-            {
-                InaPacket* p = fabric->GetPool().Alloc();
-                p->dst = 15;
-                p->flowId = 1000 + i;
-                p->jobId = 5;
-                p->dstPort = TEST_PORT;
-                p->wireBytes = 1000;
-                fabric->GetHost(0)->Send(p);
-            }
-        });
+        Simulator::Schedule(MicroSeconds(2), MakeInaFunctorEvent([fabric]() {
+                                for (uint32_t i = 0; i < 20; ++i)
+                                {
+                                    InaPacket* p = fabric->GetPool().Alloc();
+                                    p->dst = 15;
+                                    p->flowId = 1000 + i;
+                                    p->jobId = 5;
+                                    p->dstPort = TEST_PORT;
+                                    p->wireBytes = 1000;
+                                    fabric->GetHost(0)->Send(p);
+                                }
+                            }));
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(sink.received.size(), 40, "delivered");
         NS_TEST_EXPECT_MSG_EQ(fabric->GetSwitch(agg1)->GetCounters().forwarded,
                               40,
                               "all went through the pinned aggregation switch");
-        NS_TEST_EXPECT_MSG_EQ(fabric->GetSwitch(topo.NodesInTier("agg").at(0))->GetCounters().forwarded,
-                              0,
-                              "none through the other");
+        NS_TEST_EXPECT_MSG_EQ(
+            fabric->GetSwitch(topo.NodesInTier("agg").at(0))->GetCounters().forwarded,
+            0,
+            "none through the other");
         Simulator::Destroy();
     }
 };

@@ -8,6 +8,7 @@
 // and with drops, the flow patterns, repeatability and the errors bad input gets.
 
 #include "ns3/boolean.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-flow-app.h"
 #include "ns3/ina-transport-receiver.h"
@@ -110,15 +111,21 @@ struct StarPair
         }
         tx = CreateObject<InaTransportSender>();
         tx->Connect(fabric->GetHost(0), 1000, 1, 2001, 7, 0);
-        tx->SetMessageAckedCallback(InaTransportSender::MessageAckedCallback([this](uint32_t i) {
-            ackedAt.push_back(Simulator::Now().GetTimeStep());
-            ackedIdx.push_back(i);
-        }));
-        rx->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
-            [this](uint32_t, uint64_t, std::vector<uint32_t>& v) {
-                rxAt.push_back(Simulator::Now().GetTimeStep());
-                rxValues.push_back(std::move(v));
-            }));
+        tx->SetMessageAckedCallback(MakeBoundCallback(&StarPair::Acked, this));
+        rx->SetMessageReceivedCallback(MakeBoundCallback(&StarPair::Received, this));
+    }
+
+    // Static, so MakeBoundCallback can bind this: ns-3 <= 3.35 Callbacks cannot wrap lambdas.
+    static void Acked(StarPair* self, uint32_t i)
+    {
+        self->ackedAt.push_back(Simulator::Now().GetTimeStep());
+        self->ackedIdx.push_back(i);
+    }
+
+    static void Received(StarPair* self, uint32_t, uint64_t, std::vector<uint32_t>& v)
+    {
+        self->rxAt.push_back(Simulator::Now().GetTimeStep());
+        self->rxValues.push_back(std::move(v));
     }
 
     void Listen()
@@ -145,6 +152,55 @@ Words(uint32_t n, uint32_t salt)
     return v;
 }
 
+// Callback sinks are free/static functions bound with MakeBoundCallback: ns-3 <= 3.35
+// Callbacks cannot wrap lambdas.
+
+/// Receiver sink: keeps the messages, which must arrive in index order.
+void
+CollectInOrder(std::vector<std::vector<uint32_t>>* got,
+               uint32_t i,
+               uint64_t /* bytes */,
+               std::vector<uint32_t>& v)
+{
+    NS_ABORT_MSG_UNLESS(i == got->size(), "out of order");
+    got->push_back(std::move(v));
+}
+
+/// Receiver sink: keeps a copy of each message.
+void
+CollectCopy(std::vector<std::vector<uint32_t>>* got,
+            uint32_t /* i */,
+            uint64_t /* bytes */,
+            std::vector<uint32_t>& v)
+{
+    got->push_back(v);
+}
+
+/// Sender sink: keeps the acknowledged message indices.
+void
+AppendAcked(std::vector<uint32_t>* acked, uint32_t i)
+{
+    acked->push_back(i);
+}
+
+/// Sender sink: sends the next 100000-byte message on each ack, 12 in all.
+void
+ChainNextMessage(std::vector<std::vector<uint32_t>>* sent, InaTransportSender* tx, uint32_t i)
+{
+    if (sent->size() < 12)
+    {
+        sent->push_back(Words(25000, 500 + i));
+        tx->SendMessage(100000, sent->back());
+    }
+}
+
+/// Sender sink: records when flow k's message was acknowledged, ps.
+void
+RecordAckTime(std::vector<int64_t>* done, uint32_t k, uint32_t /* i */)
+{
+    (*done)[k] = Simulator::Now().GetTimeStep();
+}
+
 } // namespace
 
 /**
@@ -169,9 +225,9 @@ class InaTransportOneWindowTestCase : public TestCase
         const int64_t t0 = 10000000; // 10 us
         const std::vector<uint32_t> values = Words(5000, 1);
         Ptr<InaTransportSender> tx = f.tx;
-        Simulator::Schedule(TimeStep(t0), [tx, values]() {
-            tx->SendMessage(20000, values);
-        });
+        Simulator::Schedule(TimeStep(t0), MakeInaFunctorEvent([tx, values]() {
+                                tx->SendMessage(20000, values);
+                            }));
         Simulator::Run();
 
         const int64_t sLast = Ser(20000 - 13 * MSS + 64);
@@ -335,9 +391,9 @@ class InaTransportTimeoutBackoffTestCase : public TestCase
         StarPair f(0, false);
         f.tx->SendMessage(100);
         StarPair* pf = &f;
-        Simulator::Schedule(MicroSeconds(1500), [pf]() {
-            pf->Listen();
-        });
+        Simulator::Schedule(MicroSeconds(1500), MakeInaFunctorEvent([pf]() {
+                                pf->Listen();
+                            }));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "acknowledged");
         NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], 3000000000LL + f.Rtt(164), "FCT");
@@ -453,17 +509,10 @@ class InaTransportMessagesUnderLossTestCase : public TestCase
         std::vector<uint32_t> ackedA;
         Ptr<InaTransportReceiver> rxA = CreateObject<InaTransportReceiver>();
         rxA->Listen(h1, h1->AllocateEndpoint(), 1);
-        rxA->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
-            [&gotA](uint32_t i, uint64_t, std::vector<uint32_t>& v) {
-                NS_ABORT_MSG_UNLESS(i == gotA.size(), "out of order");
-                gotA.push_back(std::move(v));
-            }));
+        rxA->SetMessageReceivedCallback(MakeBoundCallback(&CollectInOrder, &gotA));
         Ptr<InaTransportSender> txA = CreateObject<InaTransportSender>();
         txA->Connect(h0, h0->AllocateEndpoint(), 1, rxA->GetLocalPort(), 1, 0);
-        txA->SetMessageAckedCallback(
-            InaTransportSender::MessageAckedCallback([&ackedA](uint32_t i) {
-                ackedA.push_back(i);
-            }));
+        txA->SetMessageAckedCallback(MakeBoundCallback(&AppendAcked, &ackedA));
         for (uint32_t m = 0; m < 30; ++m)
         {
             sentA.push_back(Words(sizesA[m % 10] / 4, 100 + m));
@@ -475,21 +524,11 @@ class InaTransportMessagesUnderLossTestCase : public TestCase
         std::vector<std::vector<uint32_t>> gotB;
         Ptr<InaTransportReceiver> rxB = CreateObject<InaTransportReceiver>();
         rxB->Listen(h0, h0->AllocateEndpoint(), 2);
-        rxB->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
-            [&gotB](uint32_t, uint64_t, std::vector<uint32_t>& v) {
-                gotB.push_back(v);
-            }));
+        rxB->SetMessageReceivedCallback(MakeBoundCallback(&CollectCopy, &gotB));
         Ptr<InaTransportSender> txB = CreateObject<InaTransportSender>();
         txB->Connect(h1, h1->AllocateEndpoint(), 0, rxB->GetLocalPort(), 2, 0);
         InaTransportSender* pB = PeekPointer(txB);
-        txB->SetMessageAckedCallback(
-            InaTransportSender::MessageAckedCallback([&sentB, pB](uint32_t i) {
-                if (sentB.size() < 12)
-                {
-                    sentB.push_back(Words(25000, 500 + i));
-                    pB->SendMessage(100000, sentB.back());
-                }
-            }));
+        txB->SetMessageAckedCallback(MakeBoundCallback(&ChainNextMessage, &sentB, pB));
         sentB.push_back(Words(25000, 499));
         txB->SendMessage(100000, sentB.back());
         Simulator::Run();
@@ -551,10 +590,7 @@ class InaTransportNicGateTestCase : public TestCase
                 tx.push_back(CreateObject<InaTransportSender>());
                 tx[k]->SetAttribute("NicQueueLimit", UintegerValue(nicLimit));
                 tx[k]->Connect(h0, 1000 + k, 1 + k, 2000, 10 + k, 0);
-                tx[k]->SetMessageAckedCallback(
-                    InaTransportSender::MessageAckedCallback([&done, k](uint32_t) {
-                        done[k] = Simulator::Now().GetTimeStep();
-                    }));
+                tx[k]->SetMessageAckedCallback(MakeBoundCallback(&RecordAckTime, &done, k));
                 tx[k]->SendMessage(40 * MSS);
             }
             Simulator::Run();

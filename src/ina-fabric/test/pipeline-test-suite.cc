@@ -11,6 +11,7 @@
 
 #include "ns3/double.h"
 #include "ns3/exact-match-table.h"
+#include "ns3/ina-event.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline-pass.h"
 #include "ns3/pipeline-resources.h"
@@ -1305,14 +1306,17 @@ class PipelineProgramContractTestCase : public TestCase
                               "packet ended twice");
 
         std::string loop;
-        Simulator::Schedule(MicroSeconds(1), [&]() {
-            InaPacket* q = NewPacket(sw, 5);
-            q->seq = 2;
-            loop = "program \"lazy\" asked for pass 4 of packet uid " + std::to_string(q->uid) +
-                   " but MaxPasses is 3; a program that recirculates without end is a bug (raise "
-                   "the Pipeline attribute MaxPasses if it is not)";
-            pipeline->Process(q, 0);
-        });
+        Simulator::Schedule(
+            MicroSeconds(1),
+            MakeInaFunctorEvent([&]() {
+                InaPacket* q = NewPacket(sw, 5);
+                q->seq = 2;
+                loop =
+                    "program \"lazy\" asked for pass 4 of packet uid " + std::to_string(q->uid) +
+                    " but MaxPasses is 3; a program that recirculates without end is a bug (raise "
+                    "the Pipeline attribute MaxPasses if it is not)";
+                pipeline->Process(q, 0);
+            }));
         std::string thrown;
         try
         {

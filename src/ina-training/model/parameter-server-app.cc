@@ -76,11 +76,19 @@ ParameterServerApp::Setup(const std::string& name,
     m_pullKeys.assign(m_push.size(), KeyQueue());
     for (uint32_t w = 0; w < m_push.size(); ++w)
     {
-        m_push[w]->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
-            [this, w](uint32_t, uint64_t bytes, std::vector<uint32_t>& words) {
-                OnPush(w, bytes, words);
-            }));
+        m_push[w]->SetMessageReceivedCallback(
+            MakeBoundCallback(&ParameterServerApp::PushThunk, this, w));
     }
+}
+
+void
+ParameterServerApp::PushThunk(ParameterServerApp* self,
+                              uint32_t worker,
+                              uint32_t /* message */,
+                              uint64_t bytes,
+                              std::vector<uint32_t>& words)
+{
+    self->OnPush(worker, bytes, words);
 }
 
 void

@@ -103,6 +103,13 @@ class ParameterServerApp : public Application
     void StartApplication() override;
     void StopApplication() override;
     void OnPush(uint32_t worker, uint64_t bytes, std::vector<uint32_t>& words);
+    // Static, so MakeBoundCallback can bind (server, worker): ns-3 <= 3.35 Callbacks cannot
+    // wrap lambdas nor bind extra arguments to a member function.
+    static void PushThunk(ParameterServerApp* self,
+                          uint32_t worker,
+                          uint32_t message,
+                          uint64_t bytes,
+                          std::vector<uint32_t>& words);
 
     std::string m_name;
     bool m_checkValues = false;

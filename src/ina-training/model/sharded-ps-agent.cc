@@ -80,14 +80,26 @@ ShardedPsAgent::DoSetup()
     for (uint32_t p = 0; p < m_push.size(); ++p)
     {
         m_push[p]->SetMessageAckedCallback(
-            InaTransportSender::MessageAckedCallback([this](uint32_t) {
-                RefreshStats();
-            }));
-        m_pull[p]->SetMessageReceivedCallback(InaTransportReceiver::MessageReceivedCallback(
-            [this, p](uint32_t, uint64_t bytes, std::vector<uint32_t>& words) {
-                OnPull(p, bytes, words);
-            }));
+            MakeBoundCallback(&ShardedPsAgent::PushAckedThunk, this));
+        m_pull[p]->SetMessageReceivedCallback(
+            MakeBoundCallback(&ShardedPsAgent::PullThunk, this, p));
     }
+}
+
+void
+ShardedPsAgent::PushAckedThunk(ShardedPsAgent* self, uint32_t /* message */)
+{
+    self->RefreshStats();
+}
+
+void
+ShardedPsAgent::PullThunk(ShardedPsAgent* self,
+                          uint32_t server,
+                          uint32_t /* message */,
+                          uint64_t bytes,
+                          std::vector<uint32_t>& words)
+{
+    self->OnPull(server, bytes, words);
 }
 
 void

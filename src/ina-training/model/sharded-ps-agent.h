@@ -68,6 +68,14 @@ class ShardedPsAgent : public AggregationAgent
     void OnPull(uint32_t server, uint64_t bytes, std::vector<uint32_t>& words);
     void Finished(uint64_t tensorId);
     void RefreshStats();
+    // Static, so MakeBoundCallback can bind (agent[, server]): ns-3 <= 3.35 Callbacks cannot
+    // wrap lambdas nor bind extra arguments to a member function.
+    static void PushAckedThunk(ShardedPsAgent* self, uint32_t message);
+    static void PullThunk(ShardedPsAgent* self,
+                          uint32_t server,
+                          uint32_t message,
+                          uint64_t bytes,
+                          std::vector<uint32_t>& words);
 
     std::vector<Ptr<InaTransportSender>> m_push;
     std::vector<Ptr<InaTransportReceiver>> m_pull;

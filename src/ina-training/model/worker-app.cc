@@ -131,22 +131,26 @@ WorkerApp::BackwardLayer(uint32_t layer)
 {
     // Called when the backward pass reaches `layer`: it computes, then its gradient is ready.
     Time t = m_compute->BackwardTime(layer, m_iteration);
-    m_event = Simulator::Schedule(t, [this, layer]() {
-        m_bucketBytes += m_model.layers[layer].gradientBytes;
-        if (layer == 0 || m_bucketBytes >= m_fusionBytes)
-        {
-            FlushBucket();
-        }
-        if (layer == 0)
-        {
-            m_backwardDone = true;
-            MaybeFinishIteration();
-        }
-        else
-        {
-            BackwardLayer(layer - 1);
-        }
-    });
+    m_event = Simulator::Schedule(t, &WorkerApp::BackwardLayerComputed, this, layer);
+}
+
+void
+WorkerApp::BackwardLayerComputed(uint32_t layer)
+{
+    m_bucketBytes += m_model.layers[layer].gradientBytes;
+    if (layer == 0 || m_bucketBytes >= m_fusionBytes)
+    {
+        FlushBucket();
+    }
+    if (layer == 0)
+    {
+        m_backwardDone = true;
+        MaybeFinishIteration();
+    }
+    else
+    {
+        BackwardLayer(layer - 1);
+    }
 }
 
 void

@@ -69,6 +69,7 @@ class WorkerApp : public Application
     void StartIteration();
     void ForwardLayer(uint32_t layer);
     void BackwardLayer(uint32_t layer);
+    void BackwardLayerComputed(uint32_t layer); //!< `layer`'s gradient is ready
     void FlushBucket();
     void OnTensorDone(uint64_t tensorId);
     void MaybeFinishIteration();

@@ -9,6 +9,7 @@
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/gradient-values.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/object-factory.h"
 #include "ns3/ring-all-reduce-agent.h"
@@ -43,6 +44,16 @@ LongTests()
 }
 
 /// A ring job on a star of `hosts` hosts (100 Gb/s, 1 us), workers on hosts 0..n-1.
+// Callback sinks are free/static functions bound with MakeBoundCallback: ns-3 <= 3.35
+// Callbacks cannot wrap lambdas.
+
+/// Done callback sink: counts completed ranks.
+void
+CountDone(uint32_t* done, uint64_t /* tensorId */)
+{
+    ++*done;
+}
+
 struct Ring
 {
     Ptr<InaFabric> fabric;
@@ -79,10 +90,7 @@ struct Ring
         for (uint32_t r = 0; r < n; ++r)
         {
             Ptr<RingAllReduceAgent> a = DynamicCast<RingAllReduceAgent>(protocol->CreateAgent(r));
-            a->SetDoneCallback(AggregationAgent::DoneCallback([this, r](uint64_t id) {
-                doneIds[r].push_back(id);
-                doneAt[r].push_back(Simulator::Now().GetTimeStep());
-            }));
+            a->SetDoneCallback(MakeBoundCallback(&Ring::RecordDone, this, r));
             agents.push_back(a);
         }
     }
@@ -90,6 +98,12 @@ struct Ring
     uint64_t Seed() const
     {
         return protocol->GetContext().seed;
+    }
+
+    static void RecordDone(Ring* self, uint32_t r, uint64_t id)
+    {
+        self->doneIds[r].push_back(id);
+        self->doneAt[r].push_back(Simulator::Now().GetTimeStep());
     }
 };
 
@@ -317,9 +331,7 @@ class RingFatTreeTestCase : public TestCase
         for (uint32_t r = 0; r < n; ++r)
         {
             agents.push_back(protocol->CreateAgent(r));
-            agents[r]->SetDoneCallback(AggregationAgent::DoneCallback([&done](uint64_t) {
-                ++done;
-            }));
+            agents[r]->SetDoneCallback(MakeBoundCallback(&CountDone, &done));
             GradientValues::Fill(ctx.seed, 77, r, bytes / 4, values[r]);
             agents[r]->AllReduce(77, bytes, &values[r]);
         }
@@ -396,13 +408,14 @@ class RingSeveralTensorsTestCase : public TestCase
             }
             Ptr<RingAllReduceAgent> agent = ring.agents[r];
             auto* v = &values[r];
-            Simulator::Schedule(MicroSeconds(startUs[r]), [agent, v, ids, sizes, &maxInbox]() {
-                maxInbox = std::max(maxInbox, agent->GetInboxMessages());
-                for (uint32_t t = 0; t < ids.size(); ++t)
-                {
-                    agent->AllReduce(ids[t], sizes[t], &(*v)[t]);
-                }
-            });
+            Simulator::Schedule(MicroSeconds(startUs[r]),
+                                MakeInaFunctorEvent([agent, v, ids, sizes, &maxInbox]() {
+                                    maxInbox = std::max(maxInbox, agent->GetInboxMessages());
+                                    for (uint32_t t = 0; t < ids.size(); ++t)
+                                    {
+                                        agent->AllReduce(ids[t], sizes[t], &(*v)[t]);
+                                    }
+                                }));
         }
         Simulator::Run();
         NS_TEST_EXPECT_MSG_GT(maxInbox, 0, "chunks arrived before a rank's own AllReduce");

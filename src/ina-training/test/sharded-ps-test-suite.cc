@@ -10,6 +10,7 @@
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/enum.h"
 #include "ns3/gradient-values.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/object-factory.h"
 #include "ns3/parameter-server-app.h"
@@ -33,6 +34,16 @@ namespace
 constexpr uint64_t KIB = 1024;
 constexpr uint64_t MIB = 1024 * 1024;
 constexpr uint64_t HEADER = 64; // InaTransportSender::HeaderBytes
+
+// Callback sinks are free/static functions bound with MakeBoundCallback: ns-3 <= 3.35
+// Callbacks cannot wrap lambdas.
+
+/// Done callback sink: keeps the latest completion time, ps.
+void
+KeepLatestDone(int64_t* last, uint64_t /* tensorId */)
+{
+    *last = std::max(*last, Simulator::Now().GetTimeStep());
+}
 
 /// A PS job on a star: workers on hosts 0..n-1, servers on hosts n..n+s-1.
 struct Ps
@@ -78,9 +89,7 @@ struct Ps
         for (uint32_t w = 0; w < n; ++w)
         {
             Ptr<ShardedPsAgent> a = DynamicCast<ShardedPsAgent>(protocol->CreateAgent(w));
-            a->SetDoneCallback(AggregationAgent::DoneCallback([this, w](uint64_t id) {
-                doneIds[w].push_back(id);
-            }));
+            a->SetDoneCallback(MakeBoundCallback(&Ps::RecordDone, this, w));
             agents.push_back(a);
         }
     }
@@ -88,6 +97,11 @@ struct Ps
     uint64_t Seed() const
     {
         return protocol->GetContext().seed;
+    }
+
+    static void RecordDone(Ps* self, uint32_t w, uint64_t id)
+    {
+        self->doneIds[w].push_back(id);
     }
 };
 
@@ -196,9 +210,7 @@ class PsBoundTestCase : public TestCase
         int64_t last = 0;
         for (uint32_t w = 0; w < n; ++w)
         {
-            ps.agents[w]->SetDoneCallback(AggregationAgent::DoneCallback([&last](uint64_t) {
-                last = std::max(last, Simulator::Now().GetTimeStep());
-            }));
+            ps.agents[w]->SetDoneCallback(MakeBoundCallback(&KeepLatestDone, &last));
             ps.agents[w]->AllReduce(1, bytes, nullptr);
         }
         Simulator::Run();
@@ -359,12 +371,13 @@ class PsSeveralTensorsTestCase : public TestCase
             }
             Ptr<ShardedPsAgent> agent = ps.agents[w];
             auto* v = &values[w];
-            Simulator::Schedule(MicroSeconds(startUs[w]), [agent, v, ids, sizes]() {
-                for (uint32_t t = 0; t < ids.size(); ++t)
-                {
-                    agent->AllReduce(ids[t], sizes[t], &(*v)[t]);
-                }
-            });
+            Simulator::Schedule(MicroSeconds(startUs[w]),
+                                MakeInaFunctorEvent([agent, v, ids, sizes]() {
+                                    for (uint32_t t = 0; t < ids.size(); ++t)
+                                    {
+                                        agent->AllReduce(ids[t], sizes[t], &(*v)[t]);
+                                    }
+                                }));
         }
         Simulator::Run();
         for (uint32_t w = 0; w < n; ++w)

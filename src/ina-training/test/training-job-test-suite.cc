@@ -9,6 +9,7 @@
 #include "ns3/aggregation-agent.h"
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/gradient-values.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/model-zoo.h"
 #include "ns3/simulator.h"
@@ -42,25 +43,24 @@ class DelayAgent : public AggregationAgent
         {
             handed->push_back({tensorId, Simulator::Now().GetTimeStep()});
         }
-        Simulator::Schedule(delay, [this, tensorId, values]() {
-            if (values != nullptr)
-            {
-                const JobContext& ctx = GetContext();
-                for (std::size_t i = 0; i < values->size(); ++i)
+        Simulator::Schedule(
+            delay,
+            MakeInaFunctorEvent([this, tensorId, values]() {
+                if (values != nullptr)
                 {
-                    (*values)[i] = static_cast<float>(GradientValues::TrueSum(
-                        ctx.seed,
-                        tensorId,
-                        ctx.workerHosts.size(),
-                        i));
+                    const JobContext& ctx = GetContext();
+                    for (std::size_t i = 0; i < values->size(); ++i)
+                    {
+                        (*values)[i] = static_cast<float>(
+                            GradientValues::TrueSum(ctx.seed, tensorId, ctx.workerHosts.size(), i));
+                    }
+                    if (corrupt && GetRank() == 1 && !values->empty())
+                    {
+                        (*values)[0] += 0.5f;
+                    }
                 }
-                if (corrupt && GetRank() == 1 && !values->empty())
-                {
-                    (*values)[0] += 0.5f;
-                }
-            }
-            NotifyDone(tensorId);
-        });
+                NotifyDone(tensorId);
+            }));
     }
 };
 
@@ -91,8 +91,8 @@ TwoLayers()
 {
     ModelSpec m;
     m.name = "two-layers";
-    m.layers.push_back({"l0", 4000, 1000000, 2000000});   // 1 us forward, 2 us backward
-    m.layers.push_back({"l1", 8000, 3000000, 6000000});   // 3 us forward, 6 us backward
+    m.layers.push_back({"l0", 4000, 1000000, 2000000}); // 1 us forward, 2 us backward
+    m.layers.push_back({"l1", 8000, 3000000, 6000000}); // 3 us forward, 6 us backward
     return m;
 }
 
@@ -277,9 +277,7 @@ class TrainingSharedFabricTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(together.GetSeconds(),
                               1.5 * alone.GetSeconds(),
                               "sharing the one leaf-spine link slows the first job");
-        NS_TEST_EXPECT_MSG_GT(other.GetSeconds(),
-                              1.5 * alone.GetSeconds(),
-                              "and the second");
+        NS_TEST_EXPECT_MSG_GT(other.GetSeconds(), 1.5 * alone.GetSeconds(), "and the second");
     }
 };
 
