@@ -1,0 +1,473 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "esa-protocol.h"
+
+#include "esa-agent.h"
+#include "esa-parameter-server.h"
+#include "esa-program.h"
+
+#include "ns3/aggregation-protocol-registry.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EsaProtocol");
+NS_OBJECT_ENSURE_REGISTERED(EsaProtocol);
+
+static AggregationProtocolRegistry::Registrar g_esa(
+    "esa",
+    "ns3::EsaProtocol",
+    "ESA in-network aggregation (Wang et al. INFOCOM'23): ATP's shared hashed aggregator pool with "
+    "preemption by priority (layer, remaining time, comm/comp ratio; always or coin-flip "
+    "preemption as ablations), results multicast by the switch at completion, reminders and "
+    "parameter-server pulls for what the switches could not finish");
+
+TypeId
+EsaProtocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::EsaProtocol")
+            .SetParent<AtpProtocol>()
+            .SetGroupName("InaAggregation")
+            .AddConstructor<EsaProtocol>()
+            .AddAttribute("Preemption",
+                          "Collision policy of the ESA program this job installs at a switch (jobs "
+                          "sharing it must agree): priority (ESA), always (Straw1) or random "
+                          "(Straw2, with PreemptProbability).",
+                          EnumValue(static_cast<int>(EsaPreemptionMode::PRIORITY)),
+                          MakeEnumAccessor(&EsaProtocol::m_mode),
+                          MakeEnumChecker(static_cast<int>(EsaPreemptionMode::PRIORITY),
+                                          "priority",
+                                          static_cast<int>(EsaPreemptionMode::ALWAYS),
+                                          "always",
+                                          static_cast<int>(EsaPreemptionMode::RANDOM),
+                                          "random"))
+            .AddAttribute("PreemptProbability",
+                          "Preemption random: the chance that a collision preempts (Straw2: 0.5).",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&EsaProtocol::m_probability),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("PriorityTimeSource",
+                          "What stands for the job's time T_j in the priority: remaining (the "
+                          "bytes the worker still has to all-reduce, at its line rate), attained "
+                          "(the service so far, the paper's fallback) or fixed (FixedTime).",
+                          EnumValue(static_cast<int>(EsaPriority::TimeSource::REMAINING)),
+                          MakeEnumAccessor(&EsaProtocol::m_source),
+                          MakeEnumChecker(static_cast<int>(EsaPriority::TimeSource::REMAINING),
+                                          "remaining",
+                                          static_cast<int>(EsaPriority::TimeSource::ATTAINED),
+                                          "attained",
+                                          static_cast<int>(EsaPriority::TimeSource::FIXED),
+                                          "fixed"))
+            .AddAttribute("PriorityScale",
+                          "S of the 8-bit packing, priority = clamp(round(S P), 1, 255) with P "
+                          "in 1/s; every job of a scenario should use the same.",
+                          TimeValue(MilliSeconds(64)),
+                          MakeTimeAccessor(&EsaProtocol::m_scale),
+                          MakeTimeChecker())
+            .AddAttribute("FixedTime",
+                          "T_j when PriorityTimeSource is fixed.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&EsaProtocol::m_fixedTime),
+                          MakeTimeChecker())
+            .AddAttribute("Layers",
+                          "L_j, the model's layers (0: not known, every tensor is layer 1 of 1).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EsaProtocol::m_layers),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TensorLayers",
+                          "The layer (1 = the front) of each tensor the worker hands in an "
+                          "iteration, in order, comma-separated (the worker hands the back layers "
+                          "first: '2,2,1,1' for the paper's two layers of two partitions); "
+                          "tensors beyond the list take its last entry. Empty: every tensor is "
+                          "layer 1.",
+                          StringValue(""),
+                          MakeStringAccessor(&EsaProtocol::m_tensorLayers),
+                          MakeStringChecker())
+            .AddAttribute("CommCompRatio",
+                          "Comm_j / Comp_j of the priority (the paper's DNN A: 2, DNN B: 0.5); 0: "
+                          "not known, 1.",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&EsaProtocol::m_ratio),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("DupAckThreshold",
+                          "Results of later fragments a worker (or arrivals a parameter server) "
+                          "must see while the expected one is missing before it sends a reminder "
+                          "(the paper: 3; 0: never).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&EsaProtocol::m_dupAckThreshold),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RtoMin",
+                          "Floor of the workers' and parameter servers' TCP-style reminder "
+                          "timeouts (the paper: 1 ms).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&EsaProtocol::m_rtoMin),
+                          MakeTimeChecker())
+            .AddAttribute("RtoMax",
+                          "Ceiling of the reminder timeouts and of their back-off.",
+                          TimeValue(MilliSeconds(64)),
+                          MakeTimeAccessor(&EsaProtocol::m_rtoMax),
+                          MakeTimeChecker())
+            .AddAttribute(
+                "IndexHash",
+                "The aggregator of a fragment: fragment (CRC32 of job id and sequence "
+                "number, the paper) or slot (ATP's slot table, no self-collisions).",
+                EnumValue(EsaProtocol::FRAGMENT),
+                MakeEnumAccessor(&EsaProtocol::m_hash),
+                MakeEnumChecker(EsaProtocol::FRAGMENT, "fragment", EsaProtocol::SLOT, "slot"));
+    return tid;
+}
+
+EsaProtocol::EsaProtocol() = default;
+EsaProtocol::~EsaProtocol() = default;
+
+void
+EsaProtocol::DoDispose()
+{
+    m_esaAgents.clear();
+    AtpProtocol::DoDispose();
+}
+
+uint16_t
+EsaProtocol::GetSwitchProtocol() const
+{
+    return ESA_PROTOCOL;
+}
+
+Ptr<AtpProgram>
+EsaProtocol::CreateProgram() const
+{
+    ObjectFactory f("ns3::EsaProgram");
+    UintegerValue pool;
+    GetAttribute("PoolSize", pool);
+    if (pool.Get() != 0)
+    {
+        f.Set("PoolSize", pool);
+    }
+    f.Set("Preemption", EnumValue(m_mode));
+    f.Set("PreemptProbability", DoubleValue(m_probability));
+    f.Set("CoinSeed", UintegerValue(GetContext().seed));
+    return f.Create<EsaProgram>();
+}
+
+Ptr<AtpParameterServer>
+EsaProtocol::CreateServer() const
+{
+    return CreateObject<EsaParameterServer>();
+}
+
+Ptr<AtpAgent>
+EsaProtocol::CreateAtpAgent() const
+{
+    Ptr<EsaAgent> a = CreateObject<EsaAgent>();
+    m_esaAgents.push_back(a);
+    return a;
+}
+
+void
+EsaProtocol::CheckEsa()
+{
+    auto fail = [this](const std::string& what) {
+        throw std::runtime_error("job " + GetContext().name + " (esa): " + what);
+    };
+    if (!m_scale.IsStrictlyPositive())
+    {
+        fail("attribute PriorityScale must be a positive time (such as 64ms)");
+    }
+    if (GetTimeSource() == EsaPriority::TimeSource::FIXED && !m_fixedTime.IsStrictlyPositive())
+    {
+        fail("attribute FixedTime must be a positive time when PriorityTimeSource is fixed");
+    }
+    if (!m_rtoMin.IsStrictlyPositive() || m_rtoMax < m_rtoMin)
+    {
+        fail("attributes RtoMin and RtoMax must satisfy 0 < RtoMin <= RtoMax");
+    }
+    if (!std::isfinite(m_ratio))
+    {
+        fail("attribute CommCompRatio must be a finite number (0: not known)");
+    }
+    m_pieceLayers.clear();
+    std::stringstream ss(m_tensorLayers);
+    for (std::string item; std::getline(ss, item, ',');)
+    {
+        item.erase(std::remove_if(item.begin(), item.end(), ::isspace), item.end());
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+            item.size() > 9)
+        {
+            fail("attribute TensorLayers is '" + m_tensorLayers +
+                 "'; expected layer numbers separated by commas, such as '2,2,1,1'");
+        }
+        const auto l = static_cast<uint32_t>(std::stoul(item));
+        if (l == 0 || l > GetLayers())
+        {
+            fail("attribute TensorLayers names layer " + std::to_string(l) + " but Layers is " +
+                 std::to_string(m_layers) + "; every entry must be 1.." +
+                 std::to_string(GetLayers()) + " (set Layers to the model's layers)");
+        }
+        m_pieceLayers.push_back(l);
+    }
+}
+
+void
+EsaProtocol::DoInstall()
+{
+    CheckEsa();
+    AtpProtocol::DoInstall();
+    m_range = GetHashRange();
+    ConfigureEsa();
+}
+
+void
+EsaProtocol::ConfigureEsa()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const uint32_t n = ctx.workerHosts.size();
+    auto programAt = [this, &topo](uint32_t node) -> Ptr<EsaProgram> {
+        for (const SwitchEntry& e : GetSwitches())
+        {
+            if (e.node == node)
+            {
+                Ptr<EsaProgram> p = DynamicCast<EsaProgram>(e.program);
+                if (!p)
+                {
+                    Fail("switch " + topo.GetNode(node).name + " runs a program that is not ESA's");
+                }
+                return p;
+            }
+        }
+        Fail("switch " + topo.GetNode(node).name + " aggregates for the job but runs no program");
+    };
+    for (const SwitchEntry& e : GetSwitches())
+    {
+        Ptr<EsaProgram> p = programAt(e.node);
+        if (p->GetPreemptionMode() != GetPreemptionMode() ||
+            (GetPreemptionMode() == EsaPreemptionMode::RANDOM &&
+             p->GetPreemptProbability() != m_probability))
+        {
+            Fail("switch " + topo.GetNode(e.node).name +
+                 " already runs ESA with another Preemption policy (installed by another job); "
+                 "ESA jobs that share a switch must agree on Preemption and PreemptProbability");
+        }
+    }
+    for (const Tree& t : GetTrees())
+    {
+        EsaProgram::JobRoute route;
+        route.ps = t.psHost;
+        route.resultGroup = t.resultGroup;
+        route.endpoint = GetEndpoint();
+        route.psFlowId = ctx.flowIdBase + t.psIndex;
+        route.resultFlowId = ctx.flowIdBase + n + t.psIndex;
+        EsaParameterServer::EsaConfig c;
+        for (const Group& g : t.groups)
+        {
+            if (!g.aggregates)
+            {
+                continue;
+            }
+            route.top = !t.level2;
+            programAt(g.rack)->SetJobRoute(ctx.jobId, t.psIndex, route);
+            c.switches.push_back(g.rack);
+        }
+        if (t.level2)
+        {
+            route.top = true;
+            programAt(t.psRack)->SetJobRoute(ctx.jobId, t.psIndex, route);
+            c.switches.push_back(t.psRack);
+        }
+        Ptr<EsaParameterServer> server = DynamicCast<EsaParameterServer>(t.server);
+        if (!server)
+        {
+            Fail("its parameter server is not ESA's");
+        }
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            c.workers.push_back(ctx.workerHosts[r]);
+        }
+        c.indexOf = MakeCallback(&EsaProtocol::IndexOf, this);
+        c.controlFlowId = ctx.flowIdBase + n + t.psIndex;
+        c.rtoMinPs = m_rtoMin.GetTimeStep();
+        c.rtoMaxPs = m_rtoMax.GetTimeStep();
+        c.dupAckThreshold = m_dupAckThreshold;
+        if (c.switches.empty())
+        {
+            // One worker and nothing to aggregate: the server never needs to remind.
+            c.switches.push_back(t.psRack);
+        }
+        try
+        {
+            server->SetEsaConfig(c);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            Fail(e.what());
+        }
+    }
+}
+
+uint16_t
+EsaProtocol::IndexOf(uint64_t seq) const
+{
+    if (m_hash == SLOT)
+    {
+        const std::vector<uint16_t>& table = GetIndexTable();
+        return table[(seq - 1) % table.size()];
+    }
+    uint8_t bytes[12];
+    const uint32_t job = GetContext().jobId;
+    for (int b = 0; b < 4; ++b)
+    {
+        bytes[b] = static_cast<uint8_t>(job >> (8 * b));
+    }
+    for (int b = 0; b < 8; ++b)
+    {
+        bytes[4 + b] = static_cast<uint8_t>(seq >> (8 * b));
+    }
+    return static_cast<uint16_t>(Crc32(bytes, sizeof(bytes)) % m_range);
+}
+
+uint32_t
+EsaProtocol::LayerOf(uint32_t piece) const
+{
+    if (m_pieceLayers.empty())
+    {
+        return 1;
+    }
+    return m_pieceLayers[std::min<size_t>(piece, m_pieceLayers.size() - 1)];
+}
+
+uint32_t
+EsaProtocol::GetLayers() const
+{
+    return m_layers == 0 ? 1 : m_layers;
+}
+
+double
+EsaProtocol::GetCommCompRatio() const
+{
+    return m_ratio > 0 ? m_ratio : 1.0;
+}
+
+EsaPriority::TimeSource
+EsaProtocol::GetTimeSource() const
+{
+    return static_cast<EsaPriority::TimeSource>(m_source);
+}
+
+double
+EsaProtocol::GetPriorityScale() const
+{
+    return m_scale.GetSeconds();
+}
+
+double
+EsaProtocol::GetFixedTime() const
+{
+    return m_fixedTime.GetSeconds();
+}
+
+uint32_t
+EsaProtocol::GetDupAckThreshold() const
+{
+    return m_dupAckThreshold;
+}
+
+Time
+EsaProtocol::GetRtoMin() const
+{
+    return m_rtoMin;
+}
+
+Time
+EsaProtocol::GetRtoMax() const
+{
+    return m_rtoMax;
+}
+
+EsaPreemptionMode
+EsaProtocol::GetPreemptionMode() const
+{
+    return static_cast<EsaPreemptionMode>(m_mode);
+}
+
+std::map<std::string, double>
+EsaProtocol::GetCounters() const
+{
+    std::map<std::string, double> c = AtpProtocol::GetCounters();
+    double reminders = 0;
+    double timeoutRounds = 0;
+    double dupRounds = 0;
+    double workerReminders = 0;
+    double pulls = 0;
+    double contributions = 0;
+    double cached = 0;
+    double resent = 0;
+    double late = 0;
+    double misses = 0;
+    double answers = 0;
+    for (const Tree& t : GetTrees())
+    {
+        Ptr<EsaParameterServer> s = DynamicCast<EsaParameterServer>(t.server);
+        if (!s)
+        {
+            continue;
+        }
+        const EsaParameterServer::EsaCounters& e = s->GetEsaCounters();
+        reminders += e.reminders;
+        timeoutRounds += e.timeoutReminders;
+        dupRounds += e.dupAckReminders;
+        workerReminders += e.workerReminders;
+        pulls += e.pulls;
+        contributions += e.contributions;
+        cached += e.cachedResults;
+        resent += e.resultsResent;
+        late += e.lateAfterComplete;
+        misses += e.flushMisses;
+        answers += e.flushAnswers;
+    }
+    c["ps_reminders"] = reminders;
+    c["ps_timeout_reminder_rounds"] = timeoutRounds;
+    c["ps_dupack_reminder_rounds"] = dupRounds;
+    c["ps_flush_answers"] = answers;
+    c["ps_flush_misses"] = misses;
+    c["ps_worker_reminders"] = workerReminders;
+    c["ps_pulls"] = pulls;
+    c["ps_contributions"] = contributions;
+    c["ps_cached_results"] = cached;
+    c["ps_results_resent"] = resent;
+    c["ps_late_after_complete"] = late;
+    double wTimeout = 0;
+    double wDup = 0;
+    double low = 0;
+    double high = 0;
+    double ignored = 0;
+    for (const Ptr<EsaAgent>& a : m_esaAgents)
+    {
+        const EsaAgent::EsaCounters& e = a->GetEsaCounters();
+        wTimeout += e.timeoutReminders;
+        wDup += e.dupAckReminders;
+        low += e.clampedLow;
+        high += e.clampedHigh;
+        ignored += e.pullsIgnored;
+    }
+    c["worker_timeout_reminders"] = wTimeout;
+    c["worker_dupack_reminders"] = wDup;
+    c["worker_pulls_ignored"] = ignored;
+    c["priority_clamped_low"] = low;
+    c["priority_clamped_high"] = high;
+    return c;
+}
+
+} // namespace ns3
