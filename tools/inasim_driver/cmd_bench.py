@@ -39,6 +39,10 @@ BENCHMARKS = {
     "atp": Benchmark("atp-bench", (),
                      "8 ATP jobs x 8 workers (ResNet-50, VGG16) on a leaf-spine vs sharded PS: "
                      "wall time, hops/s, JCT per job, PS fallback", ("scheduler",)),
+    "esa": Benchmark("esa-bench", (),
+                     "the ESA paper's simulation (8 jobs x 8 workers of DNN A on one 100 Gb/s "
+                     "switch) with ESA, ATP and SwitchML: wall time, hops/s, mean JCT, "
+                     "utilisation", ("scheduler",)),
 }
 
 DEFAULT_OUT = ROOT / "results" / "bench"

@@ -140,7 +140,7 @@ AtpProtocol::DoDispose()
 void
 AtpProtocol::Fail(const std::string& what) const
 {
-    throw std::runtime_error("job " + GetContext().name + " (atp): " + what);
+    throw std::runtime_error("job " + GetContext().name + " (" + GetProtocolLabel() + "): " + what);
 }
 
 bool
@@ -158,6 +158,12 @@ AtpProtocol::CreateProgram() const
         f.Set("PoolSize", UintegerValue(m_poolSize));
     }
     return f.Create<AtpProgram>();
+}
+
+std::string
+AtpProtocol::GetProtocolLabel() const
+{
+    return "atp";
 }
 
 uint16_t

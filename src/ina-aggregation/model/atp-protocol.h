@@ -175,6 +175,8 @@ class AtpProtocol : public AggregationProtocol
     virtual Ptr<AtpParameterServer> CreateServer() const;
     /// \return an agent, not yet set up
     virtual Ptr<AtpAgent> CreateAtpAgent() const;
+    /// \return the protocol's short name in messages (ESA: "esa")
+    virtual std::string GetProtocolLabel() const;
     /// Throws std::runtime_error("job NAME (atp): what").
     [[noreturn]] void Fail(const std::string& what) const;
 

@@ -185,7 +185,6 @@ EsaAgent::SendFragment(uint64_t seq, bool resend)
             }
             return;
         }
-
         m_sentPs[seq & m_mask] = Simulator::Now().GetTimeStep();
         m_reminded[seq & m_mask] = 0;
         AtpAgent::SendFragment(seq, false);
@@ -207,7 +206,6 @@ EsaAgent::SendReminder(uint64_t seq)
 {
     const Tensor& t = TensorOf(seq);
     const AtpProtocol::WorkerRoute& r = m_protocol->GetWorkerRoute(t.ps, GetRank());
-
     m_reminded[seq & m_mask] = seq;
     m_sentPs[seq & m_mask] = Simulator::Now().GetTimeStep();
     InaPacket* p = GetHost()->GetPool().Alloc();

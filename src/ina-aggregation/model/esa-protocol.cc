@@ -140,6 +140,12 @@ EsaProtocol::DoDispose()
     AtpProtocol::DoDispose();
 }
 
+std::string
+EsaProtocol::GetProtocolLabel() const
+{
+    return "esa";
+}
+
 uint16_t
 EsaProtocol::GetSwitchProtocol() const
 {
@@ -180,7 +186,7 @@ void
 EsaProtocol::CheckEsa()
 {
     auto fail = [this](const std::string& what) {
-        throw std::runtime_error("job " + GetContext().name + " (esa): " + what);
+        Fail(what);
     };
     if (!m_scale.IsStrictlyPositive())
     {
@@ -453,9 +459,13 @@ EsaProtocol::GetCounters() const
     double low = 0;
     double high = 0;
     double ignored = 0;
+    double stalls = 0;
+    double skipped = 0;
     for (const Ptr<EsaAgent>& a : m_esaAgents)
     {
         const EsaAgent::EsaCounters& e = a->GetEsaCounters();
+        stalls += e.stallReminders;
+        skipped += e.sendsSkipped;
         wTimeout += e.timeoutReminders;
         wDup += e.dupAckReminders;
         low += e.clampedLow;
@@ -465,6 +475,8 @@ EsaProtocol::GetCounters() const
     c["worker_timeout_reminders"] = wTimeout;
     c["worker_dupack_reminders"] = wDup;
     c["worker_pulls_ignored"] = ignored;
+    c["worker_stall_reminders"] = stalls;
+    c["worker_sends_skipped"] = skipped;
     c["priority_clamped_low"] = low;
     c["priority_clamped_high"] = high;
     return c;

@@ -98,6 +98,7 @@ class EsaProtocol : public AtpProtocol
   protected:
     void DoInstall() override;
     void DoDispose() override;
+    std::string GetProtocolLabel() const override;
     Ptr<AtpProgram> CreateProgram() const override;
     Ptr<AtpParameterServer> CreateServer() const override;
     Ptr<AtpAgent> CreateAtpAgent() const override;

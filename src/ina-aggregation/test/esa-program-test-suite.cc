@@ -652,7 +652,7 @@ class EsaResourcesTestCase : public TestCase
 {
   public:
     EsaResourcesTestCase()
-        : TestCase("registers: one 64-bit key/priority/count cell, no counter array")
+        : TestCase("registers: one 64-bit cell holds key, priority and count; no counter array")
     {
     }
 

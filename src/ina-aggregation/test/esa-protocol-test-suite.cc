@@ -1,0 +1,610 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// End-to-end tests of EsaProtocol on real fabrics: exactness with check_values on one rack and on
+// two levels, jobs colliding on a small pool (preemptions and fallbacks, both exact, every
+// aggregator freed), loss from 0 to 1 % with 1 to 16 jobs (every job completes, no value error),
+// the ablations, the priority's inputs, and set-up errors. INASIM_LONG_TESTS=1 adds 16 jobs of
+// 1 MB at 1 % loss.
+
+#include "ns3/esa-agent.h"
+#include "ns3/esa-parameter-server.h"
+#include "ns3/esa-program.h"
+#include "ns3/esa-protocol.h"
+#include "ns3/gradient-values.h"
+#include "ns3/ina-event.h"
+#include "ns3/ina-fabric-helper.h"
+#include "ns3/pipeline.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint64_t GBPS_100 = 100000000000ULL;
+constexpr int64_t US = 1000000; // picoseconds
+
+Ptr<InaFabric>
+Star(uint32_t hosts, double loss = 0, int64_t stream = 0)
+{
+    InaFabricHelper helper;
+    helper.SetQueue(1000000, 0);
+    helper.SetLossRate(loss);
+    helper.SetStreamBase(stream);
+    return helper.Build(InaTopology::Star(hosts, {GBPS_100, US}));
+}
+
+Ptr<InaFabric>
+LeafSpine(uint32_t leaves, uint32_t spines, uint32_t perLeaf, double loss = 0, int64_t stream = 0)
+{
+    InaFabricHelper helper;
+    helper.SetQueue(1000000, 0);
+    helper.SetLossRate(loss);
+    helper.SetStreamBase(stream);
+    return helper.Build(
+        InaTopology::LeafSpine(leaves, spines, perLeaf, {GBPS_100, US}, {GBPS_100, US}));
+}
+
+/// What a test asks of one job.
+struct JobSpec
+{
+    uint32_t jobId = 1;
+    std::string name = "j1";
+    std::vector<uint32_t> hosts;
+    std::vector<uint32_t> ps;
+    std::vector<std::string> tiers{"tor"};
+    std::vector<std::pair<std::string, std::string>> attributes; //!< protocol attributes
+    std::vector<uint64_t> tensorBytes{100000};
+    bool values = true;
+    std::vector<int64_t> startPs; //!< per rank (default 0)
+    uint64_t seed = 7;
+};
+
+/// One ESA job on a fabric: its protocol, agents, tensors and what came back.
+class JobRun
+{
+  public:
+    JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
+        : m_spec(spec)
+    {
+        ObjectFactory f("ns3::EsaProtocol");
+        for (const auto& [name, value] : spec.attributes)
+        {
+            f.Set(name, StringValue(value));
+        }
+        protocol = f.Create<EsaProtocol>();
+        JobContext ctx;
+        ctx.fabric = fabric;
+        ctx.jobId = spec.jobId;
+        ctx.name = spec.name;
+        ctx.workerHosts = spec.hosts;
+        ctx.psHosts = spec.ps;
+        ctx.inaTiers = spec.tiers;
+        ctx.seed = spec.seed;
+        ctx.checkValues = spec.values;
+        ctx.flowIdBase = spec.jobId * JobContext::FLOW_IDS_PER_JOB;
+        protocol->Install(ctx); // may throw: the caller tests set-up errors
+        const uint32_t n = spec.hosts.size();
+        m_values.resize(n);
+        m_done.assign(n, 0);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            agents.push_back(DynamicCast<EsaAgent>(protocol->CreateAgent(r)));
+            agents[r]->SetDoneCallback(MakeBoundCallback(&JobRun::DoneThunk, this, r));
+            m_values[r].resize(spec.tensorBytes.size());
+        }
+    }
+
+    void Start()
+    {
+        for (uint32_t r = 0; r < agents.size(); ++r)
+        {
+            const int64_t at = r < m_spec.startPs.size() ? m_spec.startPs[r] : 0;
+            Simulator::Schedule(PicoSeconds(at), MakeInaFunctorEvent([this, r]() {
+                                    for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
+                                    {
+                                        Hand(r, t);
+                                    }
+                                }));
+        }
+    }
+
+    bool Complete() const
+    {
+        for (uint32_t d : m_done)
+        {
+            if (d != m_spec.tensorBytes.size())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// Elements outside the protocol's tolerance, over every worker and tensor.
+    uint64_t ValueErrors() const
+    {
+        const uint32_t n = agents.size();
+        const double tol = protocol->ValueTolerance(n, GradientValues::RANGE);
+        uint64_t errors = 0;
+        for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
+        {
+            const size_t count = m_spec.tensorBytes[t] / 4;
+            std::vector<double> expect(count);
+            for (size_t i = 0; i < count; ++i)
+            {
+                expect[i] = GradientValues::TrueSum(m_spec.seed, TensorId(t), n, i);
+            }
+            for (uint32_t r = 0; r < n; ++r)
+            {
+                const std::vector<float>& v = m_values[r][t];
+                if (v.size() != count)
+                {
+                    errors += count;
+                    continue;
+                }
+                for (size_t i = 0; i < count; ++i)
+                {
+                    errors += std::fabs(v[i] - expect[i]) <= tol ? 0 : 1;
+                }
+            }
+        }
+        return errors;
+    }
+
+    /// A switch reason summed over the job's switches.
+    uint64_t Reason(uint32_t r) const
+    {
+        uint64_t s = 0;
+        for (const auto& e : protocol->GetSwitches())
+        {
+            s += e.program->GetReasonCount(r);
+        }
+        return s;
+    }
+
+    /// A protocol counter.
+    double Counter(const std::string& name) const
+    {
+        return protocol->GetCounters().at(name);
+    }
+
+    /// Tensor t is piece t of iteration 1, as WorkerApp::TensorId numbers them.
+    static uint64_t TensorId(size_t t)
+    {
+        return (1ULL << 32) | t;
+    }
+
+    Ptr<EsaProtocol> protocol;
+    std::vector<Ptr<EsaAgent>> agents;
+
+  private:
+    void Hand(uint32_t r, size_t t)
+    {
+        const uint64_t bytes = m_spec.tensorBytes[t];
+        std::vector<float>* v = nullptr;
+        if (m_spec.values)
+        {
+            GradientValues::Fill(m_spec.seed, TensorId(t), r, bytes / 4, m_values[r][t]);
+            v = &m_values[r][t];
+        }
+        agents[r]->AllReduce(TensorId(t), bytes, v);
+    }
+
+    static void DoneThunk(JobRun* self, uint32_t r, uint64_t id)
+    {
+        ++self->m_done[r];
+    }
+
+    JobSpec m_spec;
+    std::vector<std::vector<std::vector<float>>> m_values; //!< [rank][tensor]
+    std::vector<uint32_t> m_done;
+};
+
+std::vector<uint32_t>
+Range(uint32_t first, uint32_t count)
+{
+    std::vector<uint32_t> v(count);
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        v[i] = first + i;
+    }
+    return v;
+}
+
+void
+RunJobs(const std::vector<JobRun*>& jobs, Time limit = Seconds(5))
+{
+    for (JobRun* j : jobs)
+    {
+        j->Start();
+    }
+    Simulator::Stop(limit);
+    Simulator::Run();
+}
+
+/// Aggregators held at every switch of the fabric.
+uint64_t
+HeldAggregators(Ptr<InaFabric> fabric)
+{
+    uint64_t held = 0;
+    for (const auto& sw : fabric->GetSwitches())
+    {
+        for (uint32_t i = 0; i < sw->GetPipeline()->GetNPrograms(); ++i)
+        {
+            held += sw->GetPipeline()->GetProgramByIndex(i)->GetAggregatorsInUse();
+        }
+    }
+    return held;
+}
+
+std::string
+InstallError(Ptr<InaFabric> fabric, const JobSpec& spec)
+{
+    try
+    {
+        JobRun run(fabric, spec);
+    }
+    catch (const std::exception& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/// A small pool the jobs must share: 64 aggregators, windows of at most 32 fragments.
+std::vector<std::pair<std::string, std::string>>
+SmallPool(std::vector<std::pair<std::string, std::string>> more = {})
+{
+    std::vector<std::pair<std::string, std::string>> a{{"PoolSize", "64"},
+                                                       {"MaxWindow", "32"},
+                                                       {"InitialWindow", "32"},
+                                                       {"MinWindow", "4"}};
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+}
+
+/**
+ * \ingroup ina-aggregation-test
+ * 8 workers and their PS in one rack, three tensors (1 MB, 10 kB and one 62-value fragment:
+ * 4033 + 41 + 1 = 4075 fragments): every fragment completes in the switch and is multicast from
+ * there (the PS sees nothing), every element within the bound, every aggregator free at the end.
+ */
+class EsaStarTestCase : public TestCase
+{
+  public:
+    EsaStarTestCase()
+        : TestCase("one rack: aggregated and multicast by the switch, exact, all freed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(9);
+        JobSpec s;
+        s.hosts = Range(0, 8);
+        s.ps = {8};
+        s.tensorBytes = {1000000, 10000, 248};
+        JobRun run(fabric, s);
+        RunJobs({&run});
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        NS_TEST_ASSERT_MSG_EQ(run.Reason(AtpProgram::COMPLETED), 4075u, "every fragment here");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_packets"), 0, "nothing at the PS");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_results_sent"), 0, "no result from the PS");
+        NS_TEST_ASSERT_MSG_EQ(HeldAggregators(fabric), 0u, "all freed");
+        NS_TEST_ASSERT_MSG_EQ(run.Reason(EsaProgram::PREEMPTED), 0u, "nothing to preempt");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ina-aggregation-test
+ * Two jobs of 4 workers on a pool of 64 aggregators, their workers starting 2 us apart (so
+ * aggregators wait for stragglers), the second job far more urgent (ratio 4 against 0.25):
+ * fragments collide, the urgent job preempts and the other falls back; both results are exact, and
+ * every aggregator is free at the end (stuck partials are flushed by reminders).
+ */
+class EsaCollisionTestCase : public TestCase
+{
+  public:
+    EsaCollisionTestCase(const std::string& mode)
+        : TestCase("two jobs collide on a small pool (" + mode + "): both exact, all freed")
+        , m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(10);
+        JobSpec a;
+        a.jobId = 1;
+        a.name = "a";
+        a.hosts = Range(0, 4);
+        a.ps = {8};
+        a.tensorBytes = {200000};
+        a.attributes = SmallPool(
+            {{"Preemption", m_mode}, {"CommCompRatio", "0.25"}, {"PriorityScale", "1ms"}});
+        JobSpec b = a;
+        b.jobId = 2;
+        b.name = "b";
+        b.hosts = Range(4, 4);
+        b.ps = {9};
+        b.seed = 8;
+        b.attributes =
+            SmallPool({{"Preemption", m_mode}, {"CommCompRatio", "4"}, {"PriorityScale", "1ms"}});
+        // Workers of a job start apart, as stragglers do: aggregators wait, and collide.
+        a.startPs = {0, 2 * US, 4 * US, 6 * US};
+        b.startPs = {1 * US, 3 * US, 5 * US, 7 * US};
+        JobRun ra(fabric, a);
+        JobRun rb(fabric, b);
+        RunJobs({&ra, &rb});
+        NS_TEST_ASSERT_MSG_EQ(ra.Complete() && rb.Complete(), true, "both complete");
+        NS_TEST_ASSERT_MSG_EQ(ra.ValueErrors(), 0u, "a exact");
+        NS_TEST_ASSERT_MSG_EQ(rb.ValueErrors(), 0u, "b exact");
+        NS_TEST_ASSERT_MSG_GT(ra.Reason(AtpProgram::COLLISION), 0u, "collisions happened");
+        NS_TEST_ASSERT_MSG_GT(ra.Reason(EsaProgram::PREEMPTED), 0u, "preemptions happened");
+        if (m_mode != "always")
+        {
+            NS_TEST_ASSERT_MSG_GT(ra.Reason(EsaProgram::FALLBACK), 0u, "fallbacks happened");
+        }
+        NS_TEST_ASSERT_MSG_GT(ra.Counter("ps_packets") + rb.Counter("ps_packets"),
+                              0,
+                              "the PSs completed what the switch could not");
+        NS_TEST_ASSERT_MSG_EQ(ra.Reason(EsaProgram::DUPLICATE_CONTRIBUTION), 0u, "never twice");
+        NS_TEST_ASSERT_MSG_EQ(HeldAggregators(fabric), 0u, "all freed");
+        Simulator::Destroy();
+    }
+
+    std::string m_mode;
+};
+
+/**
+ * \ingroup ina-aggregation-test
+ * Independent random loss on every link, `jobs` jobs of 4 workers each with its PS on one switch
+ * (jobs start 2 us apart and their workers 0.7 us apart, on a pool of 256 aggregators so they
+ * collide): every
+ * job completes and every element is exact.
+ */
+class EsaLossTestCase : public TestCase
+{
+  public:
+    EsaLossTestCase(double loss, uint32_t jobs, uint64_t bytes)
+        : TestCase("loss " + std::to_string(loss * 100).substr(0, 4) + " %, " +
+                   std::to_string(jobs) + " jobs of " + std::to_string(bytes / 1000) +
+                   " kB: all complete, exact")
+        , m_loss(loss)
+        , m_jobs(jobs)
+        , m_bytes(bytes)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(5 * m_jobs, m_loss, 11);
+        std::vector<std::unique_ptr<JobRun>> runs;
+        std::vector<JobRun*> ptrs;
+        for (uint32_t j = 0; j < m_jobs; ++j)
+        {
+            JobSpec s;
+            s.jobId = j + 1;
+            s.name = "j" + std::to_string(j);
+            s.hosts = Range(5 * j, 4);
+            s.ps = {5 * j + 4};
+            s.tensorBytes = {m_bytes, 6200};
+            s.seed = 100 + j;
+            s.attributes = {{"PoolSize", "256"},
+                            {"MaxWindow", "128"},
+                            {"InitialWindow", "128"},
+                            {"CommCompRatio", j % 2 == 0 ? "2" : "0.5"},
+                            {"Layers", "2"},
+                            {"TensorLayers", "2,1"}};
+            for (uint32_t r = 0; r < 4; ++r)
+            {
+                s.startPs.push_back(2 * US * j + 700000 * r); // stragglers 0.7 us apart
+            }
+            runs.push_back(std::make_unique<JobRun>(fabric, s));
+            ptrs.push_back(runs.back().get());
+        }
+        RunJobs(ptrs, Seconds(30));
+        for (uint32_t j = 0; j < m_jobs; ++j)
+        {
+            NS_TEST_ASSERT_MSG_EQ(runs[j]->Complete(), true, "job " << j << " complete");
+            NS_TEST_ASSERT_MSG_EQ(runs[j]->ValueErrors(), 0u, "job " << j << " exact");
+        }
+        if (m_loss >= 0.01)
+        {
+            NS_TEST_ASSERT_MSG_GT(runs[0]->Counter("ps_reminders"), 0, "reminders at work");
+        }
+        Simulator::Destroy();
+    }
+
+    double m_loss;
+    uint32_t m_jobs;
+    uint64_t m_bytes;
+};
+
+/**
+ * \ingroup ina-aggregation-test
+ * Two levels on a leaf-spine (2 spines, 4 leaves of 4 hosts): a job of 6 workers over two racks
+ * and its PS in a third, with a second job on the same racks, 0.1 % loss: the racks aggregate at
+ * level 1, the PS's rack at level 2, both exact.
+ */
+class EsaTwoLevelTestCase : public TestCase
+{
+  public:
+    EsaTwoLevelTestCase()
+        : TestCase("two levels on a leaf-spine, two jobs, 0.1 % loss: exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = LeafSpine(4, 2, 4, 0.001, 5);
+        JobSpec a;
+        a.hosts = {0, 1, 2, 4, 5, 6};
+        a.ps = {8};
+        a.tiers = {"leaf"};
+        a.tensorBytes = {120000};
+        a.attributes = {{"PoolSize", "128"}, {"MaxWindow", "64"}, {"InitialWindow", "64"}};
+        JobSpec b = a;
+        b.jobId = 2;
+        b.name = "j2";
+        b.hosts = {3, 7, 12, 13};
+        b.ps = {9};
+        b.seed = 9;
+        b.startPs.assign(4, US);
+        JobRun ra(fabric, a);
+        JobRun rb(fabric, b);
+        NS_TEST_ASSERT_MSG_EQ(ra.protocol->GetTrees()[0].level2, true, "a two-level tree");
+        RunJobs({&ra, &rb});
+        NS_TEST_ASSERT_MSG_EQ(ra.Complete() && rb.Complete(), true, "both complete");
+        NS_TEST_ASSERT_MSG_EQ(ra.ValueErrors(), 0u, "a exact");
+        NS_TEST_ASSERT_MSG_EQ(rb.ValueErrors(), 0u, "b exact");
+        NS_TEST_ASSERT_MSG_GT(ra.Reason(EsaProgram::LEVEL1_DONE), 0u, "level-1 aggregates");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ina-aggregation-test
+ * The priority's inputs reach the packets: with a fixed T of 1 ms, two layers and a ratio of 2,
+ * the first tensor (layer 2) gets round(64 ms x 1000/s x 2/2 x 2) = 128 and the second (layer 1)
+ * 256, clamped to 255 (and counted).
+ */
+class EsaPriorityInputsTestCase : public TestCase
+{
+  public:
+    EsaPriorityInputsTestCase()
+        : TestCase("the priority's attributes: fixed time, layers, ratio, clamping")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (int tensors = 1; tensors <= 2; ++tensors)
+        {
+            Ptr<InaFabric> fabric = Star(3);
+            JobSpec s;
+            s.hosts = {0, 1};
+            s.ps = {2};
+            s.tensorBytes = std::vector<uint64_t>(tensors, 2480);
+            s.attributes = {{"PriorityTimeSource", "fixed"},
+                            {"FixedTime", "1ms"},
+                            {"Layers", "2"},
+                            {"TensorLayers", "2,1"},
+                            {"CommCompRatio", "2"}};
+            JobRun run(fabric, s);
+            RunJobs({&run});
+            NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+            const int expectPriority = tensors == 1 ? 128 : 255;
+            const double expectClamps = tensors == 1 ? 0 : 2;
+            NS_TEST_ASSERT_MSG_EQ(+run.agents[0]->GetLastPriority(),
+                                  expectPriority,
+                                  "the last tensor's priority");
+            NS_TEST_ASSERT_MSG_EQ(run.Counter("priority_clamped_high"),
+                                  expectClamps,
+                                  "one clamp per worker for layer 1");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup ina-aggregation-test
+ * Set-ups that cannot work fail at install with a message naming the attribute.
+ */
+class EsaSetupErrorTestCase : public TestCase
+{
+  public:
+    EsaSetupErrorTestCase()
+        : TestCase("impossible set-ups fail at install, clearly")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto contains = [](const std::string& s, const std::string& part) {
+            return s.find(part) != std::string::npos;
+        };
+        JobSpec s;
+        s.hosts = {0, 1};
+        s.ps = {2};
+        {
+            Ptr<InaFabric> fabric = Star(6);
+            JobSpec bad = s;
+            bad.attributes = {{"Layers", "2"}, {"TensorLayers", "2,x"}};
+            const std::string e = InstallError(fabric, bad);
+            NS_TEST_ASSERT_MSG_EQ(contains(e, "TensorLayers is '2,x'"), true, e);
+            bad.attributes = {{"Layers", "2"}, {"TensorLayers", "3,1"}};
+            const std::string f = InstallError(fabric, bad);
+            NS_TEST_ASSERT_MSG_EQ(contains(f, "TensorLayers names layer 3 but Layers is 2"),
+                                  true,
+                                  f);
+            bad.attributes = {{"PriorityScale", "0s"}};
+            NS_TEST_ASSERT_MSG_EQ(contains(InstallError(fabric, bad), "PriorityScale"), true, "");
+            Simulator::Destroy();
+        }
+        {
+            Ptr<InaFabric> fabric = Star(6);
+            JobSpec a = s;
+            a.attributes = {{"Preemption", "always"}};
+            JobRun first(fabric, a);
+            JobSpec b = s;
+            b.jobId = 2;
+            b.hosts = {3, 4};
+            b.ps = {5};
+            const std::string e = InstallError(fabric, b);
+            NS_TEST_ASSERT_MSG_EQ(contains(e, "must agree on Preemption"), true, e);
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup ina-aggregation-test
+ * The test suite.
+ */
+class EsaProtocolTestSuite : public TestSuite
+{
+  public:
+    EsaProtocolTestSuite()
+        : TestSuite("esa-protocol", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new EsaStarTestCase);
+        AddTestCase(new EsaCollisionTestCase("priority"));
+        AddTestCase(new EsaCollisionTestCase("always"));
+        AddTestCase(new EsaCollisionTestCase("random"));
+        AddTestCase(new EsaLossTestCase(0, 1, 100000));
+        AddTestCase(new EsaLossTestCase(0.001, 4, 100000));
+        AddTestCase(new EsaLossTestCase(0.01, 4, 100000));
+        AddTestCase(new EsaTwoLevelTestCase);
+        AddTestCase(new EsaPriorityInputsTestCase);
+        AddTestCase(new EsaSetupErrorTestCase);
+        if (std::getenv("INASIM_LONG_TESTS") != nullptr)
+        {
+            AddTestCase(new EsaLossTestCase(0.01, 16, 1000000));
+        }
+    }
+};
+
+/// Static variable for test initialization
+static EsaProtocolTestSuite g_esaProtocolTestSuite;
+
+} // namespace
