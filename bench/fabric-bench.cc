@@ -46,11 +46,11 @@ class PacedSender
 {
   public:
     PacedSender(Ptr<InaHost> host, InaAddress dst, uint64_t count, int64_t gapPs)
-        : m_host(host),
-          m_dst(dst),
-          m_left(count),
-          m_gapPs(gapPs),
-          m_event(this)
+        : m_host(host)
+        , m_dst(dst)
+        , m_left(count)
+        , m_gapPs(gapPs)
+        , m_event(this)
     {
     }
 
@@ -145,7 +145,8 @@ main(int argc, char* argv[])
     uint64_t packets = 200000;
     uint64_t p2pPackets = 0;
     CommandLine cmd(__FILE__);
-    cmd.Usage("Fabric benchmark: permutation traffic on a k=4 fat-tree, inasim link vs PointToPoint.");
+    cmd.Usage(
+        "Fabric benchmark: permutation traffic on a k=4 fat-tree, inasim link vs PointToPoint.");
     cmd.AddValue("packets", "packets each host sends (inasim link)", packets);
     cmd.AddValue("p2p-packets", "packets each host sends on the p2p run (0: same)", p2pPackets);
     cmd.Parse(argc, argv);

@@ -7,7 +7,6 @@
 #include "ns3/job-placement.h"
 
 #include <gtest/gtest.h>
-
 #include <set>
 
 using namespace ns3;

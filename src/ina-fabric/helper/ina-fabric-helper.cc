@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/drop-tail-queue.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/ina-channel.h"
@@ -16,7 +17,6 @@
 #include "ns3/point-to-point-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/queue.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -153,8 +153,9 @@ InaFabricHelper::Build(const InaTopology& topology) const
                 // ECN marks are a switch's congestion signal: a host's own NIC queue does not
                 // mark (as with DCTCP, which marks at switch egress), or a sender whose window
                 // exceeds its path's BDP would be told to slow down by its own queue.
-                dev->SetAttribute("EcnThreshold",
-                                  UintegerValue(topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes));
+                dev->SetAttribute(
+                    "EcnThreshold",
+                    UintegerValue(topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes));
                 dev->SetAttribute("PriorityClasses", UintegerValue(m_priorityClasses));
                 if (m_lossRate > 0)
                 {
@@ -187,9 +188,10 @@ InaFabricHelper::Build(const InaTopology& topology) const
                 nodes[owner]->AddDevice(dev);
                 dev->SetAddress(Mac48Address::Allocate());
                 dev->Attach(channel);
-                auto port = std::make_unique<InaP2pPort>(dev,
-                                                         m_capacityBytes,
-                                                         topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes);
+                auto port = std::make_unique<InaP2pPort>(
+                    dev,
+                    m_capacityBytes,
+                    topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes);
                 p2p[e] = port.get();
                 ends[e] = port.get();
                 fabric->AdoptPort(std::move(port));
@@ -207,8 +209,9 @@ InaFabricHelper::Build(const InaTopology& topology) const
     {
         for (uint32_t p = 0; p < ports[i].size(); ++p)
         {
-            NS_ABORT_MSG_IF(ports[i][p] == nullptr, "InaFabricHelper: unwired port " << p << " at node "
-                                                                          << topo.GetNode(i).name);
+            NS_ABORT_MSG_IF(ports[i][p] == nullptr,
+                            "InaFabricHelper: unwired port " << p << " at node "
+                                                             << topo.GetNode(i).name);
             if (topo.IsHost(i))
             {
                 NS_ABORT_MSG_IF(ports[i].size() != 1,

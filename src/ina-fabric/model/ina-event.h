@@ -18,13 +18,14 @@ namespace ns3
  * \ingroup ina-fabric
  * An event that calls one member function and is scheduled again and again without allocating.
  *
- * Simulator::Schedule(f, args) allocates an EventImpl per call; on a link that is one malloc and one
- * free per packet hop, a large share of what remains once ns-3 Packets are gone (performance.md B4).
- * An owner that never has more than one instance pending (a link's head packet, a recirculation
- * port) keeps one InaEvent and reschedules it. Simulator::Schedule(Time, Ptr<EventImpl>) takes its
- * own reference (GetPointer acquires one) and the scheduler drops it after Invoke.
+ * Simulator::Schedule(f, args) allocates an EventImpl per call; on a link that is one malloc and
+ * one free per packet hop, a large share of what remains once ns-3 Packets are gone (performance.md
+ * B4). An owner that never has more than one instance pending (a link's head packet, a
+ * recirculation port) keeps one InaEvent and reschedules it. Simulator::Schedule(Time,
+ * Ptr<EventImpl>) takes its own reference (GetPointer acquires one) and the scheduler drops it
+ * after Invoke.
  */
-template <typename T, void (T::*Method)()>
+template<typename T, void (T::*Method)()>
 class InaEvent : public EventImpl
 {
   public:
@@ -46,7 +47,7 @@ class InaEvent : public EventImpl
  * \ingroup ina-fabric
  * Holder of one reusable event. Not copyable: the event points back at its owner.
  */
-template <typename T, void (T::*Method)()>
+template<typename T, void (T::*Method)()>
 class InaReusableEvent
 {
   public:
@@ -76,7 +77,7 @@ class InaReusableEvent
  * every version: set-up code and tests that must also build under waf with ns-3.35 schedule
  * lambdas through MakeInaFunctorEvent. It allocates once per call: not for per-packet paths.
  */
-template <typename F>
+template<typename F>
 class InaFunctorEvent : public EventImpl
 {
   public:
@@ -99,7 +100,7 @@ class InaFunctorEvent : public EventImpl
  * \param f the functor to call once.
  * \return a one-shot event for Simulator::Schedule(Time, Ptr<EventImpl>).
  */
-template <typename F>
+template<typename F>
 Ptr<EventImpl>
 MakeInaFunctorEvent(F f)
 {

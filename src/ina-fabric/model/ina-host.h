@@ -17,8 +17,8 @@ namespace ns3
 /**
  * \ingroup ina-fabric
  * A server's network side: one port (its NIC) and a table of endpoints by InaPacket::dstPort, the
- * way a UDP stack demultiplexes, without the IP stack (performance.md B3: a router through ns-3's IP
- * stack forwards 5-7x slower). Applications bind an endpoint and send through the host.
+ * way a UDP stack demultiplexes, without the IP stack (performance.md B3: a router through ns-3's
+ * IP stack forwards 5-7x slower). Applications bind an endpoint and send through the host.
  */
 class InaHost : public Object, public InaPacketSink
 {

@@ -63,8 +63,8 @@ InaNetDevice::GetTypeId()
 }
 
 InaNetDevice::InaNetDevice()
-    : m_arrivalEvent(this),
-      m_txCompleteEvent(this)
+    : m_arrivalEvent(this)
+    , m_txCompleteEvent(this)
 {
     m_ring.resize(64);
 }

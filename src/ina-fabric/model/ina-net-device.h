@@ -24,14 +24,14 @@ class InaChannel;
 
 /**
  * \ingroup ina-fabric
- * inasim's link end: an output FIFO in front of a serializer, costing one scheduler event per packet
- * hop.
+ * inasim's link end: an output FIFO in front of a serializer, costing one scheduler event per
+ * packet hop.
  *
- * A FIFO served at a fixed rate needs no event to start a transmission: a packet sent at t starts at
- * max(t, busyUntil), ends one serialization later and reaches the peer one propagation delay after
- * that, all known at Send(). The device keeps the packets in flight in a ring, in arrival order, and
- * has only the head's arrival pending in the scheduler (a reusable event, so no allocation either).
- * The queue backlog is the part of the ring whose transmission has not started.
+ * A FIFO served at a fixed rate needs no event to start a transmission: a packet sent at t starts
+ * at max(t, busyUntil), ends one serialization later and reaches the peer one propagation delay
+ * after that, all known at Send(). The device keeps the packets in flight in a ring, in arrival
+ * order, and has only the head's arrival pending in the scheduler (a reusable event, so no
+ * allocation either). The queue backlog is the part of the ring whose transmission has not started.
  *
  * With PriorityClasses > 1 a later packet may overtake earlier ones, so the start of a transmission
  * is no longer known at Send(): the device then keeps per-class queues and pays a second event per

@@ -26,9 +26,9 @@ constexpr uint16_t PPP_CARRIED_PROTOCOL = 0x0800; // any number the device can m
 InaP2pPort::InaP2pPort(Ptr<PointToPointNetDevice> device,
                        uint64_t capacityBytes,
                        uint64_t ecnThresholdBytes)
-    : m_device(device),
-      m_capacityBytes(capacityBytes),
-      m_ecnThresholdBytes(ecnThresholdBytes)
+    : m_device(device)
+    , m_capacityBytes(capacityBytes)
+    , m_ecnThresholdBytes(ecnThresholdBytes)
 {
     m_device->SetReceiveCallback(MakeCallback(&InaP2pPort::OnReceive, this));
     m_device->TraceConnectWithoutContext("PhyRxDrop", MakeCallback(&InaP2pPort::OnRxDrop, this));
@@ -104,7 +104,10 @@ InaP2pPort::Enqueue(InaPacket* p)
 }
 
 bool
-InaP2pPort::OnReceive(Ptr<NetDevice> dev, Ptr<const Packet> pkt, uint16_t proto, const Address& from)
+InaP2pPort::OnReceive(Ptr<NetDevice> dev,
+                      Ptr<const Packet> pkt,
+                      uint16_t proto,
+                      const Address& from)
 {
     InaPacketTag tag;
     pkt->PeekPacketTag(tag);

@@ -24,7 +24,9 @@ namespace ns3
 class InaP2pPort : public InaPort
 {
   public:
-    InaP2pPort(Ptr<PointToPointNetDevice> device, uint64_t capacityBytes, uint64_t ecnThresholdBytes);
+    InaP2pPort(Ptr<PointToPointNetDevice> device,
+               uint64_t capacityBytes,
+               uint64_t ecnThresholdBytes);
     ~InaP2pPort() override;
 
     void SetPeer(InaP2pPort* peer);

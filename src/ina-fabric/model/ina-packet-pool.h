@@ -16,9 +16,9 @@ namespace ns3
 
 /**
  * \ingroup ina-fabric
- * Free lists of InaPacket and InaValueBuffer, in the manner of htsim's PacketDB: after warm-up the fast
- * path allocates nothing. One pool per fabric (no process-wide state), so two simulations built in
- * one process do not share packets.
+ * Free lists of InaPacket and InaValueBuffer, in the manner of htsim's PacketDB: after warm-up the
+ * fast path allocates nothing. One pool per fabric (no process-wide state), so two simulations
+ * built in one process do not share packets.
  */
 class InaPacketPool
 {

@@ -15,8 +15,8 @@ namespace ns3
 
 /**
  * \ingroup ina-fabric
- * Node addresses: hosts are 0..H-1, switches follow. A destination with INA_MULTICAST_BIT set names a
- * multicast group instead of a node.
+ * Node addresses: hosts are 0..H-1, switches follow. A destination with INA_MULTICAST_BIT set names
+ * a multicast group instead of a node.
  */
 using InaAddress = uint32_t;
 constexpr InaAddress INA_MULTICAST_BIT = 0x80000000u;
@@ -48,8 +48,8 @@ struct InaValueBuffer
 
 /**
  * \ingroup ina-fabric
- * The packet on inasim's fast path: a plain struct from InaPacketPool, never an ns-3 Packet (those are
- * made only at an ns-3 NetDevice boundary and for pcap; see performance.md Part D for why).
+ * The packet on inasim's fast path: a plain struct from InaPacketPool, never an ns-3 Packet (those
+ * are made only at an ns-3 NetDevice boundary and for pcap; see performance.md Part D for why).
  *
  * Only `wireBytes` occupies links: it counts every header and the payload as they would be on the
  * wire. The fields below are the simulator's view of those headers. A protocol keeps its own header
@@ -78,7 +78,7 @@ struct InaPacket
 
     alignas(8) uint8_t hdr[HDR_BYTES]; //!< protocol header area
 
-    template <typename T>
+    template<typename T>
     T* Header()
     {
         static_assert(sizeof(T) <= HDR_BYTES, "protocol header does not fit InaPacket::hdr");
@@ -86,7 +86,7 @@ struct InaPacket
         return reinterpret_cast<T*>(hdr);
     }
 
-    template <typename T>
+    template<typename T>
     const T* Header() const
     {
         static_assert(sizeof(T) <= HDR_BYTES, "protocol header does not fit InaPacket::hdr");

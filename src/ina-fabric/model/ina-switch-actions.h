@@ -19,8 +19,8 @@ namespace ns3
  * pass. InaSwitch implements it; tests implement it with a recording double, so a program can be
  * unit-tested with no topology.
  *
- * Every action takes ownership of the packet. A pass must end each packet it was given in exactly one
- * action (or in Pipeline recirculation), and may create new packets from GetPool() (a result, a
+ * Every action takes ownership of the packet. A pass must end each packet it was given in exactly
+ * one action (or in Pipeline recirculation), and may create new packets from GetPool() (a result, a
  * partial aggregate for the next tier) and send them too.
  */
 class InaSwitchActions

@@ -110,8 +110,8 @@ void
 InaSwitch::SetFlowRoute(uint32_t flowId, uint16_t port)
 {
     NS_ABORT_MSG_IF(port >= m_ports.size(),
-                    "InaSwitch " << m_name << ": flow route to port " << port << " but the switch has "
-                                 << m_ports.size() << " ports");
+                    "InaSwitch " << m_name << ": flow route to port " << port
+                                 << " but the switch has " << m_ports.size() << " ports");
     m_flowRoutes[flowId] = port;
     m_hasOverrides = true;
 }
@@ -126,8 +126,8 @@ void
 InaSwitch::SetJobRoute(uint32_t jobId, InaAddress dst, uint16_t port)
 {
     NS_ABORT_MSG_IF(port >= m_ports.size(),
-                    "InaSwitch " << m_name << ": job route to port " << port << " but the switch has "
-                                 << m_ports.size() << " ports");
+                    "InaSwitch " << m_name << ": job route to port " << port
+                                 << " but the switch has " << m_ports.size() << " ports");
     m_jobRoutes[JobRouteKey(jobId, dst)] = port;
     m_hasOverrides = true;
 }

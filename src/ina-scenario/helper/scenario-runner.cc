@@ -20,15 +20,14 @@
 #include "ns3/switch-program.h"
 #include "ns3/uinteger.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
 
@@ -111,7 +110,8 @@ NormalizeAttributeValue(const TypeId::AttributeInformation& info, const std::str
         catch (const std::invalid_argument&)
         {
             throw std::invalid_argument("expected an integer (sizes may carry a unit, e.g. 64KB), "
-                                        "got \"" + value + "\"");
+                                        "got \"" +
+                                        value + "\"");
         }
     }
     if (type.rfind("double", 0) == 0)
@@ -129,10 +129,10 @@ NormalizeAttributeValue(const TypeId::AttributeInformation& info, const std::str
 } // namespace
 
 ScenarioRunner::ScenarioRunner(const Scenario& scenario, const std::string& outDir)
-    : m_scenario(scenario),
-      m_outDir(outDir),
-      m_progressOut(&std::cerr),
-      m_summaryOut(&std::cout)
+    : m_scenario(scenario)
+    , m_outDir(outDir)
+    , m_progressOut(&std::cerr)
+    , m_summaryOut(&std::cout)
 {
 }
 
@@ -193,9 +193,10 @@ ScenarioRunner::BuildFabric()
             {
                 known << (known.tellp() > 0 ? ", " : "") << k;
             }
-            throw m_scenario.Error("switch.ina_tiers",
-                                   "tier '" + tier + "' is not in this topology (its switch tiers: " +
-                                       known.str() + ")");
+            throw m_scenario.Error(
+                "switch.ina_tiers",
+                "tier '" + tier + "' is not in this topology (its switch tiers: " + known.str() +
+                    ")");
         }
     }
 
@@ -282,12 +283,11 @@ ScenarioRunner::InstallTraffic()
                                    "with check_values the flow size must be a multiple of 4 bytes");
         }
         Ptr<InaFlowApp> app = CreateObject<InaFlowApp>();
-        app->SetAttribute("Pattern",
-                          EnumValue(tr.pattern == ScenarioTraffic::Pattern::PERMUTATION
-                                        ? InaFlowApp::PERMUTATION
-                                    : tr.pattern == ScenarioTraffic::Pattern::INCAST
-                                        ? InaFlowApp::INCAST
-                                        : InaFlowApp::ALL_TO_ALL));
+        app->SetAttribute(
+            "Pattern",
+            EnumValue(tr.pattern == ScenarioTraffic::Pattern::PERMUTATION ? InaFlowApp::PERMUTATION
+                      : tr.pattern == ScenarioTraffic::Pattern::INCAST    ? InaFlowApp::INCAST
+                                                                       : InaFlowApp::ALL_TO_ALL));
         app->SetAttribute("FlowBytes", UintegerValue(tr.flowBytes));
         app->SetAttribute("Start", TimeValue(TimeStep(tr.startPs)));
         app->SetAttribute("Seed", UintegerValue(m_scenario.seed * 1000003ULL + i));
@@ -330,8 +330,8 @@ TrySetAttribute(ObjectFactory& factory,
     if (!v)
     {
         throw scenario.Error(key,
-                             "'" + value + "' is not a valid value for " + tid.GetName() + "::" +
-                                 name + " (expected " +
+                             "'" + value + "' is not a valid value for " + tid.GetName() +
+                                 "::" + name + " (expected " +
                                  info.checker->GetUnderlyingTypeInformation() + ")");
     }
     factory.Set(name, *v);
@@ -383,13 +383,21 @@ ScenarioRunner::InstallJobs()
         for (const auto& [name, value] : sj.params)
         {
             // A protocol attribute, else a worker attribute (FusionBytes, PartitionBytes).
-            if (TrySetAttribute(protocolFactory, protocolTid, name, value, m_scenario,
+            if (TrySetAttribute(protocolFactory,
+                                protocolTid,
+                                name,
+                                value,
+                                m_scenario,
                                 key + ".params." + name))
             {
                 continue;
             }
             ObjectFactory workerCheck(WorkerApp::GetTypeId().GetName());
-            if (TrySetAttribute(workerCheck, WorkerApp::GetTypeId(), name, value, m_scenario,
+            if (TrySetAttribute(workerCheck,
+                                WorkerApp::GetTypeId(),
+                                name,
+                                value,
+                                m_scenario,
                                 key + ".params." + name))
             {
                 TypeId::AttributeInformation info;
@@ -399,8 +407,8 @@ ScenarioRunner::InstallJobs()
             }
             throw m_scenario.Error(key + ".params." + name,
                                    "protocol '" + sj.protocol + "' (" + typeName +
-                                       ") has no attribute '" + name + "' (it has: " +
-                                       AttributeNames(protocolTid) +
+                                       ") has no attribute '" + name +
+                                       "' (it has: " + AttributeNames(protocolTid) +
                                        "; workers have: FusionBytes, PartitionBytes)");
         }
         Ptr<AggregationProtocol> protocol = protocolFactory.Create<AggregationProtocol>();
@@ -459,8 +467,8 @@ ScenarioRunner::InstallJobs()
         }
         catch (const std::runtime_error& e)
         {
-            throw m_scenario.Error(key + ".placement", std::string("job '") + sj.name + "' " +
-                                                           e.what());
+            throw m_scenario.Error(key + ".placement",
+                                   std::string("job '") + sj.name + "' " + e.what());
         }
         if (protocol->UsesParameterServers())
         {
@@ -468,8 +476,7 @@ ScenarioRunner::InstallJobs()
                 kind == JobPlacement::Kind::EXPLICIT ? JobPlacement::Kind::PACKED : kind;
             try
             {
-                ctx.psHosts =
-                    JobPlacement::Place(psKind, sj.psHosts, {}, topo, used, ctx.seed + 1);
+                ctx.psHosts = JobPlacement::Place(psKind, sj.psHosts, {}, topo, used, ctx.seed + 1);
             }
             catch (const std::runtime_error& e)
             {
@@ -669,8 +676,8 @@ ScenarioRunner::LinksCsv() const
             uint32_t to = e == 0 ? link.b : link.a;
             os << l << "," << topo.GetNode(from).name << "," << topo.GetNode(to).name << ","
                << link.rateBps << "," << c.txPackets << "," << c.txBytes << "," << c.rxPackets
-               << "," << c.drops << "," << c.ecnMarks << "," << c.lost << ","
-               << c.peakBacklogBytes << "\n";
+               << "," << c.drops << "," << c.ecnMarks << "," << c.lost << "," << c.peakBacklogBytes
+               << "\n";
         }
     }
     return os.str();
@@ -687,9 +694,9 @@ ScenarioRunner::SwitchesCsv() const
         const InaSwitch::Counters& c = sw->GetCounters();
         PipelineUsage u = sw->GetPipeline()->GetUsage();
         os << sw->GetName() << "," << sw->GetTier() << "," << c.received << "," << c.forwarded
-           << "," << c.multicastCopies << "," << c.consumed << "," << c.noRoute << ","
-           << u.packets << "," << u.passes << "," << u.recirculatedPackets << ","
-           << u.recirculationDrops << "\n";
+           << "," << c.multicastCopies << "," << c.consumed << "," << c.noRoute << "," << u.packets
+           << "," << u.passes << "," << u.recirculatedPackets << "," << u.recirculationDrops
+           << "\n";
     }
     return os.str();
 }
@@ -745,7 +752,7 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
         }
         r << " by t = " << PsToS(simPs) << " s"
           << (m_scenario.stopTimePs > 0 && simPs >= m_scenario.stopTimePs ? " (stop_time reached)"
-                                                                           : " (no events left)");
+                                                                          : " (no events left)");
         reason = r.str();
     }
     summary["completed"] = flowsDone;

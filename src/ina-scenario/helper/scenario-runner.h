@@ -20,8 +20,8 @@ namespace ns3
 /**
  * \ingroup ina-scenario
  * Runs one validated Scenario: builds the topology and the fabric, installs what the scenario asks
- * for (plain traffic now; jobs as protocols register), runs the simulation with a progress line, and
- * writes the outputs of the user contract (summary.json, config.yaml, CSV tables).
+ * for (plain traffic now; jobs as protocols register), runs the simulation with a progress line,
+ * and writes the outputs of the user contract (summary.json, config.yaml, CSV tables).
  *
  * A run that cannot finish (stop_time reached, flows stuck) still writes summary.json, with
  * `completed: false` and the reason.

@@ -17,8 +17,8 @@ using namespace ns3;
 
 /**
  * \ingroup ina-scenario
- * examples/scenarios/traffic.yaml, the plain-traffic example (the fabric smoke tests run it): a star
- * of 8 hosts with one permutation of 1MB flows and no jobs.
+ * examples/scenarios/traffic.yaml, the plain-traffic example (the fabric smoke tests run it): a
+ * star of 8 hosts with one permutation of 1MB flows and no jobs.
  */
 class InaScenarioDefaultFileTestCase : public TestCase
 {

@@ -37,13 +37,13 @@ class AggregationAgent : public Object
     /// Counters every agent keeps, for summary.json.
     struct Stats
     {
-        uint64_t tensors = 0;            //!< tensors all-reduced
-        uint64_t payloadBytes = 0;       //!< tensor bytes handed to AllReduce
-        uint64_t wireBytesSent = 0;      //!< bytes this host put on the wire for the job
-        uint64_t packetsSent = 0;        //!< packets this host sent for the job
-        uint64_t retransmissions = 0;    //!< packets sent again
-        uint64_t psFallbackPackets = 0;  //!< packets that went to a parameter server instead of
-                                         //!< being aggregated in the network
+        uint64_t tensors = 0;           //!< tensors all-reduced
+        uint64_t payloadBytes = 0;      //!< tensor bytes handed to AllReduce
+        uint64_t wireBytesSent = 0;     //!< bytes this host put on the wire for the job
+        uint64_t packetsSent = 0;       //!< packets this host sent for the job
+        uint64_t retransmissions = 0;   //!< packets sent again
+        uint64_t psFallbackPackets = 0; //!< packets that went to a parameter server instead of
+                                        //!< being aggregated in the network
     };
 
     static TypeId GetTypeId();

@@ -29,7 +29,9 @@ bool
 AggregationProtocolRegistry::Has(const std::string& name)
 {
     const auto& e = Entries();
-    return std::any_of(e.begin(), e.end(), [&](const Entry& x) { return x.name == name; });
+    return std::any_of(e.begin(), e.end(), [&](const Entry& x) {
+        return x.name == name;
+    });
 }
 
 std::string
@@ -47,8 +49,8 @@ AggregationProtocolRegistry::Lookup(const std::string& name)
     {
         known += (known.empty() ? "" : ", ") + e.name;
     }
-    throw std::runtime_error("unknown protocol '" + name + "' (available: " +
-                             (known.empty() ? "none" : known) + ")");
+    throw std::runtime_error("unknown protocol '" + name +
+                             "' (available: " + (known.empty() ? "none" : known) + ")");
 }
 
 std::vector<AggregationProtocolRegistry::Entry>

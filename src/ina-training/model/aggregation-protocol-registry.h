@@ -34,7 +34,9 @@ class AggregationProtocolRegistry
 
     struct Registrar
     {
-        Registrar(const std::string& name, const std::string& typeId, const std::string& description);
+        Registrar(const std::string& name,
+                  const std::string& typeId,
+                  const std::string& description);
     };
 
     /// The TypeId name for a short name; throws std::runtime_error listing the known names.

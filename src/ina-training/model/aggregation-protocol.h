@@ -25,14 +25,14 @@ class AggregationAgent;
 struct JobContext
 {
     Ptr<InaFabric> fabric;
-    uint32_t jobId = 0;                 //!< InaPacket::jobId of every packet of the job (>= 1)
-    std::string name;                   //!< the job's name, for messages
-    std::vector<uint32_t> workerHosts;  //!< host index of each worker, by rank
-    std::vector<uint32_t> psHosts;      //!< host index of each parameter server
-    std::vector<std::string> inaTiers;  //!< switch tiers allowed to aggregate (scenario)
-    uint64_t seed = 1;                  //!< the job's random seed
-    bool checkValues = false;           //!< agents carry real values
-    uint32_t flowIdBase = 0;            //!< the job owns flow ids [base, base + FLOW_IDS_PER_JOB)
+    uint32_t jobId = 0;                //!< InaPacket::jobId of every packet of the job (>= 1)
+    std::string name;                  //!< the job's name, for messages
+    std::vector<uint32_t> workerHosts; //!< host index of each worker, by rank
+    std::vector<uint32_t> psHosts;     //!< host index of each parameter server
+    std::vector<std::string> inaTiers; //!< switch tiers allowed to aggregate (scenario)
+    uint64_t seed = 1;                 //!< the job's random seed
+    bool checkValues = false;          //!< agents carry real values
+    uint32_t flowIdBase = 0;           //!< the job owns flow ids [base, base + FLOW_IDS_PER_JOB)
     static constexpr uint32_t FLOW_IDS_PER_JOB = 1u << 20;
 };
 

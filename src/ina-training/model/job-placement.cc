@@ -48,8 +48,10 @@ JobPlacement::Place(Kind kind,
         {
             if (h >= n)
             {
-                throw std::runtime_error("host " + std::to_string(h) + " does not exist (the "
-                                         "topology has hosts 0.." + std::to_string(n - 1) + ")");
+                throw std::runtime_error("host " + std::to_string(h) +
+                                         " does not exist (the "
+                                         "topology has hosts 0.." +
+                                         std::to_string(n - 1) + ")");
             }
             if (used[h] || std::count(chosen.begin(), chosen.end(), h) > 0)
             {

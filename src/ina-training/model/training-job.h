@@ -98,11 +98,13 @@ class TrainingJob : public Object
     std::vector<int64_t> m_iterationEndPs;
     uint64_t m_valuesChecked = 0;
     uint64_t m_valueErrors = 0;
+
     struct Expected
     {
         std::vector<double> sum;
         uint32_t checksLeft;
     };
+
     std::map<uint64_t, Expected> m_expected;
 };
 

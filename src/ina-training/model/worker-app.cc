@@ -71,7 +71,8 @@ WorkerApp::Setup(TrainingJob* job,
     m_compute = compute;
     m_agent->SetDoneCallback(MakeCallback(&WorkerApp::OnTensorDone, this));
     m_compute->Attach(this);
-    NS_ABORT_MSG_IF(m_model.layers.empty(), "WorkerApp: model " << m_model.name << " has no layers");
+    NS_ABORT_MSG_IF(m_model.layers.empty(),
+                    "WorkerApp: model " << m_model.name << " has no layers");
 }
 
 void

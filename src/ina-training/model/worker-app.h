@@ -26,8 +26,9 @@ class TrainingJob;
  * One data-parallel worker. An iteration is a training step: the forward pass layer by layer, then
  * the backward pass from the last layer to the first; as each layer's backward pass ends its
  * gradient is ready and is handed to the job's aggregation agent at once (wait-free
- * back-propagation), possibly fused with the next layers' gradients up to FusionBytes and split into
- * PartitionBytes pieces. The next iteration starts when every gradient has come back aggregated.
+ * back-propagation), possibly fused with the next layers' gradients up to FusionBytes and split
+ * into PartitionBytes pieces. The next iteration starts when every gradient has come back
+ * aggregated.
  *
  * Layer times come from a ComputeModel, asked as each layer starts.
  */
