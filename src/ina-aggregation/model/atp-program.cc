@@ -104,24 +104,14 @@ AtpProgram::GetName() const
 }
 
 void
-AtpProgram::SetPipelineLimits(const PipelineLimits& limits)
-{
-    if (IsInstalled())
-    {
-        throw std::logic_error("AtpProgram::SetPipelineLimits after Install");
-    }
-    m_limits = limits;
-}
-
-void
 AtpProgram::CheckConfig()
 {
-    if (m_limits.valuesPerPass < VALUE_LANES)
+    if (GetPipelineLimits().valuesPerPass < VALUE_LANES)
     {
         throw std::invalid_argument("ATP touches " + std::to_string(VALUE_LANES) +
                                     " payload register lanes (62 values in pairs) per pass but the "
                                     "pipeline's ValuesPerPass is " +
-                                    std::to_string(m_limits.valuesPerPass));
+                                    std::to_string(GetPipelineLimits().valuesPerPass));
     }
 }
 
@@ -147,7 +137,7 @@ AtpProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 void
 AtpProgram::DeclareResources(ResourceDemand& demand) const
 {
-    ResourceDemand d = Demand(m_poolSize, m_limits);
+    ResourceDemand d = Demand(m_poolSize, GetPipelineLimits());
     demand.registerArrays = std::move(d.registerArrays);
     demand.tables = std::move(d.tables);
 }
@@ -183,7 +173,7 @@ AtpProgram::InitializeState()
     m_regs.id = &GetRegister("agtr_id");
     m_regs.bitmap = &GetRegister("bitmap");
     // ESA keeps its contribution count beside the key and declares no "counter".
-    const ResourceDemand d = Demand(m_poolSize, m_limits);
+    const ResourceDemand d = Demand(m_poolSize, GetPipelineLimits());
     const bool hasCounter =
         std::any_of(d.registerArrays.begin(), d.registerArrays.end(), [](const auto& a) {
             return a.name == "counter";

@@ -127,7 +127,6 @@ class AtpProgram : public SwitchProgram
      * Call before Install; the default is a Tofino-1 pipeline (PipelineLimits{}).
      * \param limits the pipeline's limits
      */
-    void SetPipelineLimits(const PipelineLimits& limits);
 
     /**
      * \param limits a pipeline
@@ -267,9 +266,8 @@ class AtpProgram : public SwitchProgram
     uint32_t ControlIndex(uint32_t index) const;
 
     // Attributes
-    uint32_t m_poolSize;     //!< aggregators
-    uint32_t m_maxJobs;      //!< entries of the job table
-    PipelineLimits m_limits; //!< layout target
+    uint32_t m_poolSize; //!< aggregators
+    uint32_t m_maxJobs;  //!< entries of the job table
 
     // Installed state
     Registers m_regs;              //!< resolved registers

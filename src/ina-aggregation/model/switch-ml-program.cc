@@ -103,16 +103,6 @@ SwitchMlProgram::GetName() const
 }
 
 void
-SwitchMlProgram::SetPipelineLimits(const PipelineLimits& limits)
-{
-    if (IsInstalled())
-    {
-        throw std::logic_error("SwitchMlProgram::SetPipelineLimits after Install");
-    }
-    m_limits = limits;
-}
-
-void
 SwitchMlProgram::CheckConfig()
 {
     if (m_elements != 32 && m_elements != 64)
@@ -121,22 +111,22 @@ SwitchMlProgram::CheckConfig()
                                     "; expected 32 (one value per register lane) or 64 (two per "
                                     "lane, harvested in a second pass)");
     }
-    if (m_limits.valuesPerPass < VALUE_LANES)
+    if (GetPipelineLimits().valuesPerPass < VALUE_LANES)
     {
         throw std::invalid_argument("SwitchML touches " + std::to_string(VALUE_LANES) +
                                     " payload register lanes per pass but the pipeline's "
                                     "ValuesPerPass is " +
-                                    std::to_string(m_limits.valuesPerPass));
+                                    std::to_string(GetPipelineLimits().valuesPerPass));
     }
     const uint32_t seenLanes = (m_maxFanIn + 31) / 32;
-    if (seenLanes > m_limits.statefulAlusPerStage)
+    if (seenLanes > GetPipelineLimits().statefulAlusPerStage)
     {
         throw std::invalid_argument(
             "MaxFanIn " + std::to_string(m_maxFanIn) + " needs " + std::to_string(seenLanes) +
             " bitmap registers in one stage but a stage has " +
-            std::to_string(m_limits.statefulAlusPerStage) +
+            std::to_string(GetPipelineLimits().statefulAlusPerStage) +
             " stateful ALUs (StatefulAlusPerStage); at most " +
-            std::to_string(32 * m_limits.statefulAlusPerStage) + " contributors per switch");
+            std::to_string(32 * GetPipelineLimits().statefulAlusPerStage) + " contributors per switch");
     }
 }
 
@@ -165,7 +155,7 @@ SwitchMlProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 void
 SwitchMlProgram::DeclareResources(ResourceDemand& demand) const
 {
-    ResourceDemand d = Demand(m_poolSize, m_limits);
+    ResourceDemand d = Demand(m_poolSize, GetPipelineLimits());
     demand.registerArrays = std::move(d.registerArrays);
     demand.tables = std::move(d.tables);
 }

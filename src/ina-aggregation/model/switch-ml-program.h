@@ -120,7 +120,6 @@ class SwitchMlProgram : public SwitchProgram
      * stage). Call before Install; the default is a Tofino-1 pipeline (PipelineLimits{}).
      * \param limits the pipeline's limits
      */
-    void SetPipelineLimits(const PipelineLimits& limits);
 
     /**
      * \param limits a pipeline
@@ -199,12 +198,11 @@ class SwitchMlProgram : public SwitchProgram
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const;
 
     // Attributes
-    uint32_t m_poolSize;     //!< slots
-    uint32_t m_elements;     //!< elements per packet: 32 or 64
-    bool m_blockExponent;    //!< keep the per-slot exponent maximum
-    uint32_t m_maxFanIn;     //!< contributors per job
-    uint32_t m_maxJobs;      //!< entries of the job table
-    PipelineLimits m_limits; //!< layout target
+    uint32_t m_poolSize;  //!< slots
+    uint32_t m_elements;  //!< elements per packet: 32 or 64
+    bool m_blockExponent; //!< keep the per-slot exponent maximum
+    uint32_t m_maxFanIn;  //!< contributors per job
+    uint32_t m_maxJobs;   //!< entries of the job table
 
     // Installed state
     ExactMatchTable* m_jobTable = nullptr; //!< job id -> index in m_jobs

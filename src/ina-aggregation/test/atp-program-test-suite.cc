@@ -7,6 +7,8 @@
 // resend flushes (partial and whole), level 2, groups a level-1 switch does not aggregate, ECN,
 // saturation, duplicates, bad packets, and the pool against the pipeline.
 
+#include "recording-switch.h"
+
 #include "ns3/atp-header.h"
 #include "ns3/atp-program.h"
 #include "ns3/object-factory.h"
@@ -32,65 +34,7 @@ constexpr uint32_t JOB = 3;
 constexpr uint32_t OTHER = 4;
 
 /// The switch double: keeps a copy of every packet a pass hands it, then frees it.
-class RecordingSwitch : public InaSwitchActions
-{
-  public:
-    struct Record
-    {
-        char action;                 //!< 'F' forward, 'S' send on port, 'C' consume
-        InaAddress dst;              //!< destination
-        uint8_t ecn;                 //!< IP ECN
-        AtpHeader h;                 //!< header
-        std::vector<int32_t> values; //!< payload, empty when virtual
-    };
-
-    void Forward(InaPacket* p) override
-    {
-        Note('F', p);
-    }
-
-    void SendOnPort(InaPacket* p, uint32_t port) override
-    {
-        Note('S', p);
-    }
-
-    void Consume(InaPacket* p) override
-    {
-        Note('C', p);
-    }
-
-    InaPacketPool& GetPool() override
-    {
-        return pool;
-    }
-
-    InaAddress GetAddress() const override
-    {
-        return SWITCH;
-    }
-
-    uint32_t GetNPorts() const override
-    {
-        return 64;
-    }
-
-    InaPacketPool pool;
-    std::vector<Record> records;
-
-  private:
-    void Note(char action, InaPacket* p)
-    {
-        Record r{action, p->dst, p->ecn, {}, {}};
-        std::memcpy(&r.h, p->hdr, sizeof(AtpHeader));
-        if (p->values != nullptr)
-        {
-            const int32_t* v = p->values->AsInt32();
-            r.values.assign(v, v + p->values->words.size());
-        }
-        records.push_back(r);
-        pool.Free(p);
-    }
-};
+using RecordingSwitch = tests::RecordingSwitch<AtpHeader, SWITCH>;
 
 /// What one test packet carries.
 struct Pkt

@@ -9,6 +9,8 @@
 // only their key, results that free leftovers, stale holders, fan-in 1, and the second level.
 // Expected values are worked out by hand in the comments.
 
+#include "recording-switch.h"
+
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/esa-header.h"
@@ -40,67 +42,7 @@ constexpr uint32_t JOB_B = 4;
 constexpr uint16_t INDEX = 7;
 
 /// The switch double: keeps a copy of every packet a pass hands it, then frees it.
-class RecordingSwitch : public InaSwitchActions
-{
-  public:
-    struct Record
-    {
-        char action;                 //!< 'F' forward, 'S' send on port, 'C' consume
-        InaAddress dst;              //!< destination
-        uint32_t jobId;              //!< InaPacket::jobId
-        uint64_t seq;                //!< InaPacket::seq
-        uint32_t passes;             //!< pipeline passes taken
-        AtpHeader h;                 //!< header
-        std::vector<int32_t> values; //!< payload, empty when virtual
-    };
-
-    void Forward(InaPacket* p) override
-    {
-        Note('F', p);
-    }
-
-    void SendOnPort(InaPacket* p, uint32_t port) override
-    {
-        Note('S', p);
-    }
-
-    void Consume(InaPacket* p) override
-    {
-        Note('C', p);
-    }
-
-    InaPacketPool& GetPool() override
-    {
-        return pool;
-    }
-
-    InaAddress GetAddress() const override
-    {
-        return SWITCH;
-    }
-
-    uint32_t GetNPorts() const override
-    {
-        return 64;
-    }
-
-    InaPacketPool pool;
-    std::vector<Record> records;
-
-  private:
-    void Note(char action, InaPacket* p)
-    {
-        Record r{action, p->dst, p->jobId, p->seq, p->passes, {}, {}};
-        std::memcpy(&r.h, p->hdr, sizeof(AtpHeader));
-        if (p->values != nullptr)
-        {
-            const int32_t* v = p->values->AsInt32();
-            r.values.assign(v, v + p->values->words.size());
-        }
-        records.push_back(r);
-        pool.Free(p);
-    }
-};
+using RecordingSwitch = tests::RecordingSwitch<AtpHeader, SWITCH>;
 
 /// What one test packet carries.
 struct Pkt

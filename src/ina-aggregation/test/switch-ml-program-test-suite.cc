@@ -8,6 +8,8 @@
 // exponents, partials below the root, pass-through traffic, bad packets, pool partitioning, and the
 // pool's fit against the pipeline (1 slot, the maximum, one more than the maximum).
 
+#include "recording-switch.h"
+
 #include "ns3/boolean.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline.h"
@@ -32,68 +34,7 @@ constexpr InaAddress GROUP = 7 | INA_MULTICAST_BIT;
 constexpr uint32_t JOB = 3;
 
 /// The switch double: keeps a copy of every packet a pass hands it, then frees it.
-class RecordingSwitch : public InaSwitchActions
-{
-  public:
-    struct Record
-    {
-        char action;                 //!< 'F' forward, 'S' send on port, 'C' consume
-        InaAddress src;              //!< packet source
-        InaAddress dst;              //!< packet destination
-        uint32_t flowId;             //!< flow id
-        uint16_t dstPort;            //!< endpoint
-        uint32_t passes;             //!< passes taken
-        SwitchMlHeader h;            //!< header
-        std::vector<int32_t> values; //!< payload, empty when virtual
-    };
-
-    void Forward(InaPacket* p) override
-    {
-        Note('F', p);
-    }
-
-    void SendOnPort(InaPacket* p, uint32_t port) override
-    {
-        Note('S', p);
-    }
-
-    void Consume(InaPacket* p) override
-    {
-        Note('C', p);
-    }
-
-    InaPacketPool& GetPool() override
-    {
-        return pool;
-    }
-
-    InaAddress GetAddress() const override
-    {
-        return SWITCH;
-    }
-
-    uint32_t GetNPorts() const override
-    {
-        return 64;
-    }
-
-    InaPacketPool pool;
-    std::vector<Record> records;
-
-  private:
-    void Note(char action, InaPacket* p)
-    {
-        Record r{action, p->src, p->dst, p->flowId, p->dstPort, p->passes, {}, {}};
-        std::memcpy(&r.h, p->hdr, sizeof(SwitchMlHeader));
-        if (p->values != nullptr)
-        {
-            const int32_t* v = p->values->AsInt32();
-            r.values.assign(v, v + p->values->words.size());
-        }
-        records.push_back(r);
-        pool.Free(p);
-    }
-};
+using RecordingSwitch = tests::RecordingSwitch<SwitchMlHeader, SWITCH>;
 
 /// A pipeline (default Tofino-like Attributes) whose switch is `sw`, with a SwitchML program.
 struct Rig

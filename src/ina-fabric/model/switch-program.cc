@@ -332,4 +332,14 @@ SwitchProgram::GetPeakAggregatorsInUse() const
     return 0;
 }
 
+void
+SwitchProgram::SetPipelineLimits(const PipelineLimits& limits)
+{
+    if (IsInstalled())
+    {
+        throw std::logic_error(GetName() + ": SetPipelineLimits after Install");
+    }
+    m_pipelineLimits = limits;
+}
+
 } // namespace ns3

@@ -115,6 +115,18 @@ class SwitchProgram : public Object
     virtual uint64_t GetPeakAggregatorsInUse() const;
 
     /// \return whether a pipeline has installed this program
+    /**
+     * The pipeline this program will be laid out for (stages, SRAM, ALUs, lanes per pass). A
+     * program whose layout depends on the pipeline (how many slots fit, which stage holds what)
+     * is told before Install, since DeclareResources runs at Install.
+     */
+    void SetPipelineLimits(const PipelineLimits& limits);
+
+    const PipelineLimits& GetPipelineLimits() const
+    {
+        return m_pipelineLimits;
+    }
+
     bool IsInstalled() const
     {
         return m_pipeline != nullptr;
@@ -285,6 +297,7 @@ class SwitchProgram : public Object
 
     Pipeline* m_pipeline = nullptr;                          //!< where installed
     InaSwitchActions* m_actions = nullptr;                   //!< the switch
+    PipelineLimits m_pipelineLimits;                         //!< layout target
     std::string m_name;                                      //!< GetName(), cached at install
     PipelinePass* m_pass = nullptr;                          //!< the pass running now, if any
     std::vector<std::unique_ptr<RegisterArray>> m_registers; //!< storage, declaration order
