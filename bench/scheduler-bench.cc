@@ -8,12 +8,15 @@
  * Raw event rate of the ns-3 scheduler: trivial self-rescheduling events with a fixed number of
  * pending events. Every model built on ns-3 runs at some fraction of this rate, so it is the
  * ceiling the fabric and protocol benchmarks are compared against (research: performance.md B1/D).
+ * `scheduler.raw.*` uses the scheduler inasim programs use (the one ina-fabric makes the default
+ * when it loads); `scheduler.map.*` ns-3's own default, MapScheduler, for comparison.
  *
  * Output (the `./inasim bench` protocol, docs/driver.md): one flat JSON object on stdout.
  */
 
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 
 #include <chrono>
@@ -63,14 +66,37 @@ Step()
     }
 }
 
+struct Outcome
+{
+    uint64_t executed;
+    double wallS;
+};
+
+Outcome
+RunChains(uint64_t events, uint32_t chains, uint64_t seed)
+{
+    g_rng = seed;
+    g_target = events;
+    g_scheduled = 0;
+    g_executed = 0;
+    for (uint32_t i = 0; i < chains; ++i)
+    {
+        ++g_scheduled;
+        Simulator::Schedule(NextDelay(), &Step);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    Simulator::Run();
+    const auto stop = std::chrono::steady_clock::now();
+    Simulator::Destroy();
+    return {g_executed, std::chrono::duration<double>(stop - start).count()};
+}
+
 } // namespace
 
 int
 main(int argc, char* argv[])
 {
-    // Before any Time exists, as every inasim program does (performance.md C3.6).
-    Time::SetResolution(Time::PS);
-
+    // Picosecond resolution is set by ina-fabric when it loads, as in every inasim program.
     uint64_t events = 8000000;
     uint32_t chains = 1000;
     uint64_t seed = 88172645463325252ULL;
@@ -103,33 +129,30 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    g_rng = seed;
-    g_target = events;
-    for (uint32_t i = 0; i < chains; ++i)
+    const Outcome raw = RunChains(events, chains, seed);
+    ObjectFactory map;
+    map.SetTypeId("ns3::MapScheduler");
+    Simulator::SetScheduler(map);
+    const Outcome mapped = RunChains(events, chains, seed);
+    for (const Outcome& o : {raw, mapped})
     {
-        ++g_scheduled;
-        Simulator::Schedule(NextDelay(), &Step);
+        if (o.executed != events)
+        {
+            std::fprintf(stderr,
+                         "scheduler-bench: executed %" PRIu64 " events, expected %" PRIu64 "\n",
+                         o.executed,
+                         events);
+            return 1;
+        }
     }
-
-    const auto start = std::chrono::steady_clock::now();
-    Simulator::Run();
-    const auto stop = std::chrono::steady_clock::now();
-    Simulator::Destroy();
-
-    if (g_executed != g_target)
-    {
-        std::fprintf(stderr,
-                     "scheduler-bench: executed %" PRIu64 " events, expected %" PRIu64 "\n",
-                     g_executed,
-                     g_target);
-        return 1;
-    }
-    const double wallS = std::chrono::duration<double>(stop - start).count();
-    const double rate = wallS > 0 ? static_cast<double>(g_executed) / wallS : 0.0;
+    auto rate = [](const Outcome& o) {
+        return o.wallS > 0 ? static_cast<double>(o.executed) / o.wallS : 0.0;
+    };
     std::printf("{\"scheduler.raw.events_per_s\": %.1f, \"scheduler.raw.events\": %" PRIu64
-                ", \"scheduler.raw.wall_s\": %.6f}\n",
-                rate,
-                g_executed,
-                wallS);
+                ", \"scheduler.raw.wall_s\": %.6f, \"scheduler.map.events_per_s\": %.1f}\n",
+                rate(raw),
+                raw.executed,
+                raw.wallS,
+                rate(mapped));
     return 0;
 }

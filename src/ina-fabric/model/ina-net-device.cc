@@ -63,8 +63,7 @@ InaNetDevice::GetTypeId()
 }
 
 InaNetDevice::InaNetDevice()
-    : m_arrivalEvent(this)
-    , m_txCompleteEvent(this)
+    : m_txCompleteEvent(this)
 {
     m_ring.resize(64);
 }
@@ -228,8 +227,14 @@ InaNetDevice::PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int
     ++m_tail;
     if (m_tail - m_head == 1)
     {
-        m_arrivalEvent.ScheduleAt(arrive);
+        InaEventBatcher::ScheduleAt(arrive, this);
     }
+}
+
+void
+InaNetDevice::OnBatchedEvent()
+{
+    OnArrival();
 }
 
 void
@@ -248,7 +253,7 @@ InaNetDevice::OnArrival()
     ++m_head;
     if (m_head != m_tail)
     {
-        m_arrivalEvent.ScheduleAt(m_ring[m_head & (m_ring.size() - 1)].arrivePs);
+        InaEventBatcher::ScheduleAt(m_ring[m_head & (m_ring.size() - 1)].arrivePs, this);
     }
     if (lost)
     {

@@ -5,6 +5,7 @@
 #ifndef INA_NET_DEVICE_H
 #define INA_NET_DEVICE_H
 
+#include "ina-event-batcher.h"
 #include "ina-event.h"
 #include "ina-port.h"
 
@@ -31,13 +32,14 @@ class InaChannel;
  * at max(t, busyUntil), ends one serialization later and reaches the peer one propagation delay
  * after that, all known at Send(). The device keeps the packets in flight in a ring, in arrival
  * order, and has only the head's arrival pending in the scheduler (a reusable event, so no
- * allocation either). The queue backlog is the part of the ring whose transmission has not started.
+ * allocation either; arrivals due at the same picosecond on different links share one event,
+ * InaEventBatcher). The queue backlog is the part of the ring whose transmission has not started.
  *
  * With PriorityClasses > 1 a later packet may overtake earlier ones, so the start of a transmission
  * is no longer known at Send(): the device then keeps per-class queues and pays a second event per
  * hop (transmission complete).
  */
-class InaNetDevice : public NetDevice, public InaPort
+class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::Target
 {
   public:
     static TypeId GetTypeId();
@@ -105,6 +107,7 @@ class InaNetDevice : public NetDevice, public InaPort
     void Admit(InaPacket* p); // capacity and ECN at enqueue
     void PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int64_t extraDelayPs);
     void OnArrival();
+    void OnBatchedEvent() override; // InaEventBatcher::Target: the head packet arrives
     void StartNextPriority();
     void OnTxComplete();
     void WritePcap(const InaPacket* p, int64_t atPs);
@@ -134,7 +137,6 @@ class InaNetDevice : public NetDevice, public InaPort
     uint64_t m_backlogBytes = 0;
     int64_t m_busyUntilPs = 0;
     int64_t m_lastArrivePs = 0;
-    InaReusableEvent<InaNetDevice, &InaNetDevice::OnArrival> m_arrivalEvent;
 
     // priority mode
     std::vector<std::deque<std::pair<InaPacket*, int64_t>>> m_classQueues;

@@ -1,0 +1,143 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/ina-event-batcher.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Records when and in which order it was woken, as "name@ps".
+class Recorder : public InaEventBatcher::Target
+{
+  public:
+    Recorder(std::string name, std::vector<std::string>* log)
+        : m_name(std::move(name))
+        , m_log(log)
+    {
+    }
+
+    void OnBatchedEvent() override
+    {
+        m_log->push_back(m_name + "@" + std::to_string(Simulator::Now().GetPicoSeconds()));
+    }
+
+  private:
+    std::string m_name;
+    std::vector<std::string>* m_log;
+};
+
+/// A plain scheduler event, to see where batched targets run among other events.
+void
+Mark(std::vector<std::string>* log, const char* name)
+{
+    log->push_back(std::string(name) + "@" + std::to_string(Simulator::Now().GetPicoSeconds()));
+}
+
+TEST(EventBatcher, SameTimeRequestsShareOneEventAndRunInRequestOrder)
+{
+    std::vector<std::string> log;
+    Recorder a("a", &log);
+    Recorder b("b", &log);
+    Recorder c("c", &log);
+    const uint64_t before = InaEventBatcher::GetBatchesScheduled();
+    InaEventBatcher::ScheduleAt(100, &a);
+    InaEventBatcher::ScheduleAt(100, &b);
+    InaEventBatcher::ScheduleAt(50, &c); // earlier: its own event
+    const uint64_t events = Simulator::GetEventCount();
+    Simulator::Run();
+    EXPECT_EQ(InaEventBatcher::GetBatchesScheduled() - before, 2u);
+    EXPECT_EQ(Simulator::GetEventCount() - events, 2u);
+    EXPECT_EQ(log, (std::vector<std::string>{"c@50", "a@100", "b@100"}));
+    Simulator::Destroy();
+}
+
+TEST(EventBatcher, OnlyTheMostRecentBatchIsJoined)
+{
+    // a@100 then c@200 then b@100: b cannot join a's batch any more and gets its own event, which
+    // runs after a's (ns-3 order among equal times is insertion order).
+    std::vector<std::string> log;
+    Recorder a("a", &log);
+    Recorder b("b", &log);
+    Recorder c("c", &log);
+    const uint64_t before = InaEventBatcher::GetBatchesScheduled();
+    InaEventBatcher::ScheduleAt(100, &a);
+    InaEventBatcher::ScheduleAt(200, &c);
+    InaEventBatcher::ScheduleAt(100, &b);
+    Simulator::Run();
+    EXPECT_EQ(InaEventBatcher::GetBatchesScheduled() - before, 3u);
+    EXPECT_EQ(log, (std::vector<std::string>{"a@100", "b@100", "c@200"}));
+    Simulator::Destroy();
+}
+
+TEST(EventBatcher, JoinersRunAtTheFirstRequestsPlaceAmongEqualTimeEvents)
+{
+    // The documented order: b joins a's batch, so it runs before the plain event x that was
+    // scheduled for the same time between the two requests.
+    std::vector<std::string> log;
+    Recorder a("a", &log);
+    Recorder b("b", &log);
+    InaEventBatcher::ScheduleAt(100, &a);
+    Simulator::Schedule(PicoSeconds(100), &Mark, &log, "x");
+    InaEventBatcher::ScheduleAt(100, &b);
+    Simulator::Run();
+    EXPECT_EQ(log, (std::vector<std::string>{"a@100", "b@100", "x@100"}));
+    Simulator::Destroy();
+}
+
+TEST(EventBatcher, ATargetWokenRequestsAgainForTheSameTimeInANewEvent)
+{
+    // Requests made while a batch runs never join it (its loop has moved on); a request for the
+    // current time gets a new event that runs after the batch.
+    std::vector<std::string> log;
+
+    struct Again : InaEventBatcher::Target
+    {
+        std::vector<std::string>* log;
+        int left = 2;
+
+        void OnBatchedEvent() override
+        {
+            log->push_back("again@" + std::to_string(Simulator::Now().GetPicoSeconds()));
+            if (--left > 0)
+            {
+                InaEventBatcher::ScheduleAt(Simulator::Now().GetPicoSeconds(), this);
+            }
+        }
+    } again;
+
+    again.log = &log;
+    Recorder a("a", &log);
+    InaEventBatcher::ScheduleAt(10, &again);
+    InaEventBatcher::ScheduleAt(10, &a);
+    Simulator::Run();
+    EXPECT_EQ(log, (std::vector<std::string>{"again@10", "a@10", "again@10"}));
+    Simulator::Destroy();
+}
+
+TEST(EventBatcher, ADestroyedSimulationsPendingBatchIsNeverJoined)
+{
+    // A batch pending when Simulator::Destroy drops it must not swallow a request of the next
+    // simulation for the same time stamp: the target would never run.
+    std::vector<std::string> log;
+    Recorder a("a", &log);
+    Recorder b("b", &log);
+    InaEventBatcher::ScheduleAt(500, &a);
+    Simulator::Stop(PicoSeconds(100));
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_TRUE(log.empty());
+    InaEventBatcher::ScheduleAt(500, &b);
+    Simulator::Run();
+    EXPECT_EQ(log, (std::vector<std::string>{"b@500"}));
+    Simulator::Destroy();
+}
+
+} // namespace
