@@ -6,8 +6,7 @@
 // star, virtual payloads: wall time, packet-hops per wall second, and the simulated time against
 // the bus-bandwidth bound 2(n-1)/n x B / rate. Prints one flat JSON object (docs/driver.md).
 
-#include "ns3/aggregation-agent.h"
-#include "ns3/aggregation-protocol-registry.h"
+#include "ns3/all-reduce-runner.h"
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
 
@@ -29,54 +28,35 @@ struct Result
     uint64_t events;
 };
 
-// A free function bound with MakeBoundCallback: ns-3 <= 3.35 Callbacks cannot wrap lambdas.
-void
-OnRankDone(uint32_t* done, int64_t* lastDone, uint64_t /* tensorId */)
-{
-    ++*done;
-    *lastDone = Simulator::Now().GetTimeStep();
-}
-
 Result
 RunRing(uint32_t n, uint64_t bytes)
 {
     InaFabricHelper helper;
     helper.SetQueue(1000000, 100000);
     Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(n, {100000000000ULL, 1000000}));
-    JobContext ctx;
-    ctx.fabric = fabric;
-    ctx.jobId = 1;
-    ctx.name = "bench";
+    AllReduceRunner::Spec spec;
+    spec.name = "bench";
     for (uint32_t h = 0; h < n; ++h)
     {
-        ctx.workerHosts.push_back(h);
+        spec.hosts.push_back(h);
     }
-    ctx.flowIdBase = 1;
-    ObjectFactory f(AggregationProtocolRegistry::Lookup("ring"));
-    Ptr<AggregationProtocol> protocol = f.Create<AggregationProtocol>();
-    protocol->Install(ctx);
-    std::vector<Ptr<AggregationAgent>> agents;
-    int64_t lastDone = 0;
-    uint32_t done = 0;
-    for (uint32_t r = 0; r < n; ++r)
-    {
-        agents.push_back(protocol->CreateAgent(r));
-        agents.back()->SetDoneCallback(MakeBoundCallback(&OnRankDone, &done, &lastDone));
-        agents.back()->AllReduce(1, bytes, nullptr);
-    }
+    spec.tensorBytes = {bytes};
+    spec.values = false;
+    AllReduceRunner run(fabric, "ring", spec);
+    const uint64_t eventsBefore = Simulator::GetEventCount();
     auto t0 = std::chrono::steady_clock::now();
-    Simulator::Run();
+    AllReduceRunner::RunAll({&run}, Seconds(10));
     auto t1 = std::chrono::steady_clock::now();
-    if (done != n)
+    if (!run.Complete())
     {
-        std::fprintf(stderr, "ring-bench: only %u of %u ranks finished\n", done, n);
+        std::fprintf(stderr, "ring-bench: not every rank finished\n");
         std::exit(1);
     }
     Result r{std::chrono::duration<double>(t1 - t0).count(),
-             lastDone * 1e-12,
+             run.LastFinishPs() * 1e-12,
              fabric->GetPacketHops(),
-             Simulator::GetEventCount()};
-    agents.clear();
+             Simulator::GetEventCount() - eventsBefore};
+    run.Dispose();
     Simulator::Destroy();
     return r;
 }

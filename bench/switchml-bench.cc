@@ -18,10 +18,9 @@
 // bound.
 
 #include "ns3/aggregation-protocol-registry.h"
+#include "ns3/all-reduce-runner.h"
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
-#include "ns3/switch-ml-agent.h"
-#include "ns3/switch-ml-protocol.h"
 
 #include <chrono>
 #include <cinttypes>
@@ -47,14 +46,6 @@ struct Outcome
     bool complete = false;
 };
 
-// A free function bound with MakeBoundCallback: ns-3 <= 3.35 Callbacks cannot wrap lambdas.
-void
-OnWorkerDone(uint32_t* done, int64_t* lastPs, uint64_t /* tensorId */)
-{
-    ++*done;
-    *lastPs = Simulator::Now().GetPicoSeconds();
-}
-
 /// One all-reduce of `bytes` by `workers` workers on a star, with protocol `typeId`.
 Outcome
 RunOnce(const std::string& typeId, uint32_t workers, uint64_t bytes, InaFabricHelper::LinkKind kind)
@@ -62,50 +53,27 @@ RunOnce(const std::string& typeId, uint32_t workers, uint64_t bytes, InaFabricHe
     InaFabricHelper helper;
     helper.SetLinkKind(kind);
     Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(workers, {RATE_BPS, DELAY_PS}));
-    ObjectFactory f(typeId);
-    Ptr<AggregationProtocol> protocol = f.Create<AggregationProtocol>();
-    JobContext ctx;
-    ctx.fabric = fabric;
-    ctx.jobId = 1;
-    ctx.name = "bench";
+    AllReduceRunner::Spec spec;
     for (uint32_t w = 0; w < workers; ++w)
     {
-        ctx.workerHosts.push_back(w);
+        spec.hosts.push_back(w);
     }
-    ctx.inaTiers = {"tor"};
-    ctx.seed = 1;
-    ctx.checkValues = false;
-    ctx.flowIdBase = JobContext::FLOW_IDS_PER_JOB;
-    protocol->Install(ctx);
-    std::vector<Ptr<AggregationAgent>> agents;
-    uint32_t done = 0;
-    int64_t lastPs = 0;
-    for (uint32_t w = 0; w < workers; ++w)
-    {
-        agents.push_back(protocol->CreateAgent(w));
-        agents.back()->SetDoneCallback(MakeBoundCallback(&OnWorkerDone, &done, &lastPs));
-        Simulator::ScheduleNow(&AggregationAgent::AllReduce,
-                               agents.back(),
-                               uint64_t{1},
-                               bytes,
-                               static_cast<std::vector<float>*>(nullptr));
-    }
-    Simulator::Stop(Seconds(10));
+    spec.name = "bench";
+    spec.tensorBytes = {bytes};
+    spec.values = false;
+    spec.seed = 1;
+    AllReduceRunner run(fabric, typeId, spec);
     const uint64_t eventsBefore = Simulator::GetEventCount();
     auto t0 = std::chrono::steady_clock::now();
-    Simulator::Run();
+    AllReduceRunner::RunAll({&run}, Seconds(10));
     auto t1 = std::chrono::steady_clock::now();
     Outcome o;
     o.wallS = std::chrono::duration<double>(t1 - t0).count();
     o.hops = fabric->GetPacketHops();
     o.events = Simulator::GetEventCount() - eventsBefore;
-    o.simTimeS = lastPs * 1e-12;
-    o.complete = done == workers;
-    for (auto& a : agents)
-    {
-        a->Dispose();
-    }
-    protocol->Dispose();
+    o.simTimeS = run.LastFinishPs() * 1e-12;
+    o.complete = run.Complete();
+    run.Dispose();
     Simulator::Destroy();
     return o;
 }

@@ -11,6 +11,7 @@
 // decrease; the first-packet timeout; two parameter servers; set-up errors. After every run no
 // aggregator is left held. Set INASIM_LONG_TESTS=1 for 16 jobs x 8 workers under 1 % loss.
 
+#include "ns3/all-reduce-runner.h"
 #include "ns3/atp-agent.h"
 #include "ns3/atp-header.h"
 #include "ns3/atp-parameter-server.h"
@@ -61,145 +62,27 @@ LeafSpine(uint32_t leaves, uint32_t spines, uint32_t perLeaf, double loss = 0, i
         InaTopology::LeafSpine(leaves, spines, perLeaf, {GBPS_100, US}, {GBPS_100, US}));
 }
 
-/// What a test asks of one job.
-struct JobSpec
+/// What a test asks of one job (100 kB tensors unless it says otherwise).
+struct JobSpec : AllReduceRunner::Spec
 {
-    uint32_t jobId = 1;
-    std::string name = "j1";
-    std::vector<uint32_t> hosts;
-    std::vector<uint32_t> ps;
-    std::vector<std::string> tiers{"tor"};
-    std::vector<std::pair<std::string, std::string>> attributes; //!< protocol attributes
-    std::vector<uint64_t> tensorBytes{100000};
-    bool values = true;
-    std::vector<int64_t> startPs; //!< per rank (default 0)
-    uint64_t seed = 7;
+    JobSpec()
+    {
+        tensorBytes = {100000};
+    }
 };
 
-/// One ATP job installed on a fabric: its protocol, agents, tensors and what came back.
-class JobRun
+/// One ATP job: AllReduceRunner with its protocol and agents typed, and ATP's counters summed.
+class JobRun : public AllReduceRunner
 {
   public:
     JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : m_spec(spec)
+        : AllReduceRunner(fabric, "ns3::AtpProtocol", spec)
+        , protocol(DynamicCast<AtpProtocol>(GetProtocol()))
     {
-        ObjectFactory f("ns3::AtpProtocol");
-        for (const auto& [name, value] : spec.attributes)
+        for (uint32_t r = 0; r < GetNWorkers(); ++r)
         {
-            f.Set(name, StringValue(value));
+            agents.push_back(DynamicCast<AtpAgent>(GetAgent(r)));
         }
-        protocol = f.Create<AtpProtocol>();
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = spec.jobId;
-        ctx.name = spec.name;
-        ctx.workerHosts = spec.hosts;
-        ctx.psHosts = spec.ps;
-        ctx.inaTiers = spec.tiers;
-        ctx.seed = spec.seed;
-        ctx.checkValues = spec.values;
-        ctx.flowIdBase = spec.jobId * JobContext::FLOW_IDS_PER_JOB;
-        protocol->Install(ctx); // may throw: the caller tests set-up errors
-        const uint32_t n = spec.hosts.size();
-        m_values.resize(n);
-        m_done.assign(n, 0);
-        m_finishPs.assign(n, 0);
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            agents.push_back(DynamicCast<AtpAgent>(protocol->CreateAgent(r)));
-            agents[r]->SetDoneCallback(MakeBoundCallback(&JobRun::DoneThunk, this, r));
-            m_values[r].resize(spec.tensorBytes.size());
-        }
-    }
-
-    /// Schedule every worker's hand-over of all its tensors.
-    void Start()
-    {
-        for (uint32_t r = 0; r < agents.size(); ++r)
-        {
-            const int64_t at = r < m_spec.startPs.size() ? m_spec.startPs[r] : 0;
-            Simulator::Schedule(PicoSeconds(at), MakeInaFunctorEvent([this, r]() {
-                                    for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
-                                    {
-                                        Hand(r, t);
-                                    }
-                                }));
-        }
-    }
-
-    bool Complete() const
-    {
-        for (uint32_t d : m_done)
-        {
-            if (d != m_spec.tensorBytes.size())
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /// Elements outside the protocol's tolerance, over every worker and tensor.
-    uint64_t ValueErrors(double* maxError = nullptr) const
-    {
-        const uint32_t n = agents.size();
-        const double tol = protocol->ValueTolerance(n, GradientValues::RANGE);
-        uint64_t errors = 0;
-        double worst = 0;
-        for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
-        {
-            const size_t count = m_spec.tensorBytes[t] / 4;
-            std::vector<double> expect(count);
-            for (size_t i = 0; i < count; ++i)
-            {
-                expect[i] = GradientValues::TrueSum(m_spec.seed, TensorId(t), n, i);
-            }
-            for (uint32_t r = 0; r < n; ++r)
-            {
-                const std::vector<float>& v = m_values[r][t];
-                if (v.size() != count)
-                {
-                    errors += count;
-                    continue;
-                }
-                for (size_t i = 0; i < count; ++i)
-                {
-                    const double e = std::fabs(v[i] - expect[i]);
-                    worst = std::max(worst, std::isnan(e) ? 1e300 : e);
-                    errors += e <= tol ? 0 : 1;
-                }
-            }
-        }
-        if (maxError != nullptr)
-        {
-            *maxError = worst;
-        }
-        return errors;
-    }
-
-    int64_t FinishPs(uint32_t rank) const
-    {
-        return m_finishPs[rank];
-    }
-
-    int64_t LastFinishPs() const
-    {
-        int64_t last = 0;
-        for (int64_t f : m_finishPs)
-        {
-            last = std::max(last, f);
-        }
-        return last;
-    }
-
-    uint64_t Sum(uint64_t AggregationAgent::Stats::*field) const
-    {
-        uint64_t s = 0;
-        for (const auto& a : agents)
-        {
-            s += a->GetStats().*field;
-        }
-        return s;
     }
 
     uint64_t SumCounter(uint64_t AtpAgent::Counters::*field) const
@@ -238,51 +121,15 @@ class JobRun
     uint64_t Fragments() const
     {
         uint64_t f = 0;
-        for (uint64_t b : m_spec.tensorBytes)
+        for (uint64_t b : GetSpec().tensorBytes)
         {
             f += (b / 4 + AtpHeader::VALUES - 1) / AtpHeader::VALUES;
         }
         return f;
     }
 
-    static uint64_t TensorId(size_t t)
-    {
-        return 1000 + t;
-    }
-
     Ptr<AtpProtocol> protocol;
     std::vector<Ptr<AtpAgent>> agents;
-
-  private:
-    void Hand(uint32_t r, size_t t)
-    {
-        const uint64_t bytes = m_spec.tensorBytes[t];
-        std::vector<float>* v = nullptr;
-        if (m_spec.values)
-        {
-            GradientValues::Fill(m_spec.seed, TensorId(t), r, bytes / 4, m_values[r][t]);
-            v = &m_values[r][t];
-        }
-        agents[r]->AllReduce(TensorId(t), bytes, v);
-    }
-
-    // Static, so MakeBoundCallback can bind (run, rank): ns-3 <= 3.35 Callbacks cannot wrap
-    // lambdas.
-    static void DoneThunk(JobRun* self, uint32_t r, uint64_t id)
-    {
-        self->OnDone(r, id);
-    }
-
-    void OnDone(uint32_t r, uint64_t id)
-    {
-        ++m_done[r];
-        m_finishPs[r] = Simulator::Now().GetPicoSeconds();
-    }
-
-    JobSpec m_spec;
-    std::vector<std::vector<std::vector<float>>> m_values; //!< [rank][tensor]
-    std::vector<uint32_t> m_done;
-    std::vector<int64_t> m_finishPs;
 };
 
 std::vector<uint32_t>
@@ -300,12 +147,7 @@ Range(uint32_t first, uint32_t count)
 void
 RunJobs(const std::vector<JobRun*>& jobs, Time limit = Seconds(2))
 {
-    for (JobRun* j : jobs)
-    {
-        j->Start();
-    }
-    Simulator::Stop(limit);
-    Simulator::Run();
+    AllReduceRunner::RunAll({jobs.begin(), jobs.end()}, limit);
 }
 
 /// Aggregators held at every switch of the fabric (all ATP programs).

@@ -8,6 +8,7 @@
 // the retransmission timer; stale results; versions across tensors; jobs sharing a pool; trees
 // over two tiers; and the set-up errors. Set INASIM_LONG_TESTS=1 for 100 MB tensors under loss.
 
+#include "ns3/all-reduce-runner.h"
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
@@ -47,147 +48,20 @@ Star(uint32_t hosts, double loss = 0, int64_t stream = 0, uint64_t queueBytes = 
     return helper.Build(InaTopology::Star(hosts, {GBPS_100, US}));
 }
 
-/// What a test asks of one job.
-struct JobSpec
-{
-    uint32_t jobId = 1;
-    std::string name = "j1";
-    std::vector<uint32_t> hosts;
-    std::vector<std::string> tiers{"tor"};
-    std::vector<std::pair<std::string, std::string>> attributes; //!< protocol attributes
-    std::vector<uint64_t> tensorBytes{1000000};
-    bool values = true;
-    bool sequential = false;      //!< hand each tensor when the previous came back
-    std::vector<int64_t> startPs; //!< per rank (default 0)
-    uint64_t seed = 7;
-};
+using JobSpec = AllReduceRunner::Spec;
 
-/// One job installed on a fabric: its protocol, agents, tensors and what came back.
-class JobRun
+/// One SwitchMl job: AllReduceRunner with its protocol and agents typed.
+class JobRun : public AllReduceRunner
 {
   public:
     JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : m_spec(spec)
+        : AllReduceRunner(fabric, "ns3::SwitchMlProtocol", spec)
+        , protocol(DynamicCast<SwitchMlProtocol>(GetProtocol()))
     {
-        ObjectFactory f("ns3::SwitchMlProtocol");
-        for (const auto& [name, value] : spec.attributes)
+        for (uint32_t r = 0; r < GetNWorkers(); ++r)
         {
-            f.Set(name, StringValue(value));
+            agents.push_back(DynamicCast<SwitchMlAgent>(GetAgent(r)));
         }
-        protocol = f.Create<SwitchMlProtocol>();
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = spec.jobId;
-        ctx.name = spec.name;
-        ctx.workerHosts = spec.hosts;
-        ctx.inaTiers = spec.tiers;
-        ctx.seed = spec.seed;
-        ctx.checkValues = spec.values;
-        ctx.flowIdBase = spec.jobId * JobContext::FLOW_IDS_PER_JOB;
-        protocol->Install(ctx); // may throw: the caller tests set-up errors
-        const uint32_t n = spec.hosts.size();
-        m_values.resize(n);
-        m_done.assign(n, 0);
-        m_finishPs.assign(n, 0);
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            agents.push_back(DynamicCast<SwitchMlAgent>(protocol->CreateAgent(r)));
-            agents[r]->SetDoneCallback(MakeBoundCallback(&JobRun::DoneThunk, this, r));
-            m_values[r].resize(spec.tensorBytes.size());
-        }
-    }
-
-    /// Schedule every worker's first hand-over (all tensors at once unless sequential).
-    void Start()
-    {
-        for (uint32_t r = 0; r < agents.size(); ++r)
-        {
-            const int64_t at = r < m_spec.startPs.size() ? m_spec.startPs[r] : 0;
-            Simulator::Schedule(PicoSeconds(at), MakeInaFunctorEvent([this, r]() {
-                                    const size_t count =
-                                        m_spec.sequential ? 1 : m_spec.tensorBytes.size();
-                                    for (size_t t = 0; t < count; ++t)
-                                    {
-                                        Hand(r, t);
-                                    }
-                                }));
-        }
-    }
-
-    bool Complete() const
-    {
-        for (uint32_t d : m_done)
-        {
-            if (d != m_spec.tensorBytes.size())
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /// Elements outside the protocol's tolerance, over every worker and tensor.
-    uint64_t ValueErrors(double* maxError = nullptr) const
-    {
-        const uint32_t n = agents.size();
-        const double tol = protocol->ValueTolerance(n, GradientValues::RANGE);
-        uint64_t errors = 0;
-        double worst = 0;
-        for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
-        {
-            const size_t count = m_spec.tensorBytes[t] / 4;
-            std::vector<double> expect(count);
-            for (size_t i = 0; i < count; ++i)
-            {
-                expect[i] = GradientValues::TrueSum(m_spec.seed, TensorId(t), n, i);
-            }
-            for (uint32_t r = 0; r < n; ++r)
-            {
-                const std::vector<float>& v = m_values[r][t];
-                if (v.size() != count)
-                {
-                    errors += count;
-                    continue;
-                }
-                for (size_t i = 0; i < count; ++i)
-                {
-                    const double e = std::fabs(v[i] - expect[i]);
-                    worst = std::max(worst, std::isnan(e) ? 1e300 : e);
-                    errors += e <= tol ? 0 : 1;
-                }
-            }
-        }
-        if (maxError != nullptr)
-        {
-            *maxError = worst;
-        }
-        return errors;
-    }
-
-    /// Picoseconds at which the last worker got its last tensor back.
-    int64_t LastFinishPs() const
-    {
-        int64_t last = 0;
-        for (int64_t f : m_finishPs)
-        {
-            last = std::max(last, f);
-        }
-        return last;
-    }
-
-    int64_t FinishPs(uint32_t rank) const
-    {
-        return m_finishPs[rank];
-    }
-
-    uint64_t Sum(uint64_t AggregationAgent::Stats::*field) const
-    {
-        uint64_t s = 0;
-        for (const auto& a : agents)
-        {
-            s += a->GetStats().*field;
-        }
-        return s;
     }
 
     uint64_t SumCounter(uint64_t SwitchMlAgent::Counters::*field) const
@@ -200,49 +74,8 @@ class JobRun
         return s;
     }
 
-    static uint64_t TensorId(size_t t)
-    {
-        return 1000 + t;
-    }
-
     Ptr<SwitchMlProtocol> protocol;
     std::vector<Ptr<SwitchMlAgent>> agents;
-
-  private:
-    void Hand(uint32_t r, size_t t)
-    {
-        const uint64_t bytes = m_spec.tensorBytes[t];
-        std::vector<float>* v = nullptr;
-        if (m_spec.values)
-        {
-            GradientValues::Fill(m_spec.seed, TensorId(t), r, bytes / 4, m_values[r][t]);
-            v = &m_values[r][t];
-        }
-        agents[r]->AllReduce(TensorId(t), bytes, v);
-    }
-
-    // Static, so MakeBoundCallback can bind (run, rank): ns-3 <= 3.35 Callbacks cannot wrap
-    // lambdas.
-    static void DoneThunk(JobRun* self, uint32_t r, uint64_t id)
-    {
-        self->OnDone(r, id);
-    }
-
-    void OnDone(uint32_t r, uint64_t id)
-    {
-        ++m_done[r];
-        m_finishPs[r] = Simulator::Now().GetPicoSeconds();
-        const size_t t = id - 1000;
-        if (m_spec.sequential && t + 1 < m_spec.tensorBytes.size())
-        {
-            Hand(r, t + 1);
-        }
-    }
-
-    JobSpec m_spec;
-    std::vector<std::vector<std::vector<float>>> m_values; //!< [rank][tensor]
-    std::vector<uint32_t> m_done;
-    std::vector<int64_t> m_finishPs;
 };
 
 std::vector<uint32_t>
@@ -260,12 +93,7 @@ Range(uint32_t first, uint32_t count)
 void
 RunJobs(std::vector<JobRun*> jobs, Time limit = Seconds(2))
 {
-    for (JobRun* j : jobs)
-    {
-        j->Start();
-    }
-    Simulator::Stop(limit);
-    Simulator::Run();
+    AllReduceRunner::RunAll({jobs.begin(), jobs.end()}, limit);
 }
 
 /// What installing `spec` on `fabric` threw, or "".
