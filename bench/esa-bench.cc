@@ -4,17 +4,22 @@
  */
 // `./inasim bench esa`: the ESA paper's simulation set-up (examples/scenarios/esa-paper.yaml: one
 // 100 Gb/s switch, 8 jobs x 8 workers of DNN A plus a parameter server each, 5 MB of INA memory,
-// 306-B packets) run through the scenario runner, once per protocol in one process, so the ratios
-// are meaningful on a noisy machine. Per protocol P (esa, atp, switchml), printed as
-// esa.paper.P.*:
+// 306-B packets, the paper's send order, sender jitter U(0, 300 us) and overlap of the next forward
+// pass, 3 iterations) run through the scenario runner, once per protocol in one process, so the
+// ratios are meaningful on a noisy machine. Every protocol runs the same file: ESA takes its
+// priority inputs from the jobs' model and worker settings. Per protocol P (esa, atp, switchml),
+// printed as esa.paper.P.*:
 //   wall_s, events, hops, hops_per_s   the simulation's wall time and its packet-hop rate
 //   sim_time_s                         simulated time until the last job finished
 //   mean_jct_s                         the mean JCT over the jobs (the paper's Figure 8 metric)
+//   mean_steady_iteration_s            the mean over the jobs of their iterations after the first
+//                                      (one communication round and the computation overlapping
+//                                      it: the paper's job)
 //   utilisation                        mean aggregation throughput over the 306-B line-rate
 //                                      goodput, 248 / 306 x 100 Gb/s (the paper's Figure 10)
 //   ps_fallback_packets                packets the jobs' parameter servers aggregated
-// ESA's jobs of the paper's two models get its priority inputs (Layers 2, TensorLayers 2,2,1,1,
-// CommCompRatio 2 for DNN A and 0.5 for DNN B) as overrides, since the worker does not hand them.
+//   collisions, preemptions            the switch program's collision and preempted counters
+//                                      (0 where the program has none)
 // and esa.paper.ratio.atp_jct_over_esa, esa.paper.ratio.switchml_jct_over_esa: the paper's
 // speed-ups of ESA (1.35x over ATP and up to 1.89x over SwitchML for all-DNN-A in its figures).
 // The driver runs the scheduler benchmark beside it (raw event rate, for the hop rate's context).
@@ -45,7 +50,10 @@ struct Outcome
     double hops = 0;
     double simTimeS = 0;
     double meanJctS = 0;
+    double meanSteadyS = 0;
     double utilisation = 0;
+    double collisions = 0;
+    double preemptions = 0;
     double fallback = 0;
     bool complete = false;
     std::string why;
@@ -61,18 +69,7 @@ RunOnce(const std::string& scenarioPath,
     const Scenario probe = ScenarioLoader::Load(scenarioPath, overrides);
     for (std::size_t i = 0; i < probe.jobs.size(); ++i)
     {
-        const std::string job = "jobs." + std::to_string(i) + ".";
-        overrides.push_back(job + "protocol=" + protocol);
-        // ESA's priority inputs for the paper's two models (the worker hands layer 2's two
-        // partitions, then layer 1's): what the paper's interface gets from the framework.
-        const std::string& model = probe.jobs[i].workload.model;
-        if (protocol == "esa" && (model == "esa-dnn-a" || model == "esa-dnn-b"))
-        {
-            overrides.push_back(job + "params.Layers=2");
-            overrides.push_back(job + "params.TensorLayers=2,2,1,1");
-            overrides.push_back(job +
-                                "params.CommCompRatio=" + (model == "esa-dnn-a" ? "2" : "0.5"));
-        }
+        overrides.push_back("jobs." + std::to_string(i) + ".protocol=" + protocol);
     }
     const Scenario scenario = ScenarioLoader::Load(scenarioPath, overrides);
     ScenarioRunner runner(scenario, outDir);
@@ -91,6 +88,7 @@ RunOnce(const std::string& scenarioPath,
     o.complete = rc == 0;
     o.why = s.value("incomplete_reason", std::string());
     double jct = 0;
+    double steady = 0;
     double thr = 0;
     const auto& jobs = s.at("jobs");
     for (const auto& j : jobs)
@@ -99,8 +97,26 @@ RunOnce(const std::string& scenarioPath,
         thr += j.at("agg_throughput_gbps").get<double>();
         o.fallback += j.at("ps_fallback_packets").get<double>();
         o.complete = o.complete && j.at("completed").get<bool>();
+        const auto& it = j.at("iteration_time_s");
+        double sum = 0;
+        for (std::size_t k = 1; k < it.size(); ++k)
+        {
+            sum += it[k].get<double>();
+        }
+        // A job of one iteration has no steady state: its only iteration stands for it.
+        steady += it.size() > 1 ? sum / (it.size() - 1) : (it.empty() ? 0 : it[0].get<double>());
+    }
+    for (const auto& sw : s.at("switches"))
+    {
+        for (const auto& program : sw.at("pipeline").value("programs", nlohmann::json::array()))
+        {
+            const auto& c = program.at("counters");
+            o.collisions += c.value("collision", 0.0);
+            o.preemptions += c.value("preempted", 0.0);
+        }
     }
     o.meanJctS = jobs.empty() ? 0 : jct / jobs.size();
+    o.meanSteadyS = jobs.empty() ? 0 : steady / jobs.size();
     o.utilisation = jobs.empty() ? 0 : thr / jobs.size() / GOODPUT_GBPS;
     return o;
 }
@@ -116,8 +132,8 @@ main(int argc, char* argv[])
     std::string overrideList;
     CommandLine cmd(__FILE__);
     cmd.Usage("ESA benchmark: the paper's simulation set-up (8 jobs x 8 workers on one 100 Gb/s "
-              "switch) with ESA, ATP and SwitchML: wall time, packet-hops/s, mean JCT, memory "
-              "utilisation.");
+              "switch, sender jitter, send order and overlap) with ESA, ATP and SwitchML: wall "
+              "time, packet-hops/s, mean JCT, memory utilisation.");
     cmd.AddValue("scenario", "the scenario file", scenario);
     cmd.AddValue("protocols", "comma-separated protocols; the first is the reference", protocols);
     cmd.AddValue("overrides", "semicolon-separated KEY=VALUE scenario overrides", overrideList);
@@ -180,8 +196,11 @@ main(int argc, char* argv[])
         put(k + "hops_per_s", o.hops / o.wallS, "%.1f");
         put(k + "sim_time_s", o.simTimeS, "%.9f");
         put(k + "mean_jct_s", o.meanJctS, "%.9f");
+        put(k + "mean_steady_iteration_s", o.meanSteadyS, "%.9f");
         put(k + "utilisation", o.utilisation, "%.5f");
         put(k + "ps_fallback_packets", o.fallback, "%.0f");
+        put(k + "collisions", o.collisions, "%.0f");
+        put(k + "preemptions", o.preemptions, "%.0f");
         outcomes.push_back(o);
     }
     for (std::size_t i = 1; i < names.size(); ++i)

@@ -5,12 +5,14 @@
 // What ESA's priority needs to know about a job (EsaJobProfile), pure logic: the pieces WorkerApp
 // hands (fusion and partitioning replayed), each piece's front-most layer, the remaining time at
 // each push and the communication-to-computation ratio, on the paper's DNN A and B and on a fused
-// four-layer model. Expected values are worked out by hand in the comments.
+// four-layer model, in the worker's backward and ByteScheduler-style send orders. Expected values
+// are worked out by hand in the comments.
 
 #include "ns3/esa-job-profile.h"
 #include "ns3/model-zoo.h"
 
 #include <gtest/gtest.h>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -155,6 +157,67 @@ TEST(EsaJobProfile, TheZoosEsaModelsMatchThePaper)
     EXPECT_EQ(b.GetPieces()[0].bytes, 2000000u);
     EXPECT_EQ(b.GetIterationComputePs(), 1280 * US);
     EXPECT_DOUBLE_EQ(b.CommCompRatio(RATE), 0.5);
+}
+
+TEST(EsaJobProfile, ThePapersSendOrder)
+{
+    // SendOrder bytescheduler (ESA 7.2.1): layer 2's first partition, layer 1's two, layer 2's
+    // second. The layers follow the order; the bytes left do not depend on it.
+    const ModelSpec a = Model({8000000, 8000000}, {320 * US, 320 * US}, {0, 0});
+    EsaJobProfile p(a, 0, 4000000, 1, JobContext::SendOrder::BYTESCHEDULER, RATE);
+    ASSERT_EQ(p.GetPieces().size(), 4u);
+    const uint32_t layers[4] = {2, 1, 1, 2};
+    const uint64_t left[4] = {16000000, 12000000, 8000000, 4000000};
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(p.LayerOf(i), layers[i]);
+        EXPECT_EQ(p.GetPieces()[i].bytesLeft, left[i]);
+        EXPECT_EQ(p.GetPieces()[i].computePs, 0);
+    }
+    EXPECT_DOUBLE_EQ(p.CommCompRatio(RATE), 2.0);
+    EXPECT_DOUBLE_EQ(p.RemainingTime(0, 1, RATE), 0.96e-3);
+    // The order needs the rate it is planned with.
+    EXPECT_THROW(EsaJobProfile(a, 0, 4000000, 1, JobContext::SendOrder::BYTESCHEDULER, 0),
+                 std::invalid_argument);
+}
+
+TEST(EsaJobProfile, ReorderedPiecesCountTheBackwardStillAhead)
+{
+    // Layer 0: 4000 B, backward 2 us; layer 1: 8000 B, backward 6 us; 4000-B pieces; planned at
+    // 1 Gb/s (32 us a piece): L2p1 (handed when layer 1 is done: layer 0's 2 us still to run),
+    // then L1 and L2p2, both handed once layer 0 is done (nothing left).
+    const ModelSpec m = Model({4000, 8000}, {0, 0}, {2 * US, 6 * US});
+    EsaJobProfile p(m, 0, 4000, 2, JobContext::SendOrder::BYTESCHEDULER, 1e9);
+    ASSERT_EQ(p.GetPieces().size(), 3u);
+    EXPECT_EQ(p.LayerOf(0), 2u);
+    EXPECT_EQ(p.LayerOf(1), 1u);
+    EXPECT_EQ(p.LayerOf(2), 2u);
+    EXPECT_EQ(p.GetPieces()[0].computePs, 2 * US);
+    EXPECT_EQ(p.GetPieces()[1].computePs, 0);
+    EXPECT_EQ(p.GetPieces()[2].computePs, 0);
+    // Iteration 0, piece 0: 12000 B + 12000 B later at 1 Gb/s = 192 us, plus 2 us + 8 us.
+    EXPECT_DOUBLE_EQ(p.RemainingTime(0, 0, 1e9), 192e-6 + 10e-6);
+    // The backward order computes the same pieces differently: L2p1, L2p2 (2 us left), L1.
+    EsaJobProfile b(m, 0, 4000, 2);
+    EXPECT_EQ(b.LayerOf(1), 2u);
+    EXPECT_EQ(b.GetPieces()[1].computePs, 2 * US);
+}
+
+TEST(EsaJobProfile, FromAJobsContext)
+{
+    JobContext ctx;
+    ctx.name = "j0";
+    EXPECT_THROW(EsaJobProfile::FromContext(ctx), std::invalid_argument);
+    ctx.model =
+        std::make_shared<const ModelSpec>(Model({8000000, 8000000}, {320 * US, 320 * US}, {0, 0}));
+    EXPECT_THROW(EsaJobProfile::FromContext(ctx), std::invalid_argument); // 0 iterations
+    ctx.iterations = 3;
+    ctx.partitionBytes = 4000000;
+    const EsaJobProfile p = EsaJobProfile::FromContext(ctx);
+    EXPECT_EQ(p.GetIterations(), 3u);
+    EXPECT_EQ(p.LayerOf(1), 2u); // backward order: no rate needed
+    ctx.sendOrder = JobContext::SendOrder::BYTESCHEDULER;
+    EXPECT_THROW(EsaJobProfile::FromContext(ctx), std::invalid_argument); // no fabric, no rate
 }
 
 TEST(EsaJobProfile, RefusesWhatItCannotDescribe)

@@ -138,7 +138,18 @@ EsaAgent::PriorityOf(uint64_t seq)
     switch (m_esa->GetTimeSource())
     {
     case EsaPriority::TimeSource::REMAINING: {
-        // What this worker still has to all-reduce, from this tensor on, at its line rate.
+        const EsaJobProfile* profile = m_esa->GetProfile();
+        const auto iteration = static_cast<uint32_t>(t.id >> 32);
+        const auto piece = static_cast<uint32_t>(t.id & 0xffffffffULL);
+        if (profile != nullptr && iteration < profile->GetIterations() &&
+            piece < profile->GetPieces().size())
+        {
+            // The job's remaining communication and computation, from its workload.
+            timeS = profile->RemainingTime(iteration, piece, m_rateBps);
+            break;
+        }
+        // Without the workload: what this worker still has to all-reduce, from this tensor on,
+        // at its line rate.
         const double handed = static_cast<double>(m_stats.payloadBytes);
         const double done = static_cast<double>(m_counters.fragments) * AtpHeader::VALUES * 4;
         timeS = EsaPriority::RemainingTime(std::max(0.0, handed - done), m_rateBps, 0);

@@ -24,7 +24,7 @@ class EsaProtocol;
  * quantizer) with ESA's changes:
  * - every fragment carries the priority of its tensor (EsaPriority, equation 1), computed when
  *   the tensor's first fragment is sent from the job's remaining time, the tensor's layer and the
- *   communication-to-computation ratio (EsaProtocol's attributes);
+ *   communication-to-computation ratio (EsaProtocol: the job profile or its attributes);
  * - the aggregator index is hashed per fragment, hash(job, seq) (ESA 5.1; EsaProtocol::IndexOf);
  * - nothing is ever sent to the switches twice: where ATP resends a fragment (timeout), ESA sends
  *   a reminder to the parameter server (EsaHeader::WORKER_REMINDER), and so it does when

@@ -16,6 +16,21 @@ EsaJobProfile::EsaJobProfile(const ModelSpec& model,
                              uint64_t fusionBytes,
                              uint64_t partitionBytes,
                              uint32_t iterations)
+    : EsaJobProfile(model,
+                    fusionBytes,
+                    partitionBytes,
+                    iterations,
+                    JobContext::SendOrder::BACKWARD,
+                    0)
+{
+}
+
+EsaJobProfile::EsaJobProfile(const ModelSpec& model,
+                             uint64_t fusionBytes,
+                             uint64_t partitionBytes,
+                             uint32_t iterations,
+                             JobContext::SendOrder order,
+                             double planRateBps)
     : m_layers(static_cast<uint32_t>(model.layers.size()))
     , m_iterations(iterations)
     , m_iterationComputePs(model.ForwardPs() + model.BackwardPs())
@@ -28,55 +43,27 @@ EsaJobProfile::EsaJobProfile(const ModelSpec& model,
     {
         throw std::invalid_argument("ESA job profile: 0 iterations; expected at least 1");
     }
-
-    // Replay WorkerApp: layers from the back, a bucket flushed at the first layer or once it
-    // holds FusionBytes, cut into PartitionBytes pieces. A segment is one layer's bytes in the
-    // bucket, in the order they were added (back to front).
-    struct Segment
+    std::vector<WorkerApp::Piece> plan;
+    try
     {
-        uint32_t layer; //!< 0-based
-        uint64_t bytes; //!< its bytes
-    };
-
-    std::vector<Segment> bucket;
-    uint64_t bucketBytes = 0;
-    for (uint32_t layer = m_layers; layer-- > 0;)
+        plan = WorkerApp::PlanIteration(model, fusionBytes, partitionBytes, order, planRateBps);
+    }
+    catch (const std::invalid_argument& e)
     {
-        bucket.push_back({layer, model.layers[layer].gradientBytes});
-        bucketBytes += model.layers[layer].gradientBytes;
-        if (layer != 0 && bucketBytes < fusionBytes)
-        {
-            continue;
-        }
-        // Handed when the backward pass of `layer` ends: the layers in front of it remain.
+        throw std::invalid_argument(std::string("ESA job profile: ") + e.what());
+    }
+    // When piece p is handed, the backward pass has passed the end of every layer that readied p
+    // or a piece before it: what is left is the backward of the layers in front of the lowest.
+    uint32_t passed = m_layers;
+    for (const WorkerApp::Piece& w : plan)
+    {
+        passed = std::min(passed, w.readyLayer);
         int64_t computeLeft = 0;
-        for (uint32_t f = 0; f < layer; ++f)
+        for (uint32_t f = 0; f < passed; ++f)
         {
             computeLeft += model.layers[f].backwardPs;
         }
-        uint64_t offset = 0;
-        size_t seg = 0;
-        uint64_t segEnd = bucket.empty() ? 0 : bucket[0].bytes;
-        while (offset < bucketBytes)
-        {
-            const uint64_t left = bucketBytes - offset;
-            const uint64_t len = partitionBytes == 0 ? left : std::min(left, partitionBytes);
-            // The front-most layer is the last segment that overlaps [offset, offset + len).
-            while (segEnd <= offset)
-            {
-                segEnd += bucket[++seg].bytes;
-            }
-            size_t last = seg;
-            uint64_t lastEnd = segEnd;
-            while (lastEnd < offset + len)
-            {
-                lastEnd += bucket[++last].bytes;
-            }
-            m_pieces.push_back({len, bucket[last].layer + 1, computeLeft, 0});
-            offset += len;
-        }
-        bucket.clear();
-        bucketBytes = 0;
+        m_pieces.push_back({w.bytes, w.frontLayer + 1, computeLeft, 0});
     }
     uint64_t left = 0;
     for (size_t i = m_pieces.size(); i-- > 0;)
@@ -90,6 +77,22 @@ EsaJobProfile::EsaJobProfile(const ModelSpec& model,
         throw std::invalid_argument("ESA job profile: model '" + model.name +
                                     "' has no gradient bytes");
     }
+}
+
+EsaJobProfile
+EsaJobProfile::FromContext(const JobContext& ctx)
+{
+    if (!ctx.model)
+    {
+        throw std::invalid_argument("ESA job profile: job '" + ctx.name +
+                                    "' has no model in its context");
+    }
+    return EsaJobProfile(*ctx.model,
+                         ctx.fusionBytes,
+                         ctx.partitionBytes,
+                         ctx.iterations,
+                         ctx.sendOrder,
+                         WorkerApp::PlanRateBps(ctx));
 }
 
 uint32_t

@@ -83,22 +83,24 @@ EsaProtocol::GetTypeId()
                           MakeTimeAccessor(&EsaProtocol::m_fixedTime),
                           MakeTimeChecker())
             .AddAttribute("Layers",
-                          "L_j, the model's layers (0: not known, every tensor is layer 1 of 1).",
+                          "L_j, the model's layers; overrides the job's model (0: the model's, "
+                          "or 1 when the context has no model).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&EsaProtocol::m_layers),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("TensorLayers",
                           "The layer (1 = the front) of each tensor the worker hands in an "
-                          "iteration, in order, comma-separated (the worker hands the back layers "
-                          "first: '2,2,1,1' for the paper's two layers of two partitions); "
-                          "tensors beyond the list take its last entry. Empty: every tensor is "
-                          "layer 1.",
+                          "iteration, in order, comma-separated (with SendOrder backward the "
+                          "paper's two layers of two partitions are '2,2,1,1'); tensors beyond "
+                          "the list take its last entry; overrides the job's model. Empty: the "
+                          "front-most layer of each piece of the model, or 1 without a model.",
                           StringValue(""),
                           MakeStringAccessor(&EsaProtocol::m_tensorLayers),
                           MakeStringChecker())
             .AddAttribute("CommCompRatio",
-                          "Comm_j / Comp_j of the priority (the paper's DNN A: 2, DNN B: 0.5); 0: "
-                          "not known, 1.",
+                          "Comm_j / Comp_j of the priority (the paper's DNN A: 2, DNN B: 0.5); "
+                          "overrides the job's model. 0: one iteration's bytes at the workers' "
+                          "line rate over its computation, or 1 without a model (or computation).",
                           DoubleValue(0),
                           MakeDoubleAccessor(&EsaProtocol::m_ratio),
                           MakeDoubleChecker<double>(0))
@@ -137,6 +139,7 @@ void
 EsaProtocol::DoDispose()
 {
     m_esaAgents.clear();
+    m_profile.reset();
     AtpProtocol::DoDispose();
 }
 
@@ -204,6 +207,26 @@ EsaProtocol::CheckEsa()
     {
         fail("attribute CommCompRatio must be a finite number (0: not known)");
     }
+    const JobContext& ctx = GetContext();
+    m_profile.reset();
+    m_profileRatio = 0;
+    if (ctx.model && ctx.iterations > 0)
+    {
+        try
+        {
+            m_profile = std::make_unique<EsaJobProfile>(EsaJobProfile::FromContext(ctx));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            fail(std::string("cannot derive the priority's inputs from the job's workload: ") +
+                 e.what());
+        }
+        const double rate = WorkerApp::PlanRateBps(ctx);
+        if (rate > 0 && m_profile->GetIterationComputePs() > 0)
+        {
+            m_profileRatio = m_profile->CommCompRatio(rate);
+        }
+    }
     m_pieceLayers.clear();
     std::stringstream ss(m_tensorLayers);
     for (std::string item; std::getline(ss, item, ',');)
@@ -219,10 +242,25 @@ EsaProtocol::CheckEsa()
         if (l == 0 || l > GetLayers())
         {
             fail("attribute TensorLayers names layer " + std::to_string(l) + " but Layers is " +
-                 std::to_string(m_layers) + "; every entry must be 1.." +
-                 std::to_string(GetLayers()) + " (set Layers to the model's layers)");
+                 std::to_string(GetLayers()) +
+                 (m_layers == 0 ? (m_profile ? " (the model's)" : " (no model known)") : "") +
+                 "; every entry must be 1.." + std::to_string(GetLayers()) +
+                 " (set Layers to the model's layers)");
         }
         m_pieceLayers.push_back(l);
+    }
+    if (m_pieceLayers.empty() && m_profile && m_layers != 0)
+    {
+        for (const EsaJobProfile::Piece& p : m_profile->GetPieces())
+        {
+            if (p.layer > m_layers)
+            {
+                fail("attribute Layers is " + std::to_string(m_layers) + " but the model '" +
+                     ctx.model->name + "' hands a piece of layer " + std::to_string(p.layer) +
+                     "; give Layers at least " + std::to_string(m_profile->GetLayers()) +
+                     " or TensorLayers too");
+            }
+        }
     }
 }
 
@@ -347,23 +385,42 @@ EsaProtocol::IndexOf(uint64_t seq) const
 uint32_t
 EsaProtocol::LayerOf(uint32_t piece) const
 {
-    if (m_pieceLayers.empty())
+    if (!m_pieceLayers.empty())
     {
-        return 1;
+        return m_pieceLayers[std::min<size_t>(piece, m_pieceLayers.size() - 1)];
     }
-    return m_pieceLayers[std::min<size_t>(piece, m_pieceLayers.size() - 1)];
+    if (m_profile)
+    {
+        const std::vector<EsaJobProfile::Piece>& pieces = m_profile->GetPieces();
+        return pieces[std::min<size_t>(piece, pieces.size() - 1)].layer;
+    }
+    return 1;
 }
 
 uint32_t
 EsaProtocol::GetLayers() const
 {
-    return m_layers == 0 ? 1 : m_layers;
+    if (m_layers != 0)
+    {
+        return m_layers;
+    }
+    return m_profile ? m_profile->GetLayers() : 1;
 }
 
 double
 EsaProtocol::GetCommCompRatio() const
 {
-    return m_ratio > 0 ? m_ratio : 1.0;
+    if (m_ratio > 0)
+    {
+        return m_ratio;
+    }
+    return m_profileRatio > 0 ? m_profileRatio : 1.0;
+}
+
+const EsaJobProfile*
+EsaProtocol::GetProfile() const
+{
+    return m_profile.get();
 }
 
 EsaPriority::TimeSource

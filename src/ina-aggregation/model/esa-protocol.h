@@ -6,11 +6,13 @@
 #define ESA_PROTOCOL_H
 
 #include "atp-protocol.h"
+#include "esa-job-profile.h"
 #include "esa-preemption-policy.h"
 #include "esa-priority.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,11 +34,14 @@ class EsaAgent;
  *   answers to pulls.
  *
  * The priority's inputs (EsaPriority): the paper's interface gets the layer, the remaining time
- * and the communication-to-computation ratio from the training framework with every tensor;
- * inasim's worker hands only tensors, so they are Attributes here: Layers and TensorLayers (the
- * layer of each tensor of an iteration, in the order the worker hands them), CommCompRatio, and
- * the time (PriorityTimeSource: the bytes the worker still has to all-reduce at the line rate,
- * the service attained, or a fixed time). Without them every tensor is layer 1 of 1 with ratio 1.
+ * and the communication-to-computation ratio from the training framework with every tensor.
+ * Here they come from the job's workload in the JobContext (model, iterations, the workers'
+ * fusion, partitioning and send order, filled by TrainingJob) through EsaJobProfile: each
+ * tensor's layer, L_j, the ratio (one iteration's bytes at the workers' line rate over its
+ * computation) and the remaining time at each push. The Attributes Layers, TensorLayers and
+ * CommCompRatio override them one by one; without a model in the context (a protocol installed
+ * on its own) and without them every tensor is layer 1 of 1 with ratio 1, and the remaining time
+ * is the bytes the worker still has to all-reduce at its line rate.
  */
 class EsaProtocol : public AtpProtocol
 {
@@ -70,16 +75,19 @@ class EsaProtocol : public AtpProtocol
     uint16_t IndexOf(uint64_t seq) const;
 
     /**
-     * The layer of a tensor (TensorLayers; 1 when not given).
+     * The layer of a tensor: TensorLayers if given, else the job profile's (the piece's front-most
+     * layer), else 1. Pieces beyond either list take its last entry.
      * \param piece the tensor's position in its iteration (WorkerApp::TensorId's low 32 bits)
      * \return l, 1 = the front layer
      */
     uint32_t LayerOf(uint32_t piece) const;
 
-    /// \return L_j (Layers; 1 when not given)
+    /// \return L_j: Layers if given, else the model's layers, else 1
     uint32_t GetLayers() const;
-    /// \return Comm_j / Comp_j (CommCompRatio; 1 when not given)
+    /// \return Comm_j / Comp_j: CommCompRatio if given, else the job profile's, else 1
     double GetCommCompRatio() const;
+    /// \return the job's profile, derived from its context at Install (nullptr: no model known)
+    const EsaJobProfile* GetProfile() const;
     /// \return what stands for T_j
     EsaPriority::TimeSource GetTimeSource() const;
     /// \return the packing scale S, seconds
@@ -125,6 +133,8 @@ class EsaProtocol : public AtpProtocol
 
     // Installed state
     std::vector<uint32_t> m_pieceLayers;            //!< parsed TensorLayers
+    std::unique_ptr<EsaJobProfile> m_profile;       //!< from the context's workload, if known
+    double m_profileRatio = 0;                      //!< its Comm / Comp (0: none)
     uint32_t m_range = 1;                           //!< hash range
     mutable std::vector<Ptr<EsaAgent>> m_esaAgents; //!< for the counters
 };

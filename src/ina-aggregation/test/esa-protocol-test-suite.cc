@@ -5,8 +5,9 @@
 // End-to-end tests of EsaProtocol on real fabrics: exactness with check_values on one rack and on
 // two levels, jobs colliding on a small pool (preemptions and fallbacks, both exact, every
 // aggregator freed), loss from 0 to 1 % with 1 to 16 jobs (every job completes, no value error),
-// the ablations, the priority's inputs, and set-up errors. INASIM_LONG_TESTS=1 adds 16 jobs of
-// 1 MB at 1 % loss.
+// the ablations, the priority's inputs (as attributes, and derived from a training job's workload:
+// the worker and EsaJobProfile agree piece by piece), and set-up errors. INASIM_LONG_TESTS=1 adds
+// 16 jobs of 1 MB at 1 % loss.
 
 #include "ns3/esa-agent.h"
 #include "ns3/esa-parameter-server.h"
@@ -19,6 +20,8 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/training-job.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -577,6 +580,242 @@ class EsaSetupErrorTestCase : public TestCase
     }
 };
 
+/// A worker's hand-off to its agent.
+struct HandOff
+{
+    uint64_t id;
+    uint64_t bytes;
+    int64_t at; //!< ps
+};
+
+/// Records every hand-off and returns the tensor 1 us later (values untouched: not checked).
+class RecordingAgent : public AggregationAgent
+{
+  public:
+    std::vector<HandOff>* handed = nullptr;
+
+  private:
+    void DoSetup() override
+    {
+    }
+
+    void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) override
+    {
+        handed->push_back({tensorId, bytes, Simulator::Now().GetTimeStep()});
+        Simulator::Schedule(MicroSeconds(1), MakeInaFunctorEvent([this, tensorId]() {
+                                NotifyDone(tensorId);
+                            }));
+    }
+};
+
+/// The recording agents' protocol.
+class RecordingProtocol : public AggregationProtocol
+{
+  public:
+    std::vector<std::vector<HandOff>> handed; //!< per rank
+
+  private:
+    void DoInstall() override
+    {
+        handed.assign(GetContext().workerHosts.size(), {});
+    }
+
+    Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override
+    {
+        Ptr<RecordingAgent> a = CreateObject<RecordingAgent>();
+        a->handed = &handed[rank];
+        return a;
+    }
+};
+
+/**
+ * Three layers: l0 4960 B (forward 1 us, backward 2 us), l1 2480 B (1 us, 3 us), l2 7440 B (1 us,
+ * 4 us); PartitionBytes 2480, so six 2480-B pieces: three of l2 ready at 3 + 4 = 7 us, one of l1
+ * at 10 us, two of l0 at 12 us.
+ */
+ModelSpec
+ThreeLayers()
+{
+    ModelSpec m;
+    m.name = "three-layers";
+    m.layers.push_back({"l0", 4960, 1000000, 2000000});
+    m.layers.push_back({"l1", 2480, 1000000, 3000000});
+    m.layers.push_back({"l2", 7440, 1000000, 4000000});
+    return m;
+}
+
+JobContext
+TrainingContext(Ptr<InaFabric> fabric)
+{
+    JobContext ctx;
+    ctx.fabric = fabric;
+    ctx.jobId = 1;
+    ctx.name = "j1";
+    ctx.workerHosts = {0, 1};
+    ctx.psHosts = {2};
+    ctx.inaTiers = {"tor"};
+    ctx.seed = 5;
+    ctx.checkValues = true;
+    ctx.flowIdBase = JobContext::FLOW_IDS_PER_JOB;
+    return ctx;
+}
+
+Ptr<TrainingJob>
+ThreeLayerJob(uint32_t iterations)
+{
+    Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+    job->SetAttribute("Iterations", UintegerValue(iterations));
+    job->SetWorkerAttribute("PartitionBytes", UintegerValue(2480));
+    job->SetWorkerAttribute("SendOrder", StringValue("bytescheduler"));
+    return job;
+}
+
+/**
+ * \ingroup ina-aggregation-test
+ * EsaJobProfile replays the worker's hand-offs piece by piece. On a 1 Gb/s star a piece takes
+ * 19.84 us, so the ByteScheduler-style order is l2's first piece (ready at 7 us, the sender idle),
+ * then, once it is sent, the front-most ready pieces: l0's two, l1's, l2's other two. The worker
+ * hands the first at 7 us and the rest at 12 us, when l0 is ready: at forward (3 us) + backward
+ * (9 us) - the backward still to run, which the profile says is 5 us for the first and 0 after.
+ */
+class EsaProfileAgreesWithWorkerTestCase : public TestCase
+{
+  public:
+    EsaProfileAgreesWithWorkerTestCase()
+        : TestCase("the job profile and the worker agree piece by piece")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(3, {1000000000ULL, US}));
+        Ptr<RecordingProtocol> protocol = CreateObject<RecordingProtocol>();
+        Ptr<TrainingJob> job = ThreeLayerJob(2);
+        job->Setup(TrainingContext(fabric), ThreeLayers(), protocol);
+        job->Start();
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
+        const EsaJobProfile profile = EsaJobProfile::FromContext(protocol->GetContext());
+        const auto& pieces = profile.GetPieces();
+        const uint32_t layers[6] = {3, 1, 1, 2, 3, 3};
+        const int64_t computeLeft[6] = {5 * US, 0, 0, 0, 0, 0};
+        NS_TEST_ASSERT_MSG_EQ(pieces.size(), 6, "six pieces");
+        for (uint32_t r = 0; r < 2; ++r)
+        {
+            const std::vector<HandOff>& h = protocol->handed[r];
+            NS_TEST_ASSERT_MSG_EQ(h.size(), 12, "six pieces, twice");
+            for (uint32_t p = 0; p < 6; ++p)
+            {
+                NS_TEST_EXPECT_MSG_EQ(h[p].id, WorkerApp::TensorId(0, p), "handed in order");
+                NS_TEST_EXPECT_MSG_EQ(h[p].bytes, pieces[p].bytes, "bytes of piece " << p);
+                NS_TEST_EXPECT_MSG_EQ(pieces[p].layer, layers[p], "layer of piece " << p);
+                NS_TEST_EXPECT_MSG_EQ(pieces[p].computePs, computeLeft[p], "piece " << p);
+                NS_TEST_EXPECT_MSG_EQ(h[p].at,
+                                      12 * US - pieces[p].computePs,
+                                      "handed when the profile says, piece " << p);
+                NS_TEST_EXPECT_MSG_EQ(h[6 + p].id, WorkerApp::TensorId(1, p), "iteration 1");
+                NS_TEST_EXPECT_MSG_EQ(h[6 + p].bytes, pieces[p].bytes, "iteration 1");
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ina-aggregation-test
+ * Without Layers, TensorLayers or CommCompRatio, ESA takes them from the training job's workload.
+ * At 100 Gb/s a piece takes 0.1984 us and the sender keeps up with the backward pass, so the
+ * pieces go in backward order: layers 3, 3, 3, 2, 1, 1. Comm / Comp: 14,880 B at 100 Gb/s =
+ * 1.1904 us over 3 + 9 us of computation = 0.0992. The last tensor (iteration 1 of 2, piece 5:
+ * layer 1) has T = 2480 B at 100 Gb/s = 0.1984 us, so P = (1 / 0.1984 us) (3 / 1) 0.0992 =
+ * 1.5e6 / s; with PriorityScale 100 us its priority is 150. The attributes override one by one.
+ */
+class EsaPriorityFromWorkloadTestCase : public TestCase
+{
+  public:
+    EsaPriorityFromWorkloadTestCase()
+        : TestCase("the priority's inputs come from the job's model unless given")
+    {
+    }
+
+  private:
+    static Ptr<EsaProtocol> Install(std::vector<std::pair<std::string, std::string>> attributes,
+                                    Ptr<TrainingJob>* job,
+                                    std::string* error)
+    {
+        InaFabricHelper helper;
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(3, {GBPS_100, US}));
+        ObjectFactory f("ns3::EsaProtocol");
+        for (const auto& [name, value] : attributes)
+        {
+            f.Set(name, StringValue(value));
+        }
+        Ptr<EsaProtocol> protocol = f.Create<EsaProtocol>();
+        *job = ThreeLayerJob(2);
+        try
+        {
+            (*job)->Setup(TrainingContext(fabric), ThreeLayers(), protocol);
+        }
+        catch (const std::exception& e)
+        {
+            *error = e.what();
+        }
+        return protocol;
+    }
+
+    void DoRun() override
+    {
+        Ptr<TrainingJob> job;
+        std::string error;
+        Ptr<EsaProtocol> p = Install({{"PriorityScale", "100us"}}, &job, &error);
+        NS_TEST_ASSERT_MSG_EQ(error, "", "installs");
+        NS_TEST_ASSERT_MSG_EQ((p->GetProfile() != nullptr), true, "a profile from the context");
+        const EsaJobProfile own = EsaJobProfile::FromContext(job->GetContext());
+        const uint32_t layers[6] = {3, 3, 3, 2, 1, 1};
+        NS_TEST_EXPECT_MSG_EQ(p->GetLayers(), 3, "L_j from the model");
+        for (uint32_t piece = 0; piece < 6; ++piece)
+        {
+            NS_TEST_EXPECT_MSG_EQ(p->LayerOf(piece), layers[piece], "piece " << piece);
+            NS_TEST_EXPECT_MSG_EQ(p->LayerOf(piece), own.LayerOf(piece), "as the profile");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(p->GetCommCompRatio(), 0.0992, 1e-12, "Comm / Comp");
+        NS_TEST_EXPECT_MSG_EQ_TOL(p->GetCommCompRatio(),
+                                  own.CommCompRatio(100e9),
+                                  1e-15,
+                                  "as the profile");
+        job->Start();
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "exact");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(), 2 * 2 * 14880 / 4, "every value checked");
+        const auto agent = DynamicCast<EsaAgent>(job->GetWorkers()[0]->GetAgent());
+        NS_TEST_EXPECT_MSG_EQ(+agent->GetLastPriority(), 150, "the last tensor's priority");
+        Simulator::Destroy();
+
+        p = Install({{"TensorLayers", "1"}, {"CommCompRatio", "2"}}, &job, &error);
+        NS_TEST_ASSERT_MSG_EQ(error, "", "installs");
+        NS_TEST_EXPECT_MSG_EQ(p->GetLayers(), 3, "L_j still the model's");
+        NS_TEST_EXPECT_MSG_EQ(p->LayerOf(0), 1, "TensorLayers overrides");
+        NS_TEST_EXPECT_MSG_EQ(p->GetCommCompRatio(), 2, "CommCompRatio overrides");
+        Simulator::Destroy();
+
+        p = Install({{"Layers", "5"}}, &job, &error);
+        NS_TEST_ASSERT_MSG_EQ(error, "", "installs");
+        NS_TEST_EXPECT_MSG_EQ(p->GetLayers(), 5, "Layers overrides");
+        NS_TEST_EXPECT_MSG_EQ(p->LayerOf(0), 3, "the pieces' layers still the model's");
+        Simulator::Destroy();
+
+        p = Install({{"Layers", "2"}}, &job, &error);
+        NS_TEST_EXPECT_MSG_NE(error.find("attribute Layers is 2 but the model 'three-layers' "
+                                         "hands a piece of layer 3"),
+                              std::string::npos,
+                              error);
+        Simulator::Destroy();
+    }
+};
+
 /**
  * \ingroup ina-aggregation-test
  * The test suite.
@@ -597,6 +836,8 @@ class EsaProtocolTestSuite : public TestSuite
         AddTestCase(new EsaTwoLevelTestCase);
         AddTestCase(new EsaPriorityInputsTestCase);
         AddTestCase(new EsaSetupErrorTestCase);
+        AddTestCase(new EsaProfileAgreesWithWorkerTestCase);
+        AddTestCase(new EsaPriorityFromWorkloadTestCase);
         if (std::getenv("INASIM_LONG_TESTS") != nullptr)
         {
             AddTestCase(new EsaLossTestCase(0.01, 16, 1000000));

@@ -5,11 +5,14 @@
 #ifndef AGGREGATION_PROTOCOL_H
 #define AGGREGATION_PROTOCOL_H
 
+#include "model-zoo.h"
+
 #include "ns3/ina-fabric.h"
 #include "ns3/object.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,9 +24,22 @@ class AggregationAgent;
 /**
  * \ingroup ina-training
  * What a job tells its protocol when it installs it.
+ *
+ * The workload fields (model, iterations, the workers' fusion, partitioning and send order) are
+ * filled by TrainingJob from its model and its workers' Attributes, so a protocol can replay how
+ * every worker will hand its gradients (WorkerApp::PlanIteration). A protocol installed without a
+ * TrainingJob (unit tests, benchmarks of the bare protocol) sees them empty: model nullptr,
+ * iterations 0.
  */
 struct JobContext
 {
+    /// The order in which a worker hands the pieces of an iteration's gradients to its agent.
+    enum class SendOrder : uint8_t
+    {
+        BACKWARD,     //!< as the backward pass makes them ready (wait-free back-propagation)
+        BYTESCHEDULER //!< front layers first whenever the sender is free (ByteScheduler-style)
+    };
+
     Ptr<InaFabric> fabric;
     uint32_t jobId = 0;                //!< InaPacket::jobId of every packet of the job (>= 1)
     std::string name;                  //!< the job's name, for messages
@@ -34,6 +50,12 @@ struct JobContext
     bool checkValues = false;          //!< agents carry real values
     uint32_t flowIdBase = 0;           //!< the job owns flow ids [base, base + FLOW_IDS_PER_JOB)
     static constexpr uint32_t FLOW_IDS_PER_JOB = 1u << 20;
+
+    std::shared_ptr<const ModelSpec> model;    //!< the job's model (nullptr: not known)
+    uint32_t iterations = 0;                   //!< iterations every worker runs (0: not known)
+    uint64_t fusionBytes = 0;                  //!< the workers' FusionBytes
+    uint64_t partitionBytes = 0;               //!< the workers' PartitionBytes
+    SendOrder sendOrder = SendOrder::BACKWARD; //!< the workers' SendOrder
 };
 
 /**

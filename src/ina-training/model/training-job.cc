@@ -14,6 +14,7 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <memory>
 
 namespace ns3
 {
@@ -78,10 +79,23 @@ TrainingJob::Setup(const JobContext& ctx, const ModelSpec& model, Ptr<Aggregatio
     m_protocol = protocol;
     m_finishedPerIteration.assign(m_iterations, 0);
     m_iterationEndPs.assign(m_iterations, -1);
-    m_protocol->Install(ctx);
+    // The workers are created first: their Attributes are part of the workload the protocol is
+    // told about. Every worker comes from the same factory, so the first speaks for all.
+    std::vector<Ptr<WorkerApp>> workers;
     for (uint32_t rank = 0; rank < ctx.workerHosts.size(); ++rank)
     {
-        Ptr<WorkerApp> w = m_workerFactory.Create<WorkerApp>();
+        workers.push_back(m_workerFactory.Create<WorkerApp>());
+    }
+    Ptr<WorkerApp> probe = workers.empty() ? m_workerFactory.Create<WorkerApp>() : workers[0];
+    m_ctx.model = std::make_shared<const ModelSpec>(model);
+    m_ctx.iterations = m_iterations;
+    m_ctx.fusionBytes = probe->GetFusionBytes();
+    m_ctx.partitionBytes = probe->GetPartitionBytes();
+    m_ctx.sendOrder = probe->GetSendOrder();
+    m_protocol->Install(m_ctx);
+    for (uint32_t rank = 0; rank < workers.size(); ++rank)
+    {
+        Ptr<WorkerApp> w = workers[rank];
         Ptr<ComputeModel> compute = m_computeFactory.Create<ComputeModel>();
         if (auto profiled = DynamicCast<ProfiledComputeModel>(compute))
         {

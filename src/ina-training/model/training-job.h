@@ -39,11 +39,16 @@ class TrainingJob : public Object
     TrainingJob();
     ~TrainingJob() override;
 
-    /// Worker attributes (FusionBytes, PartitionBytes) and the compute model, before Setup.
+    /// Worker attributes (FusionBytes, PartitionBytes, SendOrder, SendJitter, JitterScope,
+    /// OverlapForward) and the compute model, before Setup.
     void SetWorkerAttribute(const std::string& name, const AttributeValue& value);
     void SetComputeModel(const std::string& typeId);
 
-    /// Installs the protocol and creates every worker and its agent.
+    /**
+     * Installs the protocol and creates every worker and its agent. The protocol gets `ctx` with
+     * the workload filled in (JobContext::model, iterations, fusionBytes, partitionBytes,
+     * sendOrder: this job's, whatever `ctx` held), so GetContext() returns that.
+     */
     void Setup(const JobContext& ctx, const ModelSpec& model, Ptr<AggregationProtocol> protocol);
     /// Schedules the workers to start at the Start attribute.
     void Start();
@@ -61,7 +66,8 @@ class TrainingJob : public Object
     /// Iterations every worker has finished.
     uint32_t GetIterationsDone() const;
     /// Per iteration: from the end of the previous one (the job's start for the first) to the
-    /// moment its last worker finished it.
+    /// moment its last worker finished it (had every piece of its gradients back aggregated; with
+    /// OverlapForward the next iteration's forward pass may have begun before).
     std::vector<Time> GetIterationTimes() const;
     /// Job completion time: start to the end of the last iteration (zero while incomplete).
     Time GetJct() const;
