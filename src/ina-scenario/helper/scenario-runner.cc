@@ -339,10 +339,10 @@ TrySetAttribute(ObjectFactory& factory,
 }
 
 std::string
-AttributeNames(TypeId tid)
+AttributeNames(TypeId tid, const std::string& base = "ns3::Object")
 {
     std::string names;
-    for (TypeId t = tid; t.GetName() != "ns3::Object"; t = t.GetParent())
+    for (TypeId t = tid; t.GetName() != base; t = t.GetParent())
     {
         for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
         {
@@ -382,7 +382,7 @@ ScenarioRunner::InstallJobs()
         Ptr<TrainingJob> job = CreateObject<TrainingJob>();
         for (const auto& [name, value] : sj.params)
         {
-            // A protocol attribute, else a worker attribute (FusionBytes, PartitionBytes).
+            // A protocol attribute, else a worker attribute (FusionBytes, SendJitter, ...).
             if (TrySetAttribute(protocolFactory,
                                 protocolTid,
                                 name,
@@ -405,11 +405,11 @@ ScenarioRunner::InstallJobs()
                 job->SetWorkerAttribute(name, StringValue(NormalizeAttributeValue(info, value)));
                 continue;
             }
-            throw m_scenario.Error(key + ".params." + name,
-                                   "protocol '" + sj.protocol + "' (" + typeName +
-                                       ") has no attribute '" + name +
-                                       "' (it has: " + AttributeNames(protocolTid) +
-                                       "; workers have: FusionBytes, PartitionBytes)");
+            throw m_scenario.Error(
+                key + ".params." + name,
+                "protocol '" + sj.protocol + "' (" + typeName + ") has no attribute '" + name +
+                    "' (it has: " + AttributeNames(protocolTid) + "; workers have: " +
+                    AttributeNames(WorkerApp::GetTypeId(), "ns3::Application") + ")");
         }
         Ptr<AggregationProtocol> protocol = protocolFactory.Create<AggregationProtocol>();
 
