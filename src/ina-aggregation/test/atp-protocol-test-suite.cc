@@ -150,21 +150,6 @@ RunJobs(const std::vector<JobRun*>& jobs, Time limit = Seconds(2))
     AllReduceRunner::RunAll({jobs.begin(), jobs.end()}, limit);
 }
 
-/// Aggregators held at every switch of the fabric (all ATP programs).
-uint64_t
-HeldAggregators(Ptr<InaFabric> fabric)
-{
-    uint64_t held = 0;
-    for (const auto& sw : fabric->GetSwitches())
-    {
-        for (uint32_t i = 0; i < sw->GetPipeline()->GetNPrograms(); ++i)
-        {
-            held += sw->GetPipeline()->GetProgramByIndex(i)->GetAggregatorsInUse();
-        }
-    }
-    return held;
-}
-
 /// What installing `spec` on `fabric` threw, or "".
 std::string
 InstallError(Ptr<InaFabric> fabric, const JobSpec& spec)
@@ -261,7 +246,7 @@ class AtpStarTestCase : public TestCase
                               0,
                               "a job never collides "
                               "with itself");
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
         const auto& tree = run.protocol->GetTrees()[0];
         NS_TEST_EXPECT_MSG_EQ(tree.groups.size(), 1, "one group: the rack");
         NS_TEST_EXPECT_MSG_EQ(tree.level2, false, "one level");
@@ -338,7 +323,7 @@ class AtpCollisionTestCase : public TestCase
                               2,
                               "the parameter packet says it collided");
         NS_TEST_EXPECT_MSG_EQ(program->GetPeakAggregatorsInUse(), 1, "one aggregator");
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
         Simulator::Destroy();
 
         // Many fragments on 64 shared aggregators: contention both ways, still exact.
@@ -369,7 +354,7 @@ class AtpCollisionTestCase : public TestCase
             ca.protocol->GetSwitches()[0].program->GetPeakAggregatorsInUse(),
             64,
             "within the range");
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(star), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(star->GetAggregatorsInUse(), 0, "nothing left held");
         NS_TEST_EXPECT_MSG_EQ(ca.Ps(&AtpParameterServer::Counters::evictedIncomplete) +
                                   cb.Ps(&AtpParameterServer::Counters::evictedIncomplete),
                               0,
@@ -425,7 +410,7 @@ class AtpLostResultTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(run.SumCounter(&AtpAgent::Counters::duplicateResults),
                                   7,
                                   "the others drop the extra copy");
-            NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+            NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
             if (lost == 10)
             {
                 NS_TEST_EXPECT_MSG_EQ(run.agents[3]->GetCounters().fastRetransmits, 1, "fast");
@@ -519,7 +504,7 @@ class AtpTwoLevelTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(run.Ps(&AtpParameterServer::Counters::fullAggregates), f, "full");
         NS_TEST_EXPECT_MSG_EQ(run.Ps(&AtpParameterServer::Counters::partials), 0, "no partial");
         NS_TEST_EXPECT_MSG_EQ(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "none");
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
         NS_TEST_EXPECT_MSG_EQ(run.protocol->GetCounters().at("aggregation_levels"), 2, "two");
         Simulator::Destroy();
 
@@ -546,7 +531,7 @@ class AtpTwoLevelTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rf.Ps(&AtpParameterServer::Counters::fullAggregates),
                               rf.Fragments(),
                               "aggregated in the network");
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fatTree), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(fatTree->GetAggregatorsInUse(), 0, "nothing left held");
         for (const auto& e : rf.protocol->GetSwitches())
         {
             NS_TEST_EXPECT_MSG_EQ(fatTree->GetTopology().GetTier(e.node), "tor", "ToRs only");
@@ -613,7 +598,7 @@ class AtpLossTestCase : public TestCase
             }
             NS_TEST_EXPECT_MSG_EQ(open, 0, "nothing open at the PS");
         }
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
         const uint64_t lost = fabric->GetTotalLinkCounters().lost;
         const uint64_t resent = ra.Sum(&AggregationAgent::Stats::retransmissions) +
                                 rb.Sum(&AggregationAgent::Stats::retransmissions) +
@@ -696,7 +681,7 @@ class AtpManyJobsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(fallback, 0, "fallback");
         NS_TEST_EXPECT_MSG_GT(program->GetPeakAggregatorsInUse(), 64, "more than one job's");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(program->GetPeakAggregatorsInUse(), 600, "within the range");
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
         if (m_loss > 0)
         {
             NS_TEST_EXPECT_MSG_GT(fabric->GetTotalLinkCounters().lost, 100, "lost packets");
@@ -806,7 +791,7 @@ class AtpFirstRtoTestCase : public TestCase
             RunJobs({&run});
             NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done, " << first);
             NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact, " << first);
-            NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+            NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
             const uint64_t timeouts = run.agents[0]->GetCounters().timeouts;
             if (std::string(first) == "50ms")
             {
@@ -852,7 +837,7 @@ class AtpTwoServersTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(trees[0].server->GetCounters().fullAggregates, 100 + 1, "0 and 2");
         NS_TEST_EXPECT_MSG_EQ(trees[1].server->GetCounters().fullAggregates, 10 + 20, "1 and 3");
         NS_TEST_EXPECT_MSG_EQ(run.protocol->GetSwitches()[0].program->GetNJobs(), 2, "two trees");
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
         Simulator::Destroy();
     }
 };
@@ -1006,7 +991,7 @@ class AtpSixteenJobsTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(r->Complete(), true, "done");
             NS_TEST_EXPECT_MSG_EQ(r->ValueErrors(), 0, "exact");
         }
-        NS_TEST_EXPECT_MSG_EQ(HeldAggregators(fabric), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
         Simulator::Destroy();
     }
 

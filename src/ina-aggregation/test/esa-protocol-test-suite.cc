@@ -9,6 +9,7 @@
 // the worker and EsaJobProfile agree piece by piece), and set-up errors. INASIM_LONG_TESTS=1 adds
 // 16 jobs of 1 MB at 1 % loss.
 
+#include "ns3/all-reduce-runner.h"
 #include "ns3/esa-agent.h"
 #include "ns3/esa-parameter-server.h"
 #include "ns3/esa-program.h"
@@ -58,111 +59,28 @@ LeafSpine(uint32_t leaves, uint32_t spines, uint32_t perLeaf, double loss = 0, i
         InaTopology::LeafSpine(leaves, spines, perLeaf, {GBPS_100, US}, {GBPS_100, US}));
 }
 
-/// What a test asks of one job.
-struct JobSpec
+/// What a test asks of one job (100 kB tensors unless it says otherwise).
+struct JobSpec : AllReduceRunner::Spec
 {
-    uint32_t jobId = 1;
-    std::string name = "j1";
-    std::vector<uint32_t> hosts;
-    std::vector<uint32_t> ps;
-    std::vector<std::string> tiers{"tor"};
-    std::vector<std::pair<std::string, std::string>> attributes; //!< protocol attributes
-    std::vector<uint64_t> tensorBytes{100000};
-    bool values = true;
-    std::vector<int64_t> startPs; //!< per rank (default 0)
-    uint64_t seed = 7;
+    JobSpec()
+    {
+        tensorBytes = {100000};
+    }
 };
 
-/// One ESA job on a fabric: its protocol, agents, tensors and what came back.
-class JobRun
+/// One ESA job: AllReduceRunner with its protocol and agents typed, and ESA's counters. Tensor t
+/// is piece t of iteration 1, as WorkerApp numbers them (ESA maps pieces to layers).
+class JobRun : public AllReduceRunner
 {
   public:
     JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : m_spec(spec)
+        : AllReduceRunner(fabric, "ns3::EsaProtocol", spec)
+        , protocol(DynamicCast<EsaProtocol>(GetProtocol()))
     {
-        ObjectFactory f("ns3::EsaProtocol");
-        for (const auto& [name, value] : spec.attributes)
+        for (uint32_t r = 0; r < GetNWorkers(); ++r)
         {
-            f.Set(name, StringValue(value));
+            agents.push_back(DynamicCast<EsaAgent>(GetAgent(r)));
         }
-        protocol = f.Create<EsaProtocol>();
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = spec.jobId;
-        ctx.name = spec.name;
-        ctx.workerHosts = spec.hosts;
-        ctx.psHosts = spec.ps;
-        ctx.inaTiers = spec.tiers;
-        ctx.seed = spec.seed;
-        ctx.checkValues = spec.values;
-        ctx.flowIdBase = spec.jobId * JobContext::FLOW_IDS_PER_JOB;
-        protocol->Install(ctx); // may throw: the caller tests set-up errors
-        const uint32_t n = spec.hosts.size();
-        m_values.resize(n);
-        m_done.assign(n, 0);
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            agents.push_back(DynamicCast<EsaAgent>(protocol->CreateAgent(r)));
-            agents[r]->SetDoneCallback(MakeBoundCallback(&JobRun::DoneThunk, this, r));
-            m_values[r].resize(spec.tensorBytes.size());
-        }
-    }
-
-    void Start()
-    {
-        for (uint32_t r = 0; r < agents.size(); ++r)
-        {
-            const int64_t at = r < m_spec.startPs.size() ? m_spec.startPs[r] : 0;
-            Simulator::Schedule(PicoSeconds(at), MakeInaFunctorEvent([this, r]() {
-                                    for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
-                                    {
-                                        Hand(r, t);
-                                    }
-                                }));
-        }
-    }
-
-    bool Complete() const
-    {
-        for (uint32_t d : m_done)
-        {
-            if (d != m_spec.tensorBytes.size())
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /// Elements outside the protocol's tolerance, over every worker and tensor.
-    uint64_t ValueErrors() const
-    {
-        const uint32_t n = agents.size();
-        const double tol = protocol->ValueTolerance(n, GradientValues::RANGE);
-        uint64_t errors = 0;
-        for (size_t t = 0; t < m_spec.tensorBytes.size(); ++t)
-        {
-            const size_t count = m_spec.tensorBytes[t] / 4;
-            std::vector<double> expect(count);
-            for (size_t i = 0; i < count; ++i)
-            {
-                expect[i] = GradientValues::TrueSum(m_spec.seed, TensorId(t), n, i);
-            }
-            for (uint32_t r = 0; r < n; ++r)
-            {
-                const std::vector<float>& v = m_values[r][t];
-                if (v.size() != count)
-                {
-                    errors += count;
-                    continue;
-                }
-                for (size_t i = 0; i < count; ++i)
-                {
-                    errors += std::fabs(v[i] - expect[i]) <= tol ? 0 : 1;
-                }
-            }
-        }
-        return errors;
     }
 
     /// A switch reason summed over the job's switches.
@@ -182,36 +100,8 @@ class JobRun
         return protocol->GetCounters().at(name);
     }
 
-    /// Tensor t is piece t of iteration 1, as WorkerApp::TensorId numbers them.
-    static uint64_t TensorId(size_t t)
-    {
-        return (1ULL << 32) | t;
-    }
-
     Ptr<EsaProtocol> protocol;
     std::vector<Ptr<EsaAgent>> agents;
-
-  private:
-    void Hand(uint32_t r, size_t t)
-    {
-        const uint64_t bytes = m_spec.tensorBytes[t];
-        std::vector<float>* v = nullptr;
-        if (m_spec.values)
-        {
-            GradientValues::Fill(m_spec.seed, TensorId(t), r, bytes / 4, m_values[r][t]);
-            v = &m_values[r][t];
-        }
-        agents[r]->AllReduce(TensorId(t), bytes, v);
-    }
-
-    static void DoneThunk(JobRun* self, uint32_t r, uint64_t id)
-    {
-        ++self->m_done[r];
-    }
-
-    JobSpec m_spec;
-    std::vector<std::vector<std::vector<float>>> m_values; //!< [rank][tensor]
-    std::vector<uint32_t> m_done;
 };
 
 std::vector<uint32_t>
@@ -228,27 +118,7 @@ Range(uint32_t first, uint32_t count)
 void
 RunJobs(const std::vector<JobRun*>& jobs, Time limit = Seconds(5))
 {
-    for (JobRun* j : jobs)
-    {
-        j->Start();
-    }
-    Simulator::Stop(limit);
-    Simulator::Run();
-}
-
-/// Aggregators held at every switch of the fabric.
-uint64_t
-HeldAggregators(Ptr<InaFabric> fabric)
-{
-    uint64_t held = 0;
-    for (const auto& sw : fabric->GetSwitches())
-    {
-        for (uint32_t i = 0; i < sw->GetPipeline()->GetNPrograms(); ++i)
-        {
-            held += sw->GetPipeline()->GetProgramByIndex(i)->GetAggregatorsInUse();
-        }
-    }
-    return held;
+    AllReduceRunner::RunAll({jobs.begin(), jobs.end()}, limit);
 }
 
 std::string
@@ -306,7 +176,7 @@ class EsaStarTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.Reason(AtpProgram::COMPLETED), 4075u, "every fragment here");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_packets"), 0, "nothing at the PS");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_results_sent"), 0, "no result from the PS");
-        NS_TEST_ASSERT_MSG_EQ(HeldAggregators(fabric), 0u, "all freed");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
         NS_TEST_ASSERT_MSG_EQ(run.Reason(EsaProgram::PREEMPTED), 0u, "nothing to preempt");
         Simulator::Destroy();
     }
@@ -367,7 +237,7 @@ class EsaCollisionTestCase : public TestCase
                               0,
                               "the PSs completed what the switch could not");
         NS_TEST_ASSERT_MSG_EQ(ra.Reason(EsaProgram::DUPLICATE_CONTRIBUTION), 0u, "never twice");
-        NS_TEST_ASSERT_MSG_EQ(HeldAggregators(fabric), 0u, "all freed");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
         Simulator::Destroy();
     }
 

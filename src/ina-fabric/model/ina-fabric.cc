@@ -4,6 +4,8 @@
  */
 #include "ina-fabric.h"
 
+#include "pipeline.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -158,6 +160,17 @@ uint64_t
 InaFabric::GetPacketHops() const
 {
     return GetTotalLinkCounters().rxPackets;
+}
+
+uint64_t
+InaFabric::GetAggregatorsInUse() const
+{
+    uint64_t n = 0;
+    for (const auto& sw : m_switches)
+    {
+        n += sw->GetPipeline()->GetAggregatorsInUse();
+    }
+    return n;
 }
 
 InaLinkCounters

@@ -58,6 +58,8 @@ class InaFabric : public Object
 
     /// Packets delivered over all links (one per packet-hop).
     uint64_t GetPacketHops() const;
+    /// Aggregators held now by every switch program of the fabric (Pipeline::GetAggregatorsInUse).
+    uint64_t GetAggregatorsInUse() const;
     /// Sum of every link direction's counters.
     InaLinkCounters GetTotalLinkCounters() const;
 

@@ -317,6 +317,28 @@ Pipeline::GetProgramByIndex(uint32_t i) const
     return m_programs[i];
 }
 
+uint64_t
+Pipeline::GetAggregatorsInUse() const
+{
+    uint64_t n = 0;
+    for (const auto& p : m_programs)
+    {
+        n += p->GetAggregatorsInUse();
+    }
+    return n;
+}
+
+uint64_t
+Pipeline::GetPeakAggregatorsInUse() const
+{
+    uint64_t n = 0;
+    for (const auto& p : m_programs)
+    {
+        n += p->GetPeakAggregatorsInUse();
+    }
+    return n;
+}
+
 void
 Pipeline::Process(InaPacket* p, uint32_t inPort)
 {

@@ -122,6 +122,11 @@ class Pipeline : public Object
      */
     Ptr<SwitchProgram> GetProgramByIndex(uint32_t i) const;
 
+    /// Aggregators (slots) its programs hold now, summed (SwitchProgram::GetAggregatorsInUse).
+    uint64_t GetAggregatorsInUse() const;
+    /// Each program's peak of aggregators held at once, summed.
+    uint64_t GetPeakAggregatorsInUse() const;
+
     /**
      * Run a packet's first pass. The packet's `passes` is reset and counts its passes here.
      * \param p the packet; ownership passes to the pipeline

@@ -590,14 +590,7 @@ ScenarioRunner::OnProgressTick()
                 maxBacklog = std::max(maxBacklog, b);
             }
         }
-        uint64_t aggregators = 0;
-        for (const auto& sw : m_fabric->GetSwitches())
-        {
-            for (uint32_t i = 0; i < sw->GetPipeline()->GetNPrograms(); ++i)
-            {
-                aggregators += sw->GetPipeline()->GetProgramByIndex(i)->GetAggregatorsInUse();
-            }
-        }
+        const uint64_t aggregators = m_fabric->GetAggregatorsInUse();
         std::ostringstream row;
         row << std::setprecision(12) << PsToS(now) << "," << backlog << "," << maxBacklog << ","
             << m_fabric->GetPool().GetInUse() << "," << m_fabric->GetPacketHops() << ","
@@ -825,12 +818,7 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
         s["tier"] = sw->GetTier();
         PipelineUsage u = sw->GetPipeline()->GetUsage();
         s["pipeline"] = u.ToJson();
-        uint64_t peak = 0;
-        for (uint32_t i = 0; i < sw->GetPipeline()->GetNPrograms(); ++i)
-        {
-            peak += sw->GetPipeline()->GetProgramByIndex(i)->GetPeakAggregatorsInUse();
-        }
-        s["peak_aggregators_in_use"] = peak;
+        s["peak_aggregators_in_use"] = sw->GetPipeline()->GetPeakAggregatorsInUse();
         s["recirculated_packets"] = u.recirculatedPackets;
         switches.push_back(s);
     }

@@ -9,6 +9,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/worker-app.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,11 +17,6 @@
 
 namespace ns3
 {
-
-namespace
-{
-constexpr uint64_t FIRST_TENSOR_ID = 1000;
-} // namespace
 
 AllReduceRunner::AllReduceRunner(Ptr<InaFabric> fabric,
                                  const std::string& protocol,
@@ -209,7 +205,9 @@ AllReduceRunner::Dispose()
 uint64_t
 AllReduceRunner::TensorId(size_t t)
 {
-    return FIRST_TENSOR_ID + t;
+    // Numbered as WorkerApp numbers the pieces of its first iteration, so a protocol that reads
+    // tensor ids (ESA maps them to the job's layers) sees what a training run would give it.
+    return WorkerApp::TensorId(1, static_cast<uint32_t>(t));
 }
 
 void
@@ -252,7 +250,7 @@ AllReduceRunner::OnDone(uint32_t rank, uint64_t id)
 {
     ++m_done[rank];
     m_finishPs[rank] = Simulator::Now().GetPicoSeconds();
-    const size_t t = id - FIRST_TENSOR_ID;
+    const size_t t = id & 0xffffffffULL;
     if (m_spec.sequential && t + 1 < m_spec.tensorBytes.size())
     {
         Hand(rank, t + 1);

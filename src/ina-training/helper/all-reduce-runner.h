@@ -85,7 +85,8 @@ class AllReduceRunner
     /// while its protocol stays installed.
     void Dispose();
 
-    /// The id of tensor `t` of the spec's list.
+    /// The id of tensor `t` of the spec's list: WorkerApp::TensorId(1, t), piece t of a first
+    /// iteration.
     static uint64_t TensorId(size_t t);
 
   private:
