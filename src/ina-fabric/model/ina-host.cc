@@ -4,6 +4,8 @@
  */
 #include "ina-host.h"
 
+#include "ina-net-device.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -107,6 +109,18 @@ InaHost::Send(InaPacket* p)
 {
     p->src = m_address;
     m_port->Send(p, 0);
+}
+
+bool
+InaHost::SetInjectionRateCap(uint64_t bps)
+{
+    auto* device = dynamic_cast<InaNetDevice*>(m_port);
+    if (device == nullptr)
+    {
+        return false;
+    }
+    device->SetInjectionRateCap(bps);
+    return true;
 }
 
 void

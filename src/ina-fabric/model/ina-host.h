@@ -43,6 +43,14 @@ class InaHost : public Object, public InaPacketSink
     /// Send `p` (ownership passes); fills in the source address.
     void Send(InaPacket* p);
 
+    /**
+     * Cap the rate the host's NIC injects at, for packets sent from now on
+     * (InaNetDevice::SetInjectionRateCap); 0 removes it.
+     * \param bps the cap in bit/s, 0 for none
+     * \return false, changing nothing, if the port is not an InaNetDevice (the p2p link model)
+     */
+    bool SetInjectionRateCap(uint64_t bps);
+
     void Receive(InaPacket* p, uint32_t port) override;
 
     /// Packets that arrived for an endpoint nobody bound (a bug in a scenario, counted not hidden).

@@ -104,6 +104,26 @@ InaNetDevice::SerializationPs(uint32_t bytes) const
                                 m_rateBps);
 }
 
+int64_t
+InaNetDevice::PacedPs(uint32_t bytes) const
+{
+    return static_cast<int64_t>(
+        (static_cast<uint64_t>(bytes) * 8000000000000ULL + m_injectionCapBps - 1) /
+        m_injectionCapBps);
+}
+
+void
+InaNetDevice::SetInjectionRateCap(uint64_t bps)
+{
+    m_injectionCapBps = bps;
+}
+
+uint64_t
+InaNetDevice::GetInjectionRateCap() const
+{
+    return m_injectionCapBps;
+}
+
 uint64_t
 InaNetDevice::GetRateBps() const
 {
@@ -188,7 +208,8 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
     m_counters.txBytes += bytes;
     const int64_t start = std::max(now, m_busyUntilPs);
     const int64_t end = start + SerializationPs(bytes);
-    m_busyUntilPs = end;
+    // The pacer holds the next start back; this packet still leaves at the link rate.
+    m_busyUntilPs = m_injectionCapBps == 0 ? end : std::max(end, start + PacedPs(bytes));
     PushInFlight(p, start, end, extraDelayPs);
     if (start > now)
     {
@@ -268,17 +289,29 @@ InaNetDevice::OnArrival()
 void
 InaNetDevice::StartNextPriority()
 {
+    const int64_t now = Simulator::Now().GetTimeStep();
     for (auto& q : m_classQueues)
     {
         if (!q.empty())
         {
+            if (m_pacedUntilPs > now)
+            {
+                // The pacer's gap: OnTxComplete comes back then and picks the best class anew.
+                m_transmitting = true;
+                m_txCompleteEvent.ScheduleAt(m_pacedUntilPs);
+                return;
+            }
             m_inTx = q.front().first;
             m_inTxExtraPs = q.front().second;
             q.pop_front();
             m_backlogBytes -= m_inTx->wireBytes;
             m_transmitting = true;
-            m_inTxStartPs = Simulator::Now().GetTimeStep();
+            m_inTxStartPs = now;
             m_txCompleteEvent.ScheduleAt(m_inTxStartPs + SerializationPs(m_inTx->wireBytes));
+            if (m_injectionCapBps != 0)
+            {
+                m_pacedUntilPs = now + PacedPs(m_inTx->wireBytes);
+            }
             return;
         }
     }
@@ -288,9 +321,12 @@ InaNetDevice::StartNextPriority()
 void
 InaNetDevice::OnTxComplete()
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
-    PushInFlight(m_inTx, m_inTxStartPs, now, m_inTxExtraPs);
-    m_inTx = nullptr;
+    if (m_inTx != nullptr) // else the end of a pacer's gap
+    {
+        const int64_t now = Simulator::Now().GetTimeStep();
+        PushInFlight(m_inTx, m_inTxStartPs, now, m_inTxExtraPs);
+        m_inTx = nullptr;
+    }
     StartNextPriority();
 }
 

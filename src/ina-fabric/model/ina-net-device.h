@@ -54,6 +54,18 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     uint64_t GetBacklogBytes() override;
     uint64_t GetRateBps() const override;
 
+    /**
+     * Cap the rate this device injects at, for packets sent from now on: a pacer (a host NIC's
+     * rate limiter) lets a packet start no earlier than bytes * 8 / cap after the previous one
+     * started, and the packet itself still leaves at the link rate. 0 (the default) removes the
+     * cap; a cap at or above the link rate changes nothing. Packets already queued keep their
+     * times. A host's GPU contention model sets it (LIBRA's X_o / X_n, GpuContentionComputeModel).
+     * \param bps the cap in bit/s, 0 for none
+     */
+    void SetInjectionRateCap(uint64_t bps);
+    /// \return the injection cap in bit/s (0: none)
+    uint64_t GetInjectionRateCap() const;
+
     /// Write every packet this device sends to a pcap file (LINKTYPE_USER0, inasim header).
     void EnablePcap(const std::string& filename);
 
@@ -103,6 +115,7 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     };
 
     int64_t SerializationPs(uint32_t bytes) const;
+    int64_t PacedPs(uint32_t bytes) const; //!< bytes at the injection cap
     bool DrawLoss(uint32_t bytes);
     void Admit(InaPacket* p); // capacity and ECN at enqueue
     void PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int64_t extraDelayPs);
@@ -137,6 +150,8 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     uint64_t m_backlogBytes = 0;
     int64_t m_busyUntilPs = 0;
     int64_t m_lastArrivePs = 0;
+    uint64_t m_injectionCapBps = 0; //!< 0: none
+    int64_t m_pacedUntilPs = 0;     //!< priority mode: earliest start the pacer allows
 
     // priority mode
     std::vector<std::deque<std::pair<InaPacket*, int64_t>>> m_classQueues;

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Tests of the link models: exact serialization and arrival times, the output queue (backlog, tail
-// drop, ECN), strict priority, loss, and that ns-3's PointToPointNetDevice gives the same timing.
+// drop, ECN), strict priority, the injection cap, loss, and that ns-3's PointToPointNetDevice gives
+// the same timing.
 
 #include "ns3/double.h"
 #include "ns3/drop-tail-queue.h"
@@ -224,6 +225,117 @@ class InaLinkPriorityTestCase : public TestCase
     }
 };
 
+/**
+ * The injection cap (a host NIC's pacer): at 100 Gb/s a 1000-B packet takes 80 ns, at a 10 Gb/s
+ * cap its successor may start only 800 ns after it. Three packets sent together arrive 80 ns
+ * apart without the cap and 800 ns apart with it, each still 80 ns + 1 us after its start; a cap
+ * above the link rate changes nothing; removing the cap frees the next packets; with two
+ * priority classes the pacer's gap ends with the best class waiting then.
+ */
+class InaLinkInjectionCapTestCase : public TestCase
+{
+  public:
+    InaLinkInjectionCapTestCase()
+        : TestCase("an injection cap paces packet starts at bytes over the cap, hand-computed")
+    {
+    }
+
+  private:
+    static std::vector<int64_t> Times(const std::vector<RecordingSink::Arrival>& a)
+    {
+        std::vector<int64_t> t;
+        for (const auto& x : a)
+        {
+            t.push_back(x.atPs);
+        }
+        return t;
+    }
+
+    void DoRun() override
+    {
+        const int64_t us = 1000000;
+        {
+            FastLink link(100000000000ULL, us, 1000000, 0);
+            for (uint64_t s = 0; s < 3; ++s)
+            {
+                link.SendAt(0, s, 1000);
+            }
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ((Times(link.sink.arrivals) ==
+                                   std::vector<int64_t>{us + 80000, us + 160000, us + 240000}),
+                                  true,
+                                  "no cap: back to back");
+            Simulator::Destroy();
+        }
+        {
+            FastLink link(100000000000ULL, us, 1000000, 0);
+            link.dev[0]->SetInjectionRateCap(10000000000ULL);
+            NS_TEST_EXPECT_MSG_EQ(link.dev[0]->GetInjectionRateCap(), 10000000000ULL, "set");
+            for (uint64_t s = 0; s < 3; ++s)
+            {
+                link.SendAt(0, s, 1000);
+            }
+            uint64_t backlogAt1ps = 0;
+            Simulator::Schedule(TimeStep(1), MakeInaFunctorEvent([&]() {
+                                    backlogAt1ps = link.dev[0]->GetBacklogBytes();
+                                }));
+            // Removed at 5 us: the next two leave back to back again.
+            Simulator::Schedule(TimeStep(5 * us), MakeInaFunctorEvent([&]() {
+                                    link.dev[0]->SetInjectionRateCap(0);
+                                }));
+            link.SendAt(10 * us, 3, 1000);
+            link.SendAt(10 * us, 4, 1000);
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(backlogAt1ps, 2000, "the paced packets wait in the queue");
+            NS_TEST_EXPECT_MSG_EQ(
+                (Times(link.sink.arrivals) == std::vector<int64_t>{us + 80000,
+                                                                   us + 880000,
+                                                                   us + 1680000,
+                                                                   11 * us + 80000,
+                                                                   11 * us + 160000}),
+                true,
+                "10 Gb/s cap: starts 800 ns apart, then uncapped");
+            Simulator::Destroy();
+        }
+        {
+            FastLink link(100000000000ULL, us, 1000000, 0);
+            link.dev[0]->SetInjectionRateCap(200000000000ULL);
+            for (uint64_t s = 0; s < 3; ++s)
+            {
+                link.SendAt(0, s, 1000);
+            }
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ((Times(link.sink.arrivals) ==
+                                   std::vector<int64_t>{us + 80000, us + 160000, us + 240000}),
+                                  true,
+                                  "a cap above the link rate changes nothing");
+            Simulator::Destroy();
+        }
+        {
+            // Priority mode: class 1's first packet starts at 0; the class-0 packet sent at 0
+            // takes the slot the pacer opens at 800 ns, then class 1 at 1600 and 2400 ns.
+            FastLink link(100000000000ULL, us, 1000000, 0, 2);
+            link.dev[0]->SetInjectionRateCap(10000000000ULL);
+            link.SendAt(0, 0, 1000, 1);
+            link.SendAt(0, 1, 1000, 1);
+            link.SendAt(0, 2, 1000, 1);
+            link.SendAt(0, 3, 1000, 0);
+            Simulator::Run();
+            const auto& a = link.sink.arrivals;
+            NS_TEST_ASSERT_MSG_EQ(a.size(), 4, "delivered");
+            NS_TEST_EXPECT_MSG_EQ(a[0].seq, 0, "first on the wire");
+            NS_TEST_EXPECT_MSG_EQ(a[1].seq, 3, "class 0 at the pacer's next slot");
+            NS_TEST_EXPECT_MSG_EQ(a[2].seq, 1, "then class 1");
+            NS_TEST_EXPECT_MSG_EQ(
+                (Times(a) ==
+                 std::vector<int64_t>{us + 80000, us + 880000, us + 1680000, us + 2480000}),
+                true,
+                "priority mode: starts 800 ns apart");
+            Simulator::Destroy();
+        }
+    }
+};
+
 /// Loss from an ns-3 ErrorModel: everything lost at rate 1, some at rate 0.5, all counted.
 class InaLinkLossTestCase : public TestCase
 {
@@ -354,6 +466,7 @@ class InaLinkTestSuite : public TestSuite
         AddTestCase(new InaLinkTimingTestCase);
         AddTestCase(new InaLinkQueueTestCase);
         AddTestCase(new InaLinkPriorityTestCase);
+        AddTestCase(new InaLinkInjectionCapTestCase);
         AddTestCase(new InaLinkLossTestCase);
         AddTestCase(new InaLinkP2pEquivalenceTestCase);
     }

@@ -380,9 +380,30 @@ ScenarioRunner::InstallJobs()
         TypeId protocolTid = TypeId::LookupByName(typeName);
         ObjectFactory protocolFactory(typeName);
         Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+        // `ComputeModel` names the workers' compute model; its Attributes are params too.
+        std::string computeName = TrainingJob::ComputeModelTypeName("profiled");
+        if (auto cm = sj.params.find("ComputeModel"); cm != sj.params.end())
+        {
+            try
+            {
+                computeName = TrainingJob::ComputeModelTypeName(cm->second);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw m_scenario.Error(key + ".params.ComputeModel", e.what());
+            }
+            job->SetComputeModel(computeName);
+        }
+        const TypeId computeTid = TypeId::LookupByName(computeName);
+        ObjectFactory computeCheck(computeName);
         for (const auto& [name, value] : sj.params)
         {
-            // A protocol attribute, else a worker attribute (FusionBytes, SendJitter, ...).
+            if (name == "ComputeModel")
+            {
+                continue;
+            }
+            // A protocol attribute, else a worker attribute (FusionBytes, SendJitter, ...), else
+            // the compute model's (GpuThreads, ...).
             if (TrySetAttribute(protocolFactory,
                                 protocolTid,
                                 name,
@@ -405,11 +426,27 @@ ScenarioRunner::InstallJobs()
                 job->SetWorkerAttribute(name, StringValue(NormalizeAttributeValue(info, value)));
                 continue;
             }
+            if (TrySetAttribute(computeCheck,
+                                computeTid,
+                                name,
+                                value,
+                                m_scenario,
+                                key + ".params." + name))
+            {
+                TypeId::AttributeInformation info;
+                computeTid.LookupAttributeByName(name, &info);
+                job->SetComputeModelAttribute(name,
+                                              StringValue(NormalizeAttributeValue(info, value)));
+                continue;
+            }
             throw m_scenario.Error(
                 key + ".params." + name,
                 "protocol '" + sj.protocol + "' (" + typeName + ") has no attribute '" + name +
                     "' (it has: " + AttributeNames(protocolTid) + "; workers have: " +
-                    AttributeNames(WorkerApp::GetTypeId(), "ns3::Application") + ")");
+                    AttributeNames(WorkerApp::GetTypeId(), "ns3::Application") +
+                    "; the compute model " + computeName +
+                    " has: " + AttributeNames(computeTid, "ns3::ComputeModel") +
+                    "; ComputeModel: profiled | gpu-contention selects it)");
         }
         Ptr<AggregationProtocol> protocol = protocolFactory.Create<AggregationProtocol>();
 
@@ -497,7 +534,12 @@ ScenarioRunner::InstallJobs()
         }
         catch (const std::runtime_error& e)
         {
-            throw m_scenario.Error(key, std::string("job '") + sj.name + "': " + e.what());
+            // "Name: ..." from a model that reads job param Name (GpuParams: a bad file) blames it.
+            const std::string what = e.what();
+            const std::string param = what.substr(0, what.find(": "));
+            const bool blamesParam = what.find(": ") != std::string::npos && sj.params.count(param);
+            throw m_scenario.Error(blamesParam ? key + ".params." + param : key,
+                                   std::string("job '") + sj.name + "': " + what);
         }
         job->Start();
         m_jobs.push_back(job);
@@ -794,6 +836,25 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
         {
             j["protocol_counters"][name] = value;
         }
+        const ComputeModel::Report compute = job->GetComputeReport();
+        if (!compute.line.empty())
+        {
+            json c;
+            c["summary"] = compute.line;
+            for (const auto& [name, value] : compute.text)
+            {
+                c[name] = value;
+            }
+            for (const auto& [name, value] : compute.values)
+            {
+                c[name] = value;
+            }
+            for (const auto& [name, values] : compute.perIteration)
+            {
+                c[name] = values;
+            }
+            j["compute"] = c;
+        }
         j["completed"] = job->IsCompleted();
         jobs.push_back(j);
         jobsCsv << sj.name << "," << sj.protocol << "," << job->GetWorkers().size() << ","
@@ -943,6 +1004,10 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
                           static_cast<unsigned long long>(j["value_errors"].get<uint64_t>()),
                           static_cast<unsigned long long>(j["values_checked"].get<uint64_t>()));
             o << line;
+            if (j.contains("compute"))
+            {
+                o << "    " << j["compute"]["summary"].get<std::string>() << "\n";
+            }
         }
         o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, "
           << links.lost << " lost\n";

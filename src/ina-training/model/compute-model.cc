@@ -4,6 +4,8 @@
  */
 #include "compute-model.h"
 
+#include "ns3/simulator.h"
+
 namespace ns3
 {
 
@@ -16,9 +18,58 @@ ComputeModel::GetTypeId()
     return tid;
 }
 
+ComputeModel::ComputeModel() = default;
+ComputeModel::~ComputeModel() = default;
+
+void
+ComputeModel::DoDispose()
+{
+    m_event.Cancel();
+    m_done = Callback<void>();
+    Object::DoDispose();
+}
+
 void
 ComputeModel::Attach(Ptr<WorkerApp> worker)
 {
+}
+
+void
+ComputeModel::StartLayer(Pass pass, uint32_t layer, uint32_t iteration, Callback<void> done)
+{
+    m_done = done;
+    const Time t = pass == FORWARD ? ForwardTime(layer, iteration) : BackwardTime(layer, iteration);
+    m_event = Simulator::Schedule(t, &ComputeModel::DefaultLayerDone, this);
+}
+
+void
+ComputeModel::CancelLayer()
+{
+    m_event.Cancel();
+}
+
+void
+ComputeModel::DefaultLayerDone()
+{
+    // A copy: `done` usually starts the next layer, which replaces m_done.
+    Callback<void> done = m_done;
+    done();
+}
+
+void
+ComputeModel::CommunicationStarted(uint32_t iteration, uint32_t piece)
+{
+}
+
+void
+ComputeModel::CommunicationEnded(uint32_t iteration, uint32_t piece)
+{
+}
+
+ComputeModel::Report
+ComputeModel::GetReport() const
+{
+    return Report();
 }
 
 } // namespace ns3

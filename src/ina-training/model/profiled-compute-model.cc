@@ -37,6 +37,12 @@ ProfiledComputeModel::SetModel(const ModelSpec& model)
     m_model = model;
 }
 
+const ModelSpec&
+ProfiledComputeModel::GetModel() const
+{
+    return m_model;
+}
+
 Time
 ProfiledComputeModel::ForwardTime(uint32_t layer, uint32_t iteration)
 {

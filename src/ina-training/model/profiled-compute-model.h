@@ -23,6 +23,7 @@ class ProfiledComputeModel : public ComputeModel
     ProfiledComputeModel();
 
     void SetModel(const ModelSpec& model);
+    const ModelSpec& GetModel() const;
     Time ForwardTime(uint32_t layer, uint32_t iteration) override;
     Time BackwardTime(uint32_t layer, uint32_t iteration) override;
 

@@ -4,6 +4,7 @@
  */
 #include "training-job.h"
 
+#include "gpu-contention-compute-model.h"
 #include "gradient-values.h"
 #include "profiled-compute-model.h"
 
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -69,6 +71,27 @@ void
 TrainingJob::SetComputeModel(const std::string& typeId)
 {
     m_computeFactory.SetTypeId(typeId);
+}
+
+void
+TrainingJob::SetComputeModelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_computeFactory.Set(name, value);
+}
+
+std::string
+TrainingJob::ComputeModelTypeName(const std::string& name)
+{
+    if (name == "profiled")
+    {
+        return ProfiledComputeModel::GetTypeId().GetName();
+    }
+    if (name == "gpu-contention")
+    {
+        return GpuContentionComputeModel::GetTypeId().GetName();
+    }
+    throw std::invalid_argument("unknown compute model '" + name +
+                                "' (known: profiled, gpu-contention)");
 }
 
 void
@@ -294,6 +317,56 @@ TrainingJob::GetAgentStats() const
         t.psFallbackPackets += s.psFallbackPackets;
     }
     return t;
+}
+
+ComputeModel::Report
+TrainingJob::GetComputeReport() const
+{
+    ComputeModel::Report out;
+    if (m_workers.empty())
+    {
+        return out;
+    }
+    std::vector<ComputeModel::Report> all;
+    for (const auto& w : m_workers)
+    {
+        all.push_back(w->GetComputeModel()->GetReport());
+    }
+    out.line = all[0].line;
+    out.text = all[0].text;
+    // Every worker's model is of the same type, so names come in the same order.
+    out.values = all[0].values;
+    for (std::size_t k = 0; k < out.values.size(); ++k)
+    {
+        double sum = 0;
+        for (const auto& r : all)
+        {
+            sum += r.values.at(k).second;
+        }
+        out.values[k].second = sum / all.size();
+    }
+    for (std::size_t k = 0; k < all[0].perIteration.size(); ++k)
+    {
+        std::vector<double> sum;
+        std::vector<uint32_t> count;
+        for (const auto& r : all)
+        {
+            const std::vector<double>& v = r.perIteration.at(k).second;
+            sum.resize(std::max(sum.size(), v.size()), 0.0);
+            count.resize(sum.size(), 0);
+            for (std::size_t i = 0; i < v.size(); ++i)
+            {
+                sum[i] += v[i];
+                ++count[i];
+            }
+        }
+        for (std::size_t i = 0; i < sum.size(); ++i)
+        {
+            sum[i] /= count[i];
+        }
+        out.perIteration.emplace_back(all[0].perIteration[k].first, std::move(sum));
+    }
+    return out;
 }
 
 } // namespace ns3

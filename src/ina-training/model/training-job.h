@@ -42,7 +42,19 @@ class TrainingJob : public Object
     /// Worker attributes (FusionBytes, PartitionBytes, SendOrder, SendJitter, JitterScope,
     /// OverlapForward) and the compute model, before Setup.
     void SetWorkerAttribute(const std::string& name, const AttributeValue& value);
+    /// The workers' compute model by TypeId name (default ns3::ProfiledComputeModel); before
+    /// SetComputeModelAttribute.
     void SetComputeModel(const std::string& typeId);
+    /// An Attribute of every worker's compute model (e.g. GpuThreads), before Setup.
+    void SetComputeModelAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * The compute model a scenario names (job param ComputeModel).
+     * \param name profiled (ProfiledComputeModel) or gpu-contention (GpuContentionComputeModel)
+     * \return its TypeId name
+     * \throws std::invalid_argument listing the names if there is no such model
+     */
+    static std::string ComputeModelTypeName(const std::string& name);
 
     /**
      * Installs the protocol and creates every worker and its agent. The protocol gets `ctx` with
@@ -79,6 +91,9 @@ class TrainingJob : public Object
     uint64_t GetValueErrors() const;
     /// Sum of every agent's stats.
     AggregationAgent::Stats GetAgentStats() const;
+    /// What the workers' compute models measured: the first worker's line and text, values
+    /// averaged over the workers, per-iteration values averaged iteration by iteration.
+    ComputeModel::Report GetComputeReport() const;
 
   protected:
     void DoDispose() override;

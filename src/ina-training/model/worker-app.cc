@@ -106,7 +106,13 @@ void
 WorkerApp::DoDispose()
 {
     m_agent = nullptr;
+    if (m_compute)
+    {
+        m_compute->Dispose(); // it may hold an event and this worker's callbacks
+    }
     m_compute = nullptr;
+    m_forwardCb = Callback<void>();
+    m_backwardCb = Callback<void>();
     m_values.clear();
     Application::DoDispose();
 }
@@ -306,7 +312,8 @@ WorkerApp::Setup(TrainingJob* job,
     m_seed = job->GetContext().seed;
     m_checkValues = job->GetContext().checkValues;
     m_agent->SetDoneCallback(MakeCallback(&WorkerApp::OnTensorDone, this));
-    m_compute->Attach(this);
+    m_forwardCb = MakeCallback(&WorkerApp::ForwardLayerDone, this);
+    m_backwardCb = MakeCallback(&WorkerApp::BackwardLayerDone, this);
     try
     {
         m_plan = PlanIteration(m_model,
@@ -333,6 +340,8 @@ WorkerApp::Setup(TrainingJob* job,
     }
     m_layerPending.assign(layers, 0);
     m_ready.assign(m_plan.size(), false);
+    // Last: the model may look at the plan.
+    m_compute->Attach(this);
 }
 
 void
@@ -361,7 +370,7 @@ WorkerApp::StartApplication()
 void
 WorkerApp::StopApplication()
 {
-    m_event.Cancel();
+    m_compute->CancelLayer();
     m_handEvent.Cancel();
 }
 
@@ -399,9 +408,7 @@ WorkerApp::TryForward()
         return; // OnTensorDone resumes it
     }
     m_computing = true;
-    m_event = Simulator::Schedule(m_compute->ForwardTime(m_fwdLayer, m_fwdIteration),
-                                  &WorkerApp::ForwardLayerDone,
-                                  this);
+    m_compute->StartLayer(ComputeModel::FORWARD, m_fwdLayer, m_fwdIteration, m_forwardCb);
 }
 
 void
@@ -417,8 +424,14 @@ WorkerApp::BackwardLayer(uint32_t layer)
 {
     // Called when the backward pass reaches `layer`: it computes, then its gradient is ready.
     m_computing = true;
-    Time t = m_compute->BackwardTime(layer, m_iteration);
-    m_event = Simulator::Schedule(t, &WorkerApp::BackwardLayerComputed, this, layer);
+    m_bwdLayer = layer;
+    m_compute->StartLayer(ComputeModel::BACKWARD, layer, m_iteration, m_backwardCb);
+}
+
+void
+WorkerApp::BackwardLayerDone()
+{
+    BackwardLayerComputed(m_bwdLayer);
 }
 
 void
@@ -497,6 +510,7 @@ WorkerApp::Hand(uint32_t piece)
     {
         m_busySincePs = Simulator::Now().GetTimeStep();
     }
+    m_compute->CommunicationStarted(m_iteration, piece);
     m_agent->AllReduce(id, bytes, values);
 }
 
@@ -517,6 +531,8 @@ WorkerApp::OnTensorDone(uint64_t tensorId)
     {
         m_busyPs += Simulator::Now().GetTimeStep() - m_busySincePs;
     }
+    // Before anything that may start a layer, so the layer sees the kernel gone.
+    m_compute->CommunicationEnded(m_iteration, piece);
     for (uint32_t l = m_plan[piece].frontLayer; l <= m_plan[piece].backLayer; ++l)
     {
         --m_layerPending[l];
@@ -548,6 +564,18 @@ uint32_t
 WorkerApp::GetRank() const
 {
     return m_rank;
+}
+
+TrainingJob*
+WorkerApp::GetJob() const
+{
+    return m_job;
+}
+
+Ptr<ComputeModel>
+WorkerApp::GetComputeModel() const
+{
+    return m_compute;
 }
 
 uint32_t

@@ -49,7 +49,9 @@ class TrainingJob;
  * pass of the next iteration starts after this iteration's backward pass. An iteration ends when
  * all its pieces are back.
  *
- * Layer times come from a ComputeModel, asked as each layer starts.
+ * Layers run on a ComputeModel (ComputeModel::StartLayer, one at a time), which the worker also
+ * tells when it hands a piece to its agent and when the agent returns it, so a model can slow
+ * computation while communication runs beside it (GpuContentionComputeModel).
  */
 class WorkerApp : public Application
 {
@@ -87,6 +89,10 @@ class WorkerApp : public Application
     void SetIterationCallback(IterationCallback cb);
 
     uint32_t GetRank() const;
+    /// The job this worker belongs to (set by Setup).
+    TrainingJob* GetJob() const;
+    /// The GPU model its layers run on.
+    Ptr<ComputeModel> GetComputeModel() const;
     uint32_t GetIterationsDone() const;
     /// Time the agent had at least one tensor outstanding, over the whole run.
     Time GetCommunicationTime() const;
@@ -169,6 +175,7 @@ class WorkerApp : public Application
     void TryForward();
     void ForwardLayerDone();
     void BackwardLayer(uint32_t layer);
+    void BackwardLayerDone();                   //!< m_bwdLayer is computed
     void BackwardLayerComputed(uint32_t layer); //!< `layer`'s gradient is ready
     void Pump();                                //!< hand what is ready, in order
     void HandDelayed();                         //!< the jitter of the next piece is over
@@ -192,6 +199,8 @@ class WorkerApp : public Application
     Ptr<AggregationAgent> m_agent;
     Ptr<ComputeModel> m_compute;
     IterationCallback m_iterationCb;
+    Callback<void> m_forwardCb;                   //!< ForwardLayerDone, made once
+    Callback<void> m_backwardCb;                  //!< BackwardLayerDone, made once
     std::vector<Piece> m_plan;                    //!< hand-off order
     std::vector<std::vector<uint32_t>> m_readyAt; //!< per layer: pieces its backward readies
     std::vector<uint32_t> m_layerPieces;          //!< per layer: pieces holding it
@@ -204,8 +213,9 @@ class WorkerApp : public Application
     uint32_t m_iterationsDone = 0; //!< iterations with every piece back
     uint32_t m_fwdIteration = 0;   //!< the iteration whose forward pass runs or waits
     uint32_t m_fwdLayer = 0;       //!< the next layer of that forward pass
+    uint32_t m_bwdLayer = 0;       //!< the layer whose backward pass runs
     bool m_fwdActive = false;      //!< a forward pass is under way
-    bool m_computing = false;      //!< a layer is computing (m_event)
+    bool m_computing = false;      //!< a layer is computing on m_compute
     bool m_backwardDone = false;   //!< this iteration's backward pass has ended
     std::vector<bool> m_ready;     //!< per piece of this iteration: ready
     uint32_t m_nextHand = 0;       //!< the next piece to hand
@@ -215,7 +225,6 @@ class WorkerApp : public Application
     std::map<uint64_t, std::unique_ptr<std::vector<float>>> m_values;
     int64_t m_busySincePs = 0;
     int64_t m_busyPs = 0;
-    EventId m_event;
     EventId m_handEvent;
 };
 
