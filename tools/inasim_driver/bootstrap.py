@@ -28,6 +28,7 @@ PACKAGES = (
     "libgtest-dev",
     "libyaml-cpp-dev",
     "nlohmann-json3-dev",
+    "liblpsolve55-dev",  # GRID's planner (LP); pulls in libsuitesparse-dev for COLAMD
     "python3-matplotlib",  # figures (plotting)
 )
 

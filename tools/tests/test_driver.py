@@ -72,7 +72,7 @@ class DpkgStatusTest(unittest.TestCase):
     def test_package_list_has_the_build_dependencies(self):
         for pkg in ("cmake", "g++", "ninja-build", "libns3-dev", "ns3", "libgsl-dev",
                     "libxml2-dev", "libsqlite3-dev", "libpython3.11-dev", "libgtest-dev",
-                    "libyaml-cpp-dev", "nlohmann-json3-dev", "python3-matplotlib"):
+                    "libyaml-cpp-dev", "nlohmann-json3-dev", "liblpsolve55-dev", "python3-matplotlib"):
             self.assertIn(pkg, bootstrap.PACKAGES)
         self.assertEqual(len(bootstrap.PACKAGES), len(set(bootstrap.PACKAGES)))
 

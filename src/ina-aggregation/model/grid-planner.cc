@@ -1,0 +1,875 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "grid-planner.h"
+
+#include "grid-lp.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GridPlanner");
+
+namespace
+{
+
+/// The LP works in Gb/s: rates in b/s (1e11) next to 0/1 coefficients scale badly.
+constexpr double kLpUnit = 1e9;
+
+/// Relative slack on capacity checks, for rates computed as capacity / count.
+constexpr double kRelTol = 1e-12;
+
+uint64_t
+SplitMix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/// Uniform on [0, 1) from the top 53 bits: the same on every platform, unlike
+/// std::uniform_real_distribution.
+double
+Uniform(std::mt19937_64& rng)
+{
+    return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
+
+/// How many of the smallest constraint ratios the repair compares (leximin order).
+constexpr std::size_t kScoreDepth = 4;
+using Score = std::array<double, kScoreDepth>;
+
+/// floor(x) that does not lose a unit to rounding when x is a whole number computed as C/(C/j).
+double
+FloorTol(double x)
+{
+    return std::floor(x * (1 + 1e-12));
+}
+
+/**
+ * The stream counts of one assignment, kept up to date under single-worker moves, for the repair
+ * step. GetScore() lists the smallest constraint ratios (entry 0 is Evaluate()'s lambda), so that a
+ * move that frees one of several equally tight constraints counts as progress.
+ */
+class StreamCounter
+{
+  public:
+    StreamCounter(const GridProblem& problem, const std::vector<uint32_t>& assignment, bool links)
+        : m_problem(problem)
+        , m_links(links)
+        , m_psTarget(problem.GetPsTarget())
+        , m_assign(assignment)
+        , m_fanIn(problem.GetNSwitches(), 0)
+        , m_streams(problem.GetNEdges(), 0)
+    {
+        for (uint32_t i = 0; i < m_assign.size(); ++i)
+        {
+            Add(i, m_assign[i], +1);
+        }
+        // Only edges some route can cross can ever bind.
+        std::vector<bool> used(problem.GetNEdges(), false);
+        if (m_links)
+        {
+            for (uint32_t i = 0; i < m_assign.size(); ++i)
+            {
+                for (uint32_t a = 0; a <= m_psTarget; ++a)
+                {
+                    for (uint32_t e : problem.GetWorkerPath(i, a))
+                    {
+                        used[e] = true;
+                    }
+                }
+            }
+            for (uint32_t j = 0; j < problem.GetNSwitches(); ++j)
+            {
+                for (uint32_t e : problem.GetSwitchPath(j))
+                {
+                    used[e] = true;
+                }
+            }
+        }
+        for (uint32_t e = 0; e < used.size(); ++e)
+        {
+            if (used[e])
+            {
+                m_edges.push_back(e);
+            }
+        }
+    }
+
+    const std::vector<uint32_t>& GetAssignment() const
+    {
+        return m_assign;
+    }
+
+    void Move(uint32_t i, uint32_t target)
+    {
+        Add(i, m_assign[i], -1);
+        m_assign[i] = target;
+        Add(i, target, +1);
+    }
+
+    /// The kScoreDepth smallest constraint ratios (capacity / streams), ascending, the NIC limit
+    /// included once; entry 0 is Evaluate()'s lambda.
+    Score GetScore() const
+    {
+        Score out;
+        out.fill(std::numeric_limits<double>::infinity());
+        auto insert = [&out](double r) {
+            if (r >= out.back())
+            {
+                return;
+            }
+            std::size_t k = out.size() - 1;
+            while (k > 0 && out[k - 1] > r)
+            {
+                out[k] = out[k - 1];
+                --k;
+            }
+            out[k] = r;
+        };
+        insert(m_problem.GetMinWorkerRateBps());
+        ForEachRatio(insert);
+        return out;
+    }
+
+    /// Workers whose move can relieve a constraint at or below `level`.
+    std::vector<uint32_t> Candidates(double level) const
+    {
+        const double edge = level * (1 + kRelTol);
+        const uint32_t nWorkers = static_cast<uint32_t>(m_assign.size());
+        std::vector<bool> pick(nWorkers, false);
+        std::vector<bool> hotSwitch(m_fanIn.size(), false);
+        std::vector<bool> hotEdge(m_streams.size(), false);
+        bool hotPs = m_problem.GetPsIngressBps() / m_psStreams <= edge;
+        for (uint32_t j = 0; j < m_fanIn.size(); ++j)
+        {
+            hotSwitch[j] = m_fanIn[j] > 0 && m_problem.GetSwitchCapacityBps(j) / m_fanIn[j] <= edge;
+        }
+        if (m_links)
+        {
+            for (uint32_t e : m_edges)
+            {
+                hotEdge[e] =
+                    m_streams[e] > 0 && m_problem.GetEdgeCapacityBps(e) / m_streams[e] <= edge;
+            }
+        }
+        for (uint32_t i = 0; i < nWorkers; ++i)
+        {
+            const uint32_t a = m_assign[i];
+            bool p = false;
+            if (a == m_psTarget)
+            {
+                p = hotPs;
+            }
+            else
+            {
+                // Moving a switch's only worker also removes the switch's aggregate stream.
+                p = hotSwitch[a] || (hotPs && m_fanIn[a] == 1);
+                if (!p && m_links && m_fanIn[a] == 1)
+                {
+                    for (uint32_t e : m_problem.GetSwitchPath(a))
+                    {
+                        p = p || hotEdge[e];
+                    }
+                }
+            }
+            if (!p && m_links)
+            {
+                for (uint32_t e : m_problem.GetWorkerPath(i, a))
+                {
+                    p = p || hotEdge[e];
+                }
+            }
+            pick[i] = p;
+        }
+        std::vector<uint32_t> out;
+        for (uint32_t i = 0; i < nWorkers; ++i)
+        {
+            if (pick[i])
+            {
+                out.push_back(i);
+            }
+        }
+        return out;
+    }
+
+  private:
+    template<typename F>
+    void ForEachRatio(F f) const
+    {
+        for (uint32_t j = 0; j < m_fanIn.size(); ++j)
+        {
+            if (m_fanIn[j] > 0)
+            {
+                f(m_problem.GetSwitchCapacityBps(j) / m_fanIn[j]);
+            }
+        }
+        f(m_problem.GetPsIngressBps() / m_psStreams);
+        for (uint32_t e : m_edges)
+        {
+            if (m_streams[e] > 0)
+            {
+                f(m_problem.GetEdgeCapacityBps(e) / m_streams[e]);
+            }
+        }
+    }
+
+    void Add(uint32_t i, uint32_t a, int delta)
+    {
+        if (m_links)
+        {
+            for (uint32_t e : m_problem.GetWorkerPath(i, a))
+            {
+                m_streams[e] += delta;
+            }
+        }
+        if (a == m_psTarget)
+        {
+            m_psStreams += delta;
+            return;
+        }
+        // A switch's aggregate stream exists while its fan-in is non-zero.
+        const bool wasUsed = m_fanIn[a] > 0;
+        m_fanIn[a] += delta;
+        const bool isUsed = m_fanIn[a] > 0;
+        if (wasUsed != isUsed)
+        {
+            const int d = isUsed ? +1 : -1;
+            m_psStreams += d;
+            if (m_links)
+            {
+                for (uint32_t e : m_problem.GetSwitchPath(a))
+                {
+                    m_streams[e] += d;
+                }
+            }
+        }
+    }
+
+    const GridProblem& m_problem;
+    bool m_links;
+    uint32_t m_psTarget;
+    std::vector<uint32_t> m_assign;
+    std::vector<uint32_t> m_fanIn;
+    std::vector<uint32_t> m_streams;
+    uint32_t m_psStreams = 0;
+    std::vector<uint32_t> m_edges; //!< edges some route crosses (all edges' counts are kept)
+};
+
+/// Leximin on the smallest ratios: the first that differs (beyond rounding) decides.
+bool
+Better(const Score& a, const Score& b)
+{
+    for (std::size_t k = 0; k < a.size(); ++k)
+    {
+        if (a[k] > b[k] * (1 + kRelTol))
+        {
+            return true;
+        }
+        if (a[k] < b[k] * (1 - kRelTol))
+        {
+            return false;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<uint32_t>
+GridPlanner::Repair(const GridProblem& problem,
+                    const std::vector<uint32_t>& assignment,
+                    bool withLinks)
+{
+    StreamCounter state(problem, assignment, withLinks);
+    const uint32_t nTargets = problem.GetPsTarget() + 1;
+    const uint32_t psTarget = problem.GetPsTarget();
+    using Move = std::vector<std::pair<uint32_t, uint32_t>>; // (worker, new target)
+    Move trial;
+    Move best;
+    Score bestScore;
+    // Applies `move`, scores it, undoes it; keeps it if it beats the best so far.
+    auto tryMove = [&](const Move& move) {
+        std::vector<uint32_t> from;
+        from.reserve(move.size());
+        for (const auto& [i, b] : move)
+        {
+            from.push_back(state.GetAssignment()[i]);
+            state.Move(i, b);
+        }
+        const Score s = state.GetScore();
+        for (std::size_t k = move.size(); k-- > 0;)
+        {
+            state.Move(move[k].first, from[k]);
+        }
+        if (Better(s, bestScore))
+        {
+            bestScore = s;
+            best = move;
+        }
+    };
+
+    // Each accepted move strictly improves the leximin score, so this ends; the cap only bounds
+    // the work on large instances.
+    const uint32_t maxMoves = 4 * problem.GetNWorkers() + 16;
+    Score score = state.GetScore();
+    for (uint32_t step = 0; step < maxMoves; ++step)
+    {
+        if (score[0] >= problem.GetMinWorkerRateBps() * (1 - kRelTol))
+        {
+            break; // every worker at its NIC rate: nothing to gain
+        }
+        bestScore = score;
+        best.clear();
+        const std::vector<uint32_t> now = state.GetAssignment();
+        const std::vector<uint32_t> hot = state.Candidates(score[kScoreDepth - 1]);
+        std::vector<std::vector<uint32_t>> members(nTargets);
+        for (uint32_t i = 0; i < now.size(); ++i)
+        {
+            members[now[i]].push_back(i);
+        }
+        // 1. One worker to another target.
+        for (uint32_t i : hot)
+        {
+            for (uint32_t b = 0; b < nTargets; ++b)
+            {
+                if (b != now[i])
+                {
+                    tryMove({{i, b}});
+                }
+            }
+        }
+        // 2. Close a switch: all its workers to one other target. This is what removes a stream
+        //    into the PS, which no single move does while the switch has several workers.
+        for (uint32_t a = 0; a < psTarget; ++a)
+        {
+            if (members[a].size() < 2)
+            {
+                continue;
+            }
+            for (uint32_t b = 0; b < nTargets; ++b)
+            {
+                if (b == a)
+                {
+                    continue;
+                }
+                trial.clear();
+                for (uint32_t i : members[a])
+                {
+                    trial.push_back({i, b});
+                }
+                tryMove(trial);
+            }
+        }
+        // 3. Only when stuck: open an idle switch with a worker that loads a binding constraint
+        //    and a direct worker, whose stream into the PS pays for the new aggregate's.
+        if (best.empty())
+        {
+            for (uint32_t b = 0; b < psTarget; ++b)
+            {
+                if (!members[b].empty())
+                {
+                    continue;
+                }
+                for (uint32_t i : hot)
+                {
+                    for (uint32_t j : members[psTarget])
+                    {
+                        if (j != i)
+                        {
+                            tryMove({{i, b}, {j, b}});
+                        }
+                    }
+                }
+            }
+        }
+        if (best.empty())
+        {
+            break;
+        }
+        for (const auto& [i, b] : best)
+        {
+            state.Move(i, b);
+        }
+        score = bestScore;
+    }
+    return state.GetAssignment();
+}
+
+GridPlanner::GridPlanner()
+    : GridPlanner(Options())
+{
+}
+
+GridPlanner::GridPlanner(const Options& options)
+    : m_options(options)
+{
+    if (options.trials == 0)
+    {
+        throw std::invalid_argument("GridPlanner: trials is 0: expected at least one rounding");
+    }
+}
+
+GridPlanner::Evaluation
+GridPlanner::Evaluate(const GridProblem& problem,
+                      const std::vector<uint32_t>& assignment,
+                      bool withLinks)
+{
+    const uint32_t nWorkers = problem.GetNWorkers();
+    const uint32_t nSwitches = problem.GetNSwitches();
+    const uint32_t psTarget = problem.GetPsTarget();
+    if (assignment.size() != nWorkers)
+    {
+        throw std::invalid_argument("GridPlanner::Evaluate: assignment has " +
+                                    std::to_string(assignment.size()) + " entries: expected " +
+                                    std::to_string(nWorkers) + " (one per worker)");
+    }
+    Evaluation ev;
+    ev.fanIn.assign(nSwitches, 0);
+    uint32_t direct = 0;
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        const uint32_t a = assignment[i];
+        if (a > psTarget)
+        {
+            throw std::invalid_argument("GridPlanner::Evaluate: worker " + std::to_string(i) +
+                                        " has target " + std::to_string(a) + ": expected 0.." +
+                                        std::to_string(psTarget) + " (" + std::to_string(psTarget) +
+                                        " is the PS)");
+        }
+        if (a == psTarget)
+        {
+            ++direct;
+        }
+        else
+        {
+            ++ev.fanIn[a];
+        }
+    }
+    ev.psStreams = direct;
+    for (uint32_t j = 0; j < nSwitches; ++j)
+    {
+        ev.psStreams += ev.fanIn[j] > 0 ? 1 : 0;
+    }
+
+    // Track the binding constraint as (kind, index) and name it once at the end.
+    enum Kind
+    {
+        NIC,
+        SWITCH,
+        PS,
+        EDGE
+    };
+
+    Kind kind = NIC;
+    uint32_t which = 0;
+    double lambda = problem.GetWorkerRateBps(0);
+    for (uint32_t i = 1; i < nWorkers; ++i)
+    {
+        if (problem.GetWorkerRateBps(i) < lambda)
+        {
+            lambda = problem.GetWorkerRateBps(i);
+            which = i;
+        }
+    }
+    for (uint32_t j = 0; j < nSwitches; ++j)
+    {
+        if (ev.fanIn[j] > 0)
+        {
+            const double r = problem.GetSwitchCapacityBps(j) / ev.fanIn[j];
+            if (r < lambda)
+            {
+                lambda = r;
+                kind = SWITCH;
+                which = j;
+            }
+        }
+    }
+    const double psRate = problem.GetPsIngressBps() / ev.psStreams;
+    if (psRate < lambda)
+    {
+        lambda = psRate;
+        kind = PS;
+    }
+    if (withLinks)
+    {
+        ev.streams.assign(problem.GetNEdges(), 0);
+        for (uint32_t i = 0; i < nWorkers; ++i)
+        {
+            for (uint32_t e : problem.GetWorkerPath(i, assignment[i]))
+            {
+                ++ev.streams[e];
+            }
+        }
+        for (uint32_t j = 0; j < nSwitches; ++j)
+        {
+            if (ev.fanIn[j] > 0)
+            {
+                for (uint32_t e : problem.GetSwitchPath(j))
+                {
+                    ++ev.streams[e];
+                }
+            }
+        }
+        for (uint32_t e = 0; e < ev.streams.size(); ++e)
+        {
+            if (ev.streams[e] > 0)
+            {
+                const double r = problem.GetEdgeCapacityBps(e) / ev.streams[e];
+                if (r < lambda)
+                {
+                    lambda = r;
+                    kind = EDGE;
+                    which = e;
+                }
+            }
+        }
+    }
+    ev.lambdaBps = lambda;
+    const InaTopology& topo = problem.GetTopology();
+    switch (kind)
+    {
+    case NIC:
+        ev.bottleneck = "worker NIC (" + topo.GetNode(problem.GetWorker(which)).name + ")";
+        break;
+    case SWITCH:
+        ev.bottleneck = "capacity of " + topo.GetNode(problem.GetSwitchNode(which)).name + " / " +
+                        std::to_string(ev.fanIn[which]) + " workers";
+        break;
+    case PS:
+        ev.bottleneck = "PS ingress / " + std::to_string(ev.psStreams) + " streams";
+        break;
+    case EDGE:
+        ev.bottleneck = "link " + problem.EdgeName(which) + " / " +
+                        std::to_string(ev.streams[which]) + " streams";
+        break;
+    }
+    return ev;
+}
+
+GridPlan
+GridPlanner::MakePlan(const GridProblem& problem,
+                      const std::vector<uint32_t>& assignment,
+                      bool withLinks)
+{
+    const Evaluation ev = Evaluate(problem, assignment, withLinks);
+    GridPlan plan;
+    plan.linkRows = withLinks;
+    plan.psNode = problem.GetPs();
+    plan.achievedBps = ev.lambdaBps;
+    plan.bottleneck = ev.bottleneck;
+    plan.psFanIn = ev.psStreams;
+    const uint32_t psTarget = problem.GetPsTarget();
+    std::vector<std::vector<uint32_t>> members(problem.GetNSwitches());
+    for (uint32_t i = 0; i < problem.GetNWorkers(); ++i)
+    {
+        GridPlan::WorkerRoute w;
+        w.host = problem.GetWorker(i);
+        w.target = assignment[i];
+        w.node = problem.GetTargetNode(w.target);
+        w.rateBps = ev.lambdaBps;
+        w.path = problem.RouteNodes(w.host, w.node);
+        plan.workers.push_back(std::move(w));
+        if (assignment[i] == psTarget)
+        {
+            ++plan.directWorkers;
+        }
+        else
+        {
+            members[assignment[i]].push_back(i);
+        }
+    }
+    for (uint32_t j = 0; j < problem.GetNSwitches(); ++j)
+    {
+        if (members[j].empty())
+        {
+            continue;
+        }
+        GridPlan::SwitchRoute s;
+        s.target = j;
+        s.node = problem.GetSwitchNode(j);
+        s.fanIn = static_cast<uint32_t>(members[j].size());
+        s.workers = members[j];
+        s.rateBps = ev.lambdaBps;
+        s.pathToPs = problem.RouteNodes(s.node, problem.GetPs());
+        plan.switches.push_back(std::move(s));
+    }
+    return plan;
+}
+
+GridPlan
+GridPlanner::Plan(const GridProblem& problem) const
+{
+    const uint32_t nWorkers = problem.GetNWorkers();
+    const uint32_t nSwitches = problem.GetNSwitches();
+    const uint32_t nTargets = nSwitches + 1;
+    const uint32_t psTarget = problem.GetPsTarget();
+
+    GridLp lp;
+    const uint32_t lambdaCol = lp.AddColumn(1.0, problem.GetMinWorkerRateBps() / kLpUnit);
+    std::vector<uint32_t> rCol(static_cast<std::size_t>(nWorkers) * nTargets);
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        for (uint32_t a = 0; a < nTargets; ++a)
+        {
+            rCol[static_cast<std::size_t>(i) * nTargets + a] = lp.AddColumn(0.0);
+        }
+    }
+    std::vector<uint32_t> yCol(nSwitches);
+    for (uint32_t j = 0; j < nSwitches; ++j)
+    {
+        yCol[j] = lp.AddColumn(0.0);
+    }
+    auto r = [&](uint32_t i, uint32_t a) {
+        return rCol[static_cast<std::size_t>(i) * nTargets + a];
+    };
+
+    std::vector<GridLp::Term> terms;
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        terms.clear();
+        for (uint32_t a = 0; a < nTargets; ++a)
+        {
+            terms.push_back({r(i, a), 1.0});
+        }
+        terms.push_back({lambdaCol, -1.0});
+        lp.AddRow(terms, GridLp::Sense::EQUAL, 0.0);
+    }
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        for (uint32_t j = 0; j < nSwitches; ++j)
+        {
+            lp.AddRow({{r(i, j), 1.0}, {yCol[j], -1.0}}, GridLp::Sense::LESS_EQUAL, 0.0);
+        }
+    }
+    for (uint32_t j = 0; j < nSwitches; ++j)
+    {
+        terms.clear();
+        for (uint32_t i = 0; i < nWorkers; ++i)
+        {
+            terms.push_back({r(i, j), 1.0});
+        }
+        lp.AddRow(terms, GridLp::Sense::LESS_EQUAL, problem.GetSwitchCapacityBps(j) / kLpUnit);
+    }
+    terms.clear();
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        terms.push_back({r(i, psTarget), 1.0});
+    }
+    for (uint32_t j = 0; j < nSwitches; ++j)
+    {
+        terms.push_back({yCol[j], 1.0});
+    }
+    lp.AddRow(terms, GridLp::Sense::LESS_EQUAL, problem.GetPsIngressBps() / kLpUnit);
+    uint32_t linkRows = 0;
+    if (m_options.linkRows)
+    {
+        std::vector<std::vector<GridLp::Term>> byEdge(problem.GetNEdges());
+        for (uint32_t i = 0; i < nWorkers; ++i)
+        {
+            for (uint32_t a = 0; a < nTargets; ++a)
+            {
+                for (uint32_t e : problem.GetWorkerPath(i, a))
+                {
+                    byEdge[e].push_back({r(i, a), 1.0});
+                }
+            }
+        }
+        for (uint32_t j = 0; j < nSwitches; ++j)
+        {
+            for (uint32_t e : problem.GetSwitchPath(j))
+            {
+                byEdge[e].push_back({yCol[j], 1.0});
+            }
+        }
+        for (uint32_t e = 0; e < byEdge.size(); ++e)
+        {
+            if (!byEdge[e].empty())
+            {
+                lp.AddRow(byEdge[e],
+                          GridLp::Sense::LESS_EQUAL,
+                          problem.GetEdgeCapacityBps(e) / kLpUnit);
+                ++linkRows;
+            }
+        }
+    }
+    NS_LOG_INFO("GRID LP: " << lp.GetNColumns() << " columns, " << lp.GetNRows() << " rows ("
+                            << linkRows << " link rows)");
+    const GridLp::Status status = lp.Maximize();
+    if (status != GridLp::Status::OPTIMAL)
+    {
+        throw std::runtime_error(std::string("GridPlanner: lp_solve did not solve the GRIA LP (") +
+                                 GridLp::StatusName(status) + ", lp_solve code " +
+                                 std::to_string(lp.GetSolverCode()) + ", " +
+                                 std::to_string(lp.GetNColumns()) + " columns, " +
+                                 std::to_string(lp.GetNRows()) + " rows)");
+    }
+
+    // Solver noise (negative zeros, 1e-15 leftovers) must not become rounding probabilities.
+    const double lpLambda = lp.GetValue(lambdaCol);
+    const double noise = std::max(lpLambda, 1.0) * 1e-9;
+    std::vector<std::vector<double>> rates(nWorkers, std::vector<double>(nTargets, 0.0));
+    std::vector<double> workerTotal(nWorkers, 0.0);
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        for (uint32_t a = 0; a < nTargets; ++a)
+        {
+            const double v = lp.GetValue(r(i, a));
+            rates[i][a] = v > noise ? v : 0.0;
+            workerTotal[i] += rates[i][a];
+        }
+    }
+
+    std::mt19937_64 rng(SplitMix64(m_options.seed));
+    std::vector<uint32_t> assignment(nWorkers);
+    std::vector<uint32_t> best;
+    double bestLambda = -1;
+    uint32_t bestTrial = 0;
+    for (uint32_t t = 0; t < m_options.trials; ++t)
+    {
+        for (uint32_t i = 0; i < nWorkers; ++i)
+        {
+            // A worker the LP gives nothing (only possible at lambda~ = 0) goes to the PS.
+            assignment[i] = psTarget;
+            if (workerTotal[i] <= 0)
+            {
+                Uniform(rng); // keep one draw per worker so seeds stay aligned across instances
+                continue;
+            }
+            const double u = Uniform(rng) * workerTotal[i];
+            double acc = 0;
+            for (uint32_t a = 0; a < nTargets; ++a)
+            {
+                if (rates[i][a] <= 0)
+                {
+                    continue;
+                }
+                // The last positive target also takes u ~ total lost to rounding in acc.
+                assignment[i] = a;
+                acc += rates[i][a];
+                if (u < acc)
+                {
+                    break;
+                }
+            }
+        }
+        const std::vector<uint32_t> kept =
+            m_options.repair ? Repair(problem, assignment, m_options.linkRows) : assignment;
+        const double lambda = Evaluate(problem, kept, m_options.linkRows).lambdaBps;
+        if (lambda > bestLambda * (1 + kRelTol))
+        {
+            bestLambda = lambda;
+            best = kept;
+            bestTrial = t;
+        }
+    }
+
+    GridPlan plan = MakePlan(problem, best, m_options.linkRows);
+    plan.lpBoundBps = lpLambda * kLpUnit;
+    plan.trials = m_options.trials;
+    plan.bestTrial = bestTrial;
+    plan.lpRatesBps.assign(nWorkers, std::vector<double>(nTargets, 0.0));
+    double literal = -1;
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        for (uint32_t a = 0; a < nTargets; ++a)
+        {
+            plan.lpRatesBps[i][a] = rates[i][a] * kLpUnit;
+        }
+        const double ri = workerTotal[i] * kLpUnit;
+        literal = literal < 0 ? ri : std::min(literal, ri);
+    }
+    plan.literalRateBps = literal;
+    std::vector<double> yHat(nSwitches, 0.0);
+    std::vector<double> load(nSwitches, 0.0);
+    double psLoad = 0;
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        const double ri = workerTotal[i] * kLpUnit;
+        if (best[i] == psTarget)
+        {
+            psLoad += ri;
+        }
+        else
+        {
+            yHat[best[i]] = std::max(yHat[best[i]], ri);
+            load[best[i]] += ri;
+        }
+    }
+    double maxLoad = 0;
+    for (uint32_t j = 0; j < nSwitches; ++j)
+    {
+        psLoad += yHat[j];
+        maxLoad = std::max(maxLoad, load[j] / problem.GetSwitchCapacityBps(j));
+    }
+    plan.literalPsIngressBps = psLoad;
+    plan.literalMaxSwitchLoad = maxLoad;
+    NS_LOG_INFO("GRID plan: lambda~ " << plan.lpBoundBps << " lambda^ " << plan.achievedBps
+                                      << " (trial " << bestTrial << ", " << plan.bottleneck << ")");
+    return plan;
+}
+
+double
+GridPlanner::PaperOptimum(const GridProblem& problem)
+{
+    const double n = problem.GetNWorkers();
+    const uint32_t nSwitches = problem.GetNSwitches();
+    const double t = problem.GetMinWorkerRateBps();
+    const double b = problem.GetPsIngressBps();
+    std::vector<double> candidates{t};
+    for (uint32_t j = 0; j < nSwitches; ++j)
+    {
+        for (uint32_t k = 1; k <= problem.GetNWorkers(); ++k)
+        {
+            candidates.push_back(problem.GetSwitchCapacityBps(j) / k);
+        }
+    }
+    for (uint32_t k = 1; k <= problem.GetNWorkers() + nSwitches; ++k)
+    {
+        candidates.push_back(b / k);
+    }
+    std::sort(candidates.begin(), candidates.end(), std::greater<double>());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    std::vector<double> caps(nSwitches);
+    for (double lambda : candidates)
+    {
+        if (lambda > t || lambda <= 0)
+        {
+            continue;
+        }
+        for (uint32_t j = 0; j < nSwitches; ++j)
+        {
+            caps[j] = FloorTol(problem.GetSwitchCapacityBps(j) / lambda);
+        }
+        std::sort(caps.begin(), caps.end(), std::greater<double>());
+        const double streams = FloorTol(b / lambda);
+        double covered = 0;
+        double bestCost = n; // k = 0: every worker straight to the PS
+        for (uint32_t k = 1; k <= nSwitches; ++k)
+        {
+            covered += caps[k - 1];
+            bestCost = std::min(bestCost, k + std::max(0.0, n - covered));
+        }
+        if (bestCost <= streams)
+        {
+            return lambda;
+        }
+    }
+    // Unreachable: lambda = min(T, B/N) (every worker direct) is a candidate and feasible.
+    return std::min(t, b / n);
+}
+
+} // namespace ns3
