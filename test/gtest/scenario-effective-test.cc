@@ -73,6 +73,7 @@ topology:
   type: star
   hosts: 8
   k: 4
+  hosts_per_tor: 0
   leaves: 4
   spines: 2
   hosts_per_leaf: 8

@@ -173,6 +173,9 @@ TEST(ScenarioLoader, TopologyTypesAndHostCounts)
     const Scenario ft = ScenarioLoader::LoadString("topology: {type: fat-tree, k: 8}", "x.yaml");
     EXPECT_EQ(ft.topology.type, ScenarioTopology::Type::FAT_TREE);
     EXPECT_EQ(ft.topology.GetHostCount(), 128U);
+    const Scenario ft6 =
+        ScenarioLoader::LoadString("topology: {type: fat-tree, k: 8, hosts_per_tor: 6}", "x.yaml");
+    EXPECT_EQ(ft6.topology.GetHostCount(), 192U);
     const Scenario ls = ScenarioLoader::LoadString(
         "topology: {type: leaf-spine, leaves: 3, spines: 5, hosts_per_leaf: 7}",
         "x.yaml");
@@ -236,7 +239,8 @@ TEST(ScenarioLoader, UnknownKeysNameTheKeyTheLineAndTheValidKeys)
 {
     EXPECT_EQ(ErrorOf("seed: 3\ntopology:\n  type: star\n  kk: 4\n"),
               "rack.yaml:4: key 'topology.kk': unknown key (did you mean 'k'?); valid keys here: "
-              "type, hosts, k, leaves, spines, hosts_per_leaf, file, host_link, fabric_link, "
+              "type, hosts, k, hosts_per_tor, leaves, spines, hosts_per_leaf, file, host_link, "
+              "fabric_link, "
               "loss_rate, queue, priority_classes");
     EXPECT_EQ(ErrorOf("sed: 3\n"),
               "rack.yaml:1: key 'sed': unknown key (did you mean 'seed'?); valid keys here: name, "
@@ -287,9 +291,9 @@ TEST(ScenarioLoader, WrongTypesAreErrors)
     EXPECT_EQ(ErrorOf("check_values: maybe\n"),
               "rack.yaml:1: key 'check_values': expected true or false, got \"maybe\"");
     EXPECT_EQ(ErrorOf("topology: [star]\n"),
-              "rack.yaml:1: key 'topology': expected a section with keys (type, hosts, k, leaves, "
-              "spines, hosts_per_leaf, file, host_link, fabric_link, loss_rate, queue, "
-              "priority_classes), got a list");
+              "rack.yaml:1: key 'topology': expected a section with keys (type, hosts, k, "
+              "hosts_per_tor, leaves, spines, hosts_per_leaf, file, host_link, fabric_link, "
+              "loss_rate, queue, priority_classes), got a list");
     EXPECT_EQ(ErrorOf("jobs: {protocol: atp}\n"),
               "rack.yaml:1: key 'jobs': expected a list of jobs, got a section of keys");
     EXPECT_EQ(ErrorOf("topology: {type: torus}\n"),
@@ -354,6 +358,9 @@ TEST(ScenarioLoader, CrossKeyRules)
               "rack.yaml:3: key 'topology.k': a fat-tree needs an even k >= 4, got 5");
     EXPECT_EQ(ErrorOf("topology:\n  type: fat-tree\n  k: 2\n"),
               "rack.yaml:3: key 'topology.k': a fat-tree needs an even k >= 4, got 2");
+    EXPECT_EQ(ErrorOf("topology:\n  type: fat-tree\n  k: 4\n  hosts_per_tor: 65534\n"),
+              "rack.yaml:4: key 'topology.hosts_per_tor': a ToR has 65535 ports; 65534 hosts and "
+              "2 uplinks do not fit");
     // k is only checked when the topology is a fat-tree.
     EXPECT_EQ(ErrorOf("topology:\n  type: star\n  k: 5\n"), "no error");
     EXPECT_EQ(ErrorOf("topology:\n  type: leaf-spine\n  spines: 0\n"),

@@ -189,6 +189,40 @@ TEST(TopologyGenerators, FatTreeCounts)
     }
 }
 
+TEST(TopologyGenerators, FatTreeHostsPerTor)
+{
+    // GRID's fabric: a k=8 fat-tree with 6 hosts per ToR: 32 ToRs x 6 = 192 hosts, the same 80
+    // switches, links 192 + 8*4*4 + 8*4*4 = 448; a ToR has 6 + 4 ports and is 1.5:1.
+    InaTopology t = InaTopology::FatTree(8, G100, G100, 6);
+    EXPECT_EQ(t.GetNHosts(), 192u);
+    EXPECT_EQ(t.GetNSwitches(), 80u);
+    EXPECT_EQ(t.GetNLinks(), 448u);
+    const uint32_t tor0 = t.FindNode("tor0");
+    EXPECT_EQ(t.Neighbors(tor0).size(), 10u);
+    EXPECT_DOUBLE_EQ(t.Oversubscription(tor0), 1.5);
+    EXPECT_DOUBLE_EQ(t.Oversubscription(t.FindNode("agg0")), 1.0);
+    // Hosts 0..5 under tor0, 6..11 under tor1 (pod 0); host 24 is the first of pod 1.
+    EXPECT_EQ(t.Neighbors(5)[0].first, tor0);
+    EXPECT_EQ(t.Neighbors(6)[0].first, t.FindNode("tor1"));
+    EXPECT_EQ(t.GetNode(24).pod, 1u);
+    EXPECT_EQ(t.GetNode(24).index, 0u);
+    // hostsPerTor = k/2 is the classic fat-tree, node for node.
+    InaTopology a = InaTopology::FatTree(4, G100, G100);
+    InaTopology b = InaTopology::FatTree(4, G100, G100, 2);
+    EXPECT_EQ(a.GetNNodes(), b.GetNNodes());
+    EXPECT_EQ(a.GetNLinks(), b.GetNLinks());
+    for (uint32_t l = 0; l < a.GetNLinks(); ++l)
+    {
+        EXPECT_EQ(a.GetLink(l).a, b.GetLink(l).a);
+        EXPECT_EQ(a.GetLink(l).b, b.GetLink(l).b);
+    }
+    // Fewer hosts than uplinks (undersubscribed) is allowed.
+    InaTopology one = InaTopology::FatTree(4, G100, G100, 1);
+    EXPECT_EQ(one.GetNHosts(), 8u);
+    EXPECT_DOUBLE_EQ(one.Oversubscription(one.FindNode("tor0")), 0.5);
+    EXPECT_THROW(InaTopology::FatTree(4, G100, G100, 65535), std::invalid_argument);
+}
+
 TEST(TopologyGenerators, LeafSpineCounts)
 {
     InaTopology a = InaTopology::LeafSpine(4, 2, 8, G100, G100);

@@ -920,7 +920,7 @@ InaTopology::Star(uint32_t hosts, LinkSpec hostLink)
 }
 
 InaTopology
-InaTopology::FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink)
+InaTopology::FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink, uint32_t hostsPerTor)
 {
     CheckLinkSpec(hostLink, "InaTopology::FatTree hostLink");
     CheckLinkSpec(fabricLink, "InaTopology::FatTree fabricLink");
@@ -929,14 +929,23 @@ InaTopology::FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink)
         throw std::invalid_argument(
             "InaTopology::FatTree: k must be even and >= 4 (got k=" + std::to_string(k) + ")");
     }
-    const uint64_t k64 = k;
-    if (k64 * k64 * k64 / 4 + 5 * k64 * k64 / 4 >= MAX_NODES)
-    {
-        throw std::invalid_argument("InaTopology::FatTree: k=" + std::to_string(k) +
-                                    " has more nodes than the address space holds");
-    }
     const uint32_t half = k / 2;
-    const uint32_t nHosts = k * half * half;
+    const uint32_t perTor = hostsPerTor == 0 ? half : hostsPerTor;
+    if (static_cast<uint64_t>(perTor) + half > MAX_PORTS)
+    {
+        throw std::invalid_argument("InaTopology::FatTree: " + std::to_string(perTor) +
+                                    " hosts per ToR and " + std::to_string(half) +
+                                    " uplinks exceed a switch's " + std::to_string(MAX_PORTS) +
+                                    " ports");
+    }
+    const uint64_t k64 = k;
+    if (k64 * half * perTor + 5 * k64 * k64 / 4 >= MAX_NODES)
+    {
+        throw std::invalid_argument("InaTopology::FatTree: k=" + std::to_string(k) + " with " +
+                                    std::to_string(perTor) +
+                                    " hosts per ToR has more nodes than the address space holds");
+    }
+    const uint32_t nHosts = k * half * perTor;
     const uint32_t torBase = nHosts;
     const uint32_t aggBase = torBase + k * half;
     const uint32_t coreBase = aggBase + k * half;
@@ -954,11 +963,11 @@ InaTopology::FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink)
     {
         for (uint32_t i = 0; i < half; ++i)
         {
-            for (uint32_t j = 0; j < half; ++j)
+            for (uint32_t j = 0; j < perTor; ++j)
             {
-                uint32_t h = (p * half + i) * half + j;
+                uint32_t h = (p * half + i) * perTor + j;
                 t.m_nodes.push_back(
-                    MakeNode("h" + std::to_string(h), true, "host", p, i * half + j));
+                    MakeNode("h" + std::to_string(h), true, "host", p, i * perTor + j));
             }
         }
     }
@@ -984,7 +993,7 @@ InaTopology::FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink)
     t.m_links.reserve(3 * static_cast<size_t>(nHosts));
     for (uint32_t h = 0; h < nHosts; ++h)
     {
-        t.m_links.push_back({h, torBase + h / half, hostLink.rateBps, hostLink.delayPs});
+        t.m_links.push_back({h, torBase + h / perTor, hostLink.rateBps, hostLink.delayPs});
     }
     for (uint32_t p = 0; p < k; ++p)
     {

@@ -75,10 +75,19 @@ class InaTopology
      * connects to every agg of pod p; agg j of each pod connects to cores j*k/2 .. j*k/2+k/2-1.
      * Switch names count globally within a tier (tor0..tor(k^2/2-1)); Node::pod and Node::index
      * give the position in the pod.
+     *
+     * `hostsPerTor` other than k/2 oversubscribes (more) or undersubscribes (fewer) the ToRs: their
+     * uplinks stay k/2, so the ToR's ratio is hostsPerTor * hostLink rate / (k/2 * fabricLink
+     * rate), see Oversubscription(). GRID's evaluation, for example, puts 6 hosts under each ToR
+     * of a k=8 fat-tree (1.5:1).
+     * \param hostsPerTor hosts under each ToR; 0: k/2
      * \throws std::invalid_argument unless k is even and >= 4, or if the result would not fit the
-     * address space.
+     * address space or a ToR's ports.
      */
-    static InaTopology FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink);
+    static InaTopology FatTree(uint32_t k,
+                               LinkSpec hostLink,
+                               LinkSpec fabricLink,
+                               uint32_t hostsPerTor = 0);
 
     /**
      * Two tiers: `leaves` leaves ("leaf"), each with `hostsPerLeaf` hosts, and `spines` spines

@@ -158,7 +158,7 @@ ScenarioRunner::BuildTopology() const
         case ScenarioTopology::Type::STAR:
             return InaTopology::Star(t.hosts, host);
         case ScenarioTopology::Type::FAT_TREE:
-            return InaTopology::FatTree(t.k, host, fabric);
+            return InaTopology::FatTree(t.k, host, fabric, t.hostsPerTor);
         case ScenarioTopology::Type::LEAF_SPINE:
             return InaTopology::LeafSpine(t.leaves, t.spines, t.hostsPerLeaf, host, fabric);
         case ScenarioTopology::Type::FROM_FILE:

@@ -920,6 +920,7 @@ TopologyRules()
         EnumField("type", &T::type, TOPOLOGY_TYPES),
         UintField("hosts", &T::hosts),
         UintField("k", &T::k),
+        UintField("hosts_per_tor", &T::hostsPerTor),
         UintField("leaves", &T::leaves),
         UintField("spines", &T::spines),
         UintField("hosts_per_leaf", &T::hostsPerLeaf),
@@ -1362,7 +1363,14 @@ ValidateTopology(const Scenario& s)
             throw s.Error("topology.k",
                           "a fat-tree needs an even k >= 4, got " + std::to_string(t.k));
         }
-        hosts = static_cast<uint64_t>(t.k) * t.k * t.k / 4;
+        if (t.hostsPerTor + static_cast<uint64_t>(t.k / 2) > 65535)
+        {
+            throw s.Error("topology.hosts_per_tor",
+                          "a ToR has 65535 ports; " + std::to_string(t.hostsPerTor) +
+                              " hosts and " + std::to_string(t.k / 2) + " uplinks do not fit");
+        }
+        hosts =
+            static_cast<uint64_t>(t.k) * (t.k / 2) * (t.hostsPerTor == 0 ? t.k / 2 : t.hostsPerTor);
         break;
     case ScenarioTopology::Type::LEAF_SPINE:
         for (const auto& [key, value] : {std::make_pair("leaves", t.leaves),

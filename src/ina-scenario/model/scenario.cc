@@ -18,7 +18,8 @@ ScenarioTopology::GetHostCount() const
     case Type::STAR:
         return hosts;
     case Type::FAT_TREE:
-        return static_cast<uint32_t>(static_cast<uint64_t>(k) * k * k / 4);
+        return static_cast<uint32_t>(static_cast<uint64_t>(k) * (k / 2) *
+                                     (hostsPerTor == 0 ? k / 2 : hostsPerTor));
     case Type::LEAF_SPINE:
         return static_cast<uint32_t>(static_cast<uint64_t>(leaves) * hostsPerLeaf);
     case Type::FROM_FILE:
@@ -196,6 +197,7 @@ operator==(const ScenarioTopology& a, const ScenarioTopology& b)
     return std::tie(a.type,
                     a.hosts,
                     a.k,
+                    a.hostsPerTor,
                     a.leaves,
                     a.spines,
                     a.hostsPerLeaf,
@@ -207,6 +209,7 @@ operator==(const ScenarioTopology& a, const ScenarioTopology& b)
                     a.priorityClasses) == std::tie(b.type,
                                                    b.hosts,
                                                    b.k,
+                                                   b.hostsPerTor,
                                                    b.leaves,
                                                    b.spines,
                                                    b.hostsPerLeaf,

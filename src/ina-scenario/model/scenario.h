@@ -53,7 +53,7 @@ struct ScenarioTopology
     enum class Type
     {
         STAR,       ///< `star`: `hosts` hosts on one switch
-        FAT_TREE,   ///< `fat-tree`: k-ary fat tree, k^3/4 hosts
+        FAT_TREE,   ///< `fat-tree`: k-ary fat tree, k^2/2 x `hosts_per_tor` (k/2) hosts
         LEAF_SPINE, ///< `leaf-spine`: `leaves` x `hosts_per_leaf` hosts, `spines` spines
         FROM_FILE,  ///< `file`: read from `file`
     };
@@ -61,6 +61,7 @@ struct ScenarioTopology
     Type type = Type::STAR;    ///< `type`
     uint32_t hosts = 8;        ///< `hosts` (star)
     uint32_t k = 4;            ///< `k` (fat-tree), even, >= 4
+    uint32_t hostsPerTor = 0;  ///< `hosts_per_tor` (fat-tree); 0: k/2
     uint32_t leaves = 4;       ///< `leaves` (leaf-spine)
     uint32_t spines = 2;       ///< `spines` (leaf-spine)
     uint32_t hostsPerLeaf = 8; ///< `hosts_per_leaf` (leaf-spine)
