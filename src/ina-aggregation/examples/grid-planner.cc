@@ -92,7 +92,9 @@ Uniform(std::mt19937_64& rng)
  * A k-ary fat-tree (Al-Fares: k pods of k/2 ToRs and k/2 aggs, (k/2)^2 cores, ToR i of a pod to
  * every agg of the pod, agg j of every pod to cores j*k/2 .. j*k/2+k/2-1) with `hostsPerEdge`
  * hosts per ToR instead of k/2. The paper's fabric is k = 8 with 6 hosts per ToR: 80 switches,
- * 192 servers; InaTopology::FatTree fixes k/2 hosts per ToR, hence the .topo text.
+ * 192 servers. InaTopology::FatTree(8, link, link, 6) builds the same fabric but numbers its
+ * switches tier by tier; this text numbers them pod by pod, the numbering the measured tables of
+ * doc/grid.rst come from (ECMP tie-breaks and so the routes depend on node ids).
  */
 std::string
 FatTreeText(uint32_t k, uint32_t hostsPerEdge, const std::string& rate)
