@@ -11,7 +11,8 @@
 // decrease; the first-packet timeout; two parameter servers; set-up errors. After every run no
 // aggregator is left held. Set INASIM_LONG_TESTS=1 for 16 jobs x 8 workers under 1 % loss.
 
-#include "ns3/all-reduce-runner.h"
+#include "protocol-test-fabric.h"
+
 #include "ns3/atp-agent.h"
 #include "ns3/atp-header.h"
 #include "ns3/atp-parameter-server.h"
@@ -36,31 +37,7 @@ using namespace ns3;
 namespace
 {
 
-constexpr uint64_t GBPS_100 = 100000000000ULL;
-constexpr int64_t US = 1000000; // picoseconds
-
-/// A star of `hosts` hosts at 100 Gb/s, 1 us links.
-Ptr<InaFabric>
-Star(uint32_t hosts, double loss = 0, int64_t stream = 0, uint64_t ecnBytes = 0)
-{
-    InaFabricHelper helper;
-    helper.SetQueue(1000000, ecnBytes);
-    helper.SetLossRate(loss);
-    helper.SetStreamBase(stream);
-    return helper.Build(InaTopology::Star(hosts, {GBPS_100, US}));
-}
-
-/// A leaf-spine at 100 Gb/s, 1 us links.
-Ptr<InaFabric>
-LeafSpine(uint32_t leaves, uint32_t spines, uint32_t perLeaf, double loss = 0, int64_t stream = 0)
-{
-    InaFabricHelper helper;
-    helper.SetQueue(1000000, 0);
-    helper.SetLossRate(loss);
-    helper.SetStreamBase(stream);
-    return helper.Build(
-        InaTopology::LeafSpine(leaves, spines, perLeaf, {GBPS_100, US}, {GBPS_100, US}));
-}
+using namespace ns3::tests;
 
 /// What a test asks of one job (100 kB tensors unless it says otherwise).
 struct JobSpec : AllReduceRunner::Spec
@@ -71,28 +48,13 @@ struct JobSpec : AllReduceRunner::Spec
     }
 };
 
-/// One ATP job: AllReduceRunner with its protocol and agents typed, and ATP's counters summed.
-class JobRun : public AllReduceRunner
+/// One ATP job, and ATP's counters summed over its servers and switches.
+class JobRun : public TypedJobRun<AtpProtocol, AtpAgent>
 {
   public:
     JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : AllReduceRunner(fabric, "ns3::AtpProtocol", spec)
-        , protocol(DynamicCast<AtpProtocol>(GetProtocol()))
+        : TypedJobRun(fabric, "ns3::AtpProtocol", spec)
     {
-        for (uint32_t r = 0; r < GetNWorkers(); ++r)
-        {
-            agents.push_back(DynamicCast<AtpAgent>(GetAgent(r)));
-        }
-    }
-
-    uint64_t SumCounter(uint64_t AtpAgent::Counters::*field) const
-    {
-        uint64_t s = 0;
-        for (const auto& a : agents)
-        {
-            s += a->GetCounters().*field;
-        }
-        return s;
     }
 
     /// A parameter-server counter summed over the job's servers.
@@ -127,21 +89,7 @@ class JobRun : public AllReduceRunner
         }
         return f;
     }
-
-    Ptr<AtpProtocol> protocol;
-    std::vector<Ptr<AtpAgent>> agents;
 };
-
-std::vector<uint32_t>
-Range(uint32_t first, uint32_t count)
-{
-    std::vector<uint32_t> v(count);
-    for (uint32_t i = 0; i < count; ++i)
-    {
-        v[i] = first + i;
-    }
-    return v;
-}
 
 /// Runs until every job is done, or `limit` of simulated time.
 void

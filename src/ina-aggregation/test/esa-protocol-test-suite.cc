@@ -9,7 +9,8 @@
 // the worker and EsaJobProfile agree piece by piece), and set-up errors. INASIM_LONG_TESTS=1 adds
 // 16 jobs of 1 MB at 1 % loss.
 
-#include "ns3/all-reduce-runner.h"
+#include "protocol-test-fabric.h"
+
 #include "ns3/esa-agent.h"
 #include "ns3/esa-parameter-server.h"
 #include "ns3/esa-program.h"
@@ -35,29 +36,7 @@ using namespace ns3;
 namespace
 {
 
-constexpr uint64_t GBPS_100 = 100000000000ULL;
-constexpr int64_t US = 1000000; // picoseconds
-
-Ptr<InaFabric>
-Star(uint32_t hosts, double loss = 0, int64_t stream = 0)
-{
-    InaFabricHelper helper;
-    helper.SetQueue(1000000, 0);
-    helper.SetLossRate(loss);
-    helper.SetStreamBase(stream);
-    return helper.Build(InaTopology::Star(hosts, {GBPS_100, US}));
-}
-
-Ptr<InaFabric>
-LeafSpine(uint32_t leaves, uint32_t spines, uint32_t perLeaf, double loss = 0, int64_t stream = 0)
-{
-    InaFabricHelper helper;
-    helper.SetQueue(1000000, 0);
-    helper.SetLossRate(loss);
-    helper.SetStreamBase(stream);
-    return helper.Build(
-        InaTopology::LeafSpine(leaves, spines, perLeaf, {GBPS_100, US}, {GBPS_100, US}));
-}
+using namespace ns3::tests;
 
 /// What a test asks of one job (100 kB tensors unless it says otherwise).
 struct JobSpec : AllReduceRunner::Spec
@@ -68,19 +47,14 @@ struct JobSpec : AllReduceRunner::Spec
     }
 };
 
-/// One ESA job: AllReduceRunner with its protocol and agents typed, and ESA's counters. Tensor t
-/// is piece t of iteration 1, as WorkerApp numbers them (ESA maps pieces to layers).
-class JobRun : public AllReduceRunner
+/// One ESA job, and ESA's counters. Tensor t is piece t of iteration 1, as WorkerApp numbers
+/// them (ESA maps pieces to layers).
+class JobRun : public TypedJobRun<EsaProtocol, EsaAgent>
 {
   public:
     JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : AllReduceRunner(fabric, "ns3::EsaProtocol", spec)
-        , protocol(DynamicCast<EsaProtocol>(GetProtocol()))
+        : TypedJobRun(fabric, "ns3::EsaProtocol", spec)
     {
-        for (uint32_t r = 0; r < GetNWorkers(); ++r)
-        {
-            agents.push_back(DynamicCast<EsaAgent>(GetAgent(r)));
-        }
     }
 
     /// A switch reason summed over the job's switches.
@@ -99,21 +73,7 @@ class JobRun : public AllReduceRunner
     {
         return protocol->GetCounters().at(name);
     }
-
-    Ptr<EsaProtocol> protocol;
-    std::vector<Ptr<EsaAgent>> agents;
 };
-
-std::vector<uint32_t>
-Range(uint32_t first, uint32_t count)
-{
-    std::vector<uint32_t> v(count);
-    for (uint32_t i = 0; i < count; ++i)
-    {
-        v[i] = first + i;
-    }
-    return v;
-}
 
 void
 RunJobs(const std::vector<JobRun*>& jobs, Time limit = Seconds(5))

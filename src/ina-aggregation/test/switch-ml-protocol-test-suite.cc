@@ -8,7 +8,8 @@
 // the retransmission timer; stale results; versions across tensors; jobs sharing a pool; trees
 // over two tiers; and the set-up errors. Set INASIM_LONG_TESTS=1 for 100 MB tensors under loss.
 
-#include "ns3/all-reduce-runner.h"
+#include "protocol-test-fabric.h"
+
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
@@ -34,60 +35,19 @@ using namespace ns3;
 namespace
 {
 
-constexpr uint64_t GBPS_100 = 100000000000ULL;
-constexpr int64_t US = 1000000; // picoseconds
-
-/// A star of `hosts` hosts at 100 Gb/s, 1 us links, with `loss` on every link direction.
-Ptr<InaFabric>
-Star(uint32_t hosts, double loss = 0, int64_t stream = 0, uint64_t queueBytes = 1000000)
-{
-    InaFabricHelper helper;
-    helper.SetQueue(queueBytes, 0);
-    helper.SetLossRate(loss);
-    helper.SetStreamBase(stream);
-    return helper.Build(InaTopology::Star(hosts, {GBPS_100, US}));
-}
+using namespace ns3::tests;
 
 using JobSpec = AllReduceRunner::Spec;
 
-/// One SwitchMl job: AllReduceRunner with its protocol and agents typed.
-class JobRun : public AllReduceRunner
+/// One SwitchML job.
+class JobRun : public TypedJobRun<SwitchMlProtocol, SwitchMlAgent>
 {
   public:
     JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : AllReduceRunner(fabric, "ns3::SwitchMlProtocol", spec)
-        , protocol(DynamicCast<SwitchMlProtocol>(GetProtocol()))
+        : TypedJobRun(fabric, "ns3::SwitchMlProtocol", spec)
     {
-        for (uint32_t r = 0; r < GetNWorkers(); ++r)
-        {
-            agents.push_back(DynamicCast<SwitchMlAgent>(GetAgent(r)));
-        }
     }
-
-    uint64_t SumCounter(uint64_t SwitchMlAgent::Counters::*field) const
-    {
-        uint64_t s = 0;
-        for (const auto& a : agents)
-        {
-            s += a->GetCounters().*field;
-        }
-        return s;
-    }
-
-    Ptr<SwitchMlProtocol> protocol;
-    std::vector<Ptr<SwitchMlAgent>> agents;
 };
-
-std::vector<uint32_t>
-Range(uint32_t first, uint32_t count)
-{
-    std::vector<uint32_t> v(count);
-    for (uint32_t i = 0; i < count; ++i)
-    {
-        v[i] = first + i;
-    }
-    return v;
-}
 
 /// Runs until every job is done, or `limit` of simulated time.
 void
