@@ -318,6 +318,13 @@ AtpAgent::FastRetransmit(uint64_t above)
 }
 
 void
+AtpAgent::HalveWindow()
+{
+    m_cwnd = std::max(m_cwnd / 2, m_minBytes);
+    UpdateWindow();
+}
+
+void
 AtpAgent::LossReaction()
 {
     if (!m_lossDecrease || m_lastAck < m_recoverSeq)

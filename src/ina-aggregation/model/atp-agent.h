@@ -146,6 +146,9 @@ class AtpAgent : public AggregationAgent, public InaPacketSink
     /// \return whether fragment `seq` has its parameter (every fragment up to lastAck has)
     bool IsDone(uint64_t seq) const;
 
+    /// Halve the window now, not below MinWindow (GRID's collision notice).
+    void HalveWindow();
+
     /// \return the next fragment to send for the first time
     uint64_t GetNextSeq() const
     {

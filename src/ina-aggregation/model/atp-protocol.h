@@ -183,13 +183,20 @@ class AtpProtocol : public AggregationProtocol
     /// Plan the trees, install the programs, create the servers (ESA extends it).
     void DoInstall() override;
 
+    /**
+     * Plan the trees and every worker's route into m_trees and m_routes (ATP: rack switches;
+     * GRID replaces it with its planner's assignment).
+     */
+    virtual void BuildTrees();
+
+    std::vector<Tree> m_trees;                      //!< by PS index
+    std::vector<std::vector<WorkerRoute>> m_routes; //!< [ps][rank]
+
   private:
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
 
     /// Check the attributes and the job's hosts.
     void CheckSetup() const;
-    /// Plan the trees and every worker's route.
-    void BuildTrees();
     /// Install or join the program at every aggregating switch.
     void InstallPrograms();
     /// Fix the hash range and the slot table.
@@ -212,13 +219,11 @@ class AtpProtocol : public AggregationProtocol
     bool m_supersetReplaces;     //!< PS: a superset partial replaces the slice
 
     // Installed state
-    std::vector<Tree> m_trees;                      //!< by PS index
-    std::vector<std::vector<WorkerRoute>> m_routes; //!< [ps][rank]
-    std::vector<SwitchEntry> m_switches;            //!< aggregating switches
-    std::vector<uint16_t> m_indexTable;             //!< per slot
-    uint32_t m_range = 0;                           //!< hash range in use
-    uint16_t m_endpoint = 0;                        //!< host endpoint
-    std::vector<Ptr<AtpAgent>> m_agents;            //!< for the counters
+    std::vector<SwitchEntry> m_switches; //!< aggregating switches
+    std::vector<uint16_t> m_indexTable;  //!< per slot
+    uint32_t m_range = 0;                //!< hash range in use
+    uint16_t m_endpoint = 0;             //!< host endpoint
+    std::vector<Ptr<AtpAgent>> m_agents; //!< for the counters
 };
 
 } // namespace ns3

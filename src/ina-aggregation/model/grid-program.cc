@@ -1,0 +1,157 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "grid-program.h"
+
+#include "ns3/log.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GridProgram");
+NS_OBJECT_ENSURE_REGISTERED(GridProgram);
+
+TypeId
+GridProgram::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::GridProgram")
+                            .SetParent<AtpProgram>()
+                            .SetGroupName("InaAggregation")
+                            .AddConstructor<GridProgram>();
+    return tid;
+}
+
+GridProgram::GridProgram()
+{
+    NS_LOG_FUNCTION(this);
+    SetReasonNames({"allocated",
+                    "absorbed",
+                    "completed",
+                    "collision",
+                    "duplicate_reemitted",
+                    "duplicate_dropped",
+                    "resend_flushed",
+                    "resend_passed",
+                    "bypassed",
+                    "ack_freed",
+                    "ack_passed",
+                    "not_aggregated",
+                    "overflow_passed",
+                    "bad_packet",
+                    "notice_sent",
+                    "readdressed",
+                    "result_multicast"});
+}
+
+GridProgram::~GridProgram() = default;
+
+uint16_t
+GridProgram::GetProtocolNumber() const
+{
+    return GRID_PROTOCOL;
+}
+
+std::string
+GridProgram::GetName() const
+{
+    return "grid";
+}
+
+void
+GridProgram::SetGridJob(const GridJob& job)
+{
+    if (job.jobId == 0 || job.jobId > ATP_MAX_JOB_ID)
+    {
+        throw std::runtime_error("GridProgram: job id " + std::to_string(job.jobId) +
+                                 " is outside 1.." + std::to_string(ATP_MAX_JOB_ID));
+    }
+    if (m_byJob.size() <= job.jobId)
+    {
+        m_byJob.resize(job.jobId + 1, -1);
+    }
+    if (m_byJob[job.jobId] >= 0)
+    {
+        throw std::runtime_error("GridProgram: job " + std::to_string(job.jobId) +
+                                 " is already set at this switch");
+    }
+    m_byJob[job.jobId] = static_cast<int32_t>(m_grid.size());
+    m_grid.push_back(job);
+}
+
+const GridProgram::GridJob&
+GridProgram::GetGridJob(uint32_t jobId) const
+{
+    if (jobId >= m_byJob.size() || m_byJob[jobId] < 0)
+    {
+        throw std::out_of_range("GridProgram: job " + std::to_string(jobId) +
+                                " has no GRID entry at this switch");
+    }
+    return m_grid[m_byJob[jobId]];
+}
+
+void
+GridProgram::DoProcess(InaPacket* p, PipelinePass& pass)
+{
+    if (p->jobId < m_byJob.size() && m_byJob[p->jobId] >= 0)
+    {
+        const GridJob& g = m_grid[m_byJob[p->jobId]];
+        AtpHeader* h = p->Header<AtpHeader>();
+        const bool result = (h->flags & AtpHeader::FLAG_ACK) != 0;
+        if (p->dst != g.self)
+        {
+            // Another node's gradient, aggregate or result passing by: a result for another
+            // aggregation node of the same fragment must not free this switch's unit.
+            CountReason(result ? ACK_PASSED : NOT_AGGREGATED);
+            Forward(p);
+            return;
+        }
+        if (result)
+        {
+            p->dst = g.resultGroup;
+            CountReason(RESULT_MULTICAST);
+        }
+        else
+        {
+            // Whatever leaves with it (aggregate, flush, pass) must take the planned path to the
+            // PS, not the workers' pinned path toward this switch.
+            p->dst = g.ps;
+            p->flowId = g.aggregateFlowId;
+            CountReason(READDRESSED);
+        }
+    }
+    AtpProgram::DoProcess(p, pass);
+}
+
+void
+GridProgram::OnCollision(InaPacket* p,
+                         PipelinePass& pass,
+                         AtpHeader* h,
+                         const JobConfig& job,
+                         uint32_t holder)
+{
+    CountReason(COLLISION);
+    if (job.jobId >= m_byJob.size() || m_byJob[job.jobId] < 0)
+    {
+        // A job AddJob'ed without GRID's addresses cannot be told: ATP's fallback keeps it exact.
+        h->flags |= AtpHeader::FLAG_COLLISION;
+        Forward(p);
+        return;
+    }
+    const GridJob& g = m_grid[m_byJob[job.jobId]];
+    // Spec B.5: the contribution is dropped; the notice names the fragment (p->seq, the key) so
+    // the worker can resend exactly it.
+    h->flags = static_cast<uint8_t>(FLAG_NOTICE | AtpHeader::FLAG_COLLISION);
+    p->dst = p->src;
+    p->src = g.self;
+    p->flowId = g.noticeFlowId;
+    p->wireBytes = AtpHeader::L2_L3_L4_BYTES + AtpHeader::HEADER_BYTES;
+    CountReason(NOTICE_SENT);
+    Forward(p);
+}
+
+} // namespace ns3

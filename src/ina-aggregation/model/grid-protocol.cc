@@ -1,0 +1,430 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "grid-protocol.h"
+
+#include "grid-agent.h"
+#include "grid-parameter-server.h"
+#include "grid-planner.h"
+#include "grid-problem.h"
+#include "grid-program.h"
+
+#include "ns3/aggregation-protocol-registry.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GridProtocol");
+NS_OBJECT_ENSURE_REGISTERED(GridProtocol);
+
+static AggregationProtocolRegistry::Registrar g_grid(
+    "grid",
+    "ns3::GridProtocol",
+    "GRID in-network aggregation: a planner (LP + randomized rounding) assigns every worker an "
+    "aggregation switch at any tier or the parameter server and pins the routes; switches "
+    "aggregate in ATP-style hashed units, collisions drop the gradient and notify the worker, "
+    "which halves its window and resends; the PS returns one result per aggregation node");
+
+namespace
+{
+/// Flow ids inside the job's range [base, base + FLOW_IDS_PER_JOB): ATP uses base + ps for the
+/// workers and base + n + ps for results; GRID adds these above them.
+constexpr uint32_t NOTICE_FLOW_OFFSET = 4;
+constexpr uint32_t AGGREGATE_FLOW_OFFSET = 8;
+} // namespace
+
+TypeId
+GridProtocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::GridProtocol")
+            .SetParent<AtpProtocol>()
+            .SetGroupName("InaAggregation")
+            .AddConstructor<GridProtocol>()
+            .AddAttribute("SwitchCapacity",
+                          "C_s, the aggregation capacity of every programmable switch in bit/s "
+                          "(spec B.2). 0: the sum of the switch's port rates (every input at "
+                          "line rate; an interpretation, the paper gives no number).",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&GridProtocol::m_switchCapacity),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("PsIngress",
+                          "B_alpha, the PS's ingress in bit/s. 0: its host link.",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&GridProtocol::m_psIngress),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("PlannerTrials",
+                          "Randomized roundings of the LP the planner tries (spec B.8: 32).",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&GridProtocol::m_trials),
+                          MakeUintegerChecker<uint32_t>(1, 100000))
+            .AddAttribute("PlannerSeed",
+                          "Seed of the planner's rounding generator.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&GridProtocol::m_seed),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("LinkRows",
+                          "Plan with a capacity row per directed link (false: the paper's LP, "
+                          "spec B.10.3).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&GridProtocol::m_linkRows),
+                          MakeBooleanChecker())
+            .AddAttribute("HashFragments",
+                          "Aggregator unit of a fragment: CRC32(job id, fragment) mod the hash "
+                          "range, the paper's Hash(frag_id) (a job's own fragments can collide). "
+                          "false: ATP's slot table (a job never collides with itself).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&GridProtocol::m_hashFragments),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+GridProtocol::GridProtocol() = default;
+GridProtocol::~GridProtocol() = default;
+
+void
+GridProtocol::DoDispose()
+{
+    m_gridAgents.clear();
+    AtpProtocol::DoDispose();
+}
+
+uint16_t
+GridProtocol::GetSwitchProtocol() const
+{
+    return GRID_PROTOCOL;
+}
+
+std::string
+GridProtocol::GetProtocolLabel() const
+{
+    return "grid";
+}
+
+Ptr<AtpProgram>
+GridProtocol::CreateProgram() const
+{
+    ObjectFactory f("ns3::GridProgram");
+    UintegerValue pool;
+    GetAttribute("PoolSize", pool);
+    if (pool.Get() != 0)
+    {
+        f.Set("PoolSize", pool);
+    }
+    return f.Create<GridProgram>();
+}
+
+Ptr<AtpParameterServer>
+GridProtocol::CreateServer() const
+{
+    return CreateObject<GridParameterServer>();
+}
+
+Ptr<AtpAgent>
+GridProtocol::CreateAtpAgent() const
+{
+    Ptr<GridAgent> a = CreateObject<GridAgent>();
+    m_gridAgents.push_back(a);
+    return a;
+}
+
+void
+GridProtocol::DoInstall()
+{
+    const JobContext& ctx = GetContext();
+    if (ctx.psHosts.size() != 1)
+    {
+        Fail("the job has " + std::to_string(ctx.psHosts.size()) +
+             " parameter servers; GRID plans for exactly one (ps_hosts: 1)");
+    }
+    if (ctx.inaTiers.empty())
+    {
+        Fail("switch.ina_tiers is empty; GRID needs the tiers whose switches may aggregate");
+    }
+    AtpProtocol::DoInstall();
+    ConfigureGrid();
+}
+
+void
+GridProtocol::BuildTrees()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const uint32_t n = ctx.workerHosts.size();
+    const uint32_t ps = ctx.psHosts[0];
+
+    std::vector<GridProblem::ProgrammableSwitch> programmable;
+    for (uint32_t node = 0; node < topo.GetNNodes(); ++node)
+    {
+        if (topo.IsHost(node) ||
+            std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), topo.GetTier(node)) ==
+                ctx.inaTiers.end())
+        {
+            continue;
+        }
+        double capacity = m_switchCapacity;
+        if (capacity == 0)
+        {
+            for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+            {
+                const InaTopology::Link& link = topo.GetLink(l);
+                if (link.a == node || link.b == node)
+                {
+                    capacity += static_cast<double>(link.rateBps);
+                }
+            }
+        }
+        programmable.push_back(GridProblem::ProgrammableSwitch{node, capacity});
+    }
+    if (programmable.empty())
+    {
+        std::string asked;
+        for (const std::string& s : ctx.inaTiers)
+        {
+            asked += (asked.empty() ? "" : ", ") + s;
+        }
+        Fail("no switch of the topology is in switch.ina_tiers [" + asked +
+             "]; GRID needs at least one programmable switch");
+    }
+    GridPlanner::Options options;
+    options.trials = m_trials;
+    options.seed = m_seed;
+    options.linkRows = m_linkRows;
+    try
+    {
+        GridProblem problem(topo, ctx.workerHosts, ps, programmable, m_psIngress);
+        m_plan = GridPlanner(options).Plan(problem);
+    }
+    catch (const std::exception& e)
+    {
+        Fail(std::string("the GRID planner failed: ") + e.what());
+    }
+
+    Tree t;
+    t.psIndex = 0;
+    t.psHost = ps;
+    t.psRack = topo.RackOf(ps);
+    t.level2 = false;
+    m_groupSwitch.clear();
+    m_aggNode.assign(n, ps);
+    for (uint32_t j = 0; j < m_plan.switches.size(); ++j)
+    {
+        const GridPlan::SwitchRoute& s = m_plan.switches[j];
+        if (s.fanIn == 0)
+        {
+            continue;
+        }
+        if (s.fanIn > AtpHeader::MAX_FAN_IN)
+        {
+            Fail("the plan gives switch " + topo.GetNode(s.node).name + " " +
+                 std::to_string(s.fanIn) + " workers; the 5-bit fan-in and bitmap allow " +
+                 std::to_string(AtpHeader::MAX_FAN_IN));
+        }
+        t.groups.push_back(Group{s.node, true, 0, s.workers});
+        m_groupSwitch.push_back(static_cast<int32_t>(j));
+        for (uint32_t r : s.workers)
+        {
+            m_aggNode.at(r) = s.node;
+        }
+    }
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        if (m_plan.workers.at(r).node == ps)
+        {
+            t.groups.push_back(Group{topo.RackOf(ctx.workerHosts[r]), false, 0, {r}});
+            m_groupSwitch.push_back(-1);
+        }
+    }
+    if (t.groups.size() > AtpHeader::MAX_FAN_IN)
+    {
+        Fail("the plan has " + std::to_string(t.groups.size()) +
+             " aggregation streams into the PS (switches plus direct workers); the 5-bit "
+             "fanInDegree1 allows " +
+             std::to_string(AtpHeader::MAX_FAN_IN));
+    }
+    uint32_t first = 0;
+    for (Group& g : t.groups)
+    {
+        g.firstWorker = first;
+        first += g.ranks.size();
+    }
+    if (first != n)
+    {
+        Fail("the plan assigns " + std::to_string(first) + " of the " + std::to_string(n) +
+             " workers");
+    }
+    m_routes.assign(1, std::vector<WorkerRoute>(n));
+    for (uint32_t g = 0; g < t.groups.size(); ++g)
+    {
+        const Group& grp = t.groups[g];
+        for (uint32_t i = 0; i < grp.ranks.size(); ++i)
+        {
+            WorkerRoute& w = m_routes[0][grp.ranks[i]];
+            // GRID's workers address their aggregation node (spec B.5), not the PS.
+            w.ps = grp.aggregates ? grp.rack : ps;
+            w.bitmap0 = 1u << i;
+            w.bitmap1 = 1u << g;
+            w.fanIn0 = static_cast<uint8_t>(grp.ranks.size());
+            w.fanIn1 = static_cast<uint8_t>(t.groups.size());
+            w.edge = !grp.aggregates;
+        }
+    }
+    m_trees.assign(1, t);
+}
+
+void
+GridProtocol::ConfigureGrid()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const uint32_t n = ctx.workerHosts.size();
+    const Tree& t = m_trees.at(0);
+    std::vector<InaAddress> targets;
+    std::map<std::pair<uint32_t, uint32_t>, uint16_t> pinned; // (switch, destination) -> port
+    m_routeConflicts = 0;
+    for (uint32_t g = 0; g < t.groups.size(); ++g)
+    {
+        const Group& grp = t.groups[g];
+        if (!grp.aggregates)
+        {
+            targets.push_back(ctx.workerHosts[grp.ranks[0]]);
+            continue;
+        }
+        const uint32_t j = static_cast<uint32_t>(m_groupSwitch.at(g));
+        const GridPlan::SwitchRoute& s = m_plan.switches.at(j);
+        targets.push_back(s.node);
+        std::vector<uint32_t> members;
+        for (uint32_t r : grp.ranks)
+        {
+            members.push_back(ctx.workerHosts[r]);
+        }
+        Ptr<GridProgram> program;
+        for (const SwitchEntry& e : GetSwitches())
+        {
+            if (e.node == s.node)
+            {
+                program = DynamicCast<GridProgram>(e.program);
+            }
+        }
+        if (!program)
+        {
+            Fail("switch " + topo.GetNode(s.node).name + " runs no GRID program");
+        }
+        GridProgram::GridJob job;
+        job.jobId = ctx.jobId;
+        job.self = s.node;
+        job.ps = t.psHost;
+        job.resultGroup = ctx.fabric->CreateMulticastGroup(s.node, members);
+        job.aggregateFlowId = GetAggregateFlowId(j);
+        job.noticeFlowId = GetNoticeFlowId();
+        try
+        {
+            program->SetGridJob(job);
+        }
+        catch (const std::runtime_error& e)
+        {
+            Fail("switch " + topo.GetNode(s.node).name + ": " + e.what());
+        }
+        // The aggregate's planned path to the PS, on a flow of its own.
+        for (std::size_t i = 0; i + 1 < s.pathToPs.size(); ++i)
+        {
+            ctx.fabric->GetSwitch(s.pathToPs[i])
+                ->SetFlowRoute(job.aggregateFlowId, topo.PortTo(s.pathToPs[i], s.pathToPs[i + 1]));
+        }
+        // Each worker's planned path to the switch (hosts have a single uplink).
+        for (uint32_t r : grp.ranks)
+        {
+            const std::vector<uint32_t>& path = m_plan.workers.at(r).path;
+            for (std::size_t i = 1; i + 1 < path.size(); ++i)
+            {
+                const uint16_t port = topo.PortTo(path[i], path[i + 1]);
+                auto [it, fresh] = pinned.emplace(std::make_pair(path[i], s.node), port);
+                if (fresh)
+                {
+                    ctx.fabric->GetSwitch(path[i])->SetJobRoute(ctx.jobId, s.node, port);
+                }
+                else if (it->second != port)
+                {
+                    ++m_routeConflicts;
+                }
+            }
+        }
+    }
+    Ptr<GridParameterServer> server = DynamicCast<GridParameterServer>(t.server);
+    if (!server)
+    {
+        Fail("the parameter server is not GRID's");
+    }
+    server->SetResultTargets(targets);
+    NS_LOG_INFO("job " << ctx.name << ": " << t.groups.size() << " aggregation nodes for " << n
+                       << " workers, " << m_routeConflicts << " route conflicts");
+}
+
+const GridPlan&
+GridProtocol::GetPlan() const
+{
+    return m_plan;
+}
+
+uint32_t
+GridProtocol::GetAggregationNode(uint32_t rank) const
+{
+    return m_aggNode.at(rank);
+}
+
+uint32_t
+GridProtocol::GetAggregateFlowId(uint32_t j) const
+{
+    const JobContext& ctx = GetContext();
+    return ctx.flowIdBase + ctx.workerHosts.size() + AGGREGATE_FLOW_OFFSET + j;
+}
+
+uint32_t
+GridProtocol::GetNoticeFlowId() const
+{
+    const JobContext& ctx = GetContext();
+    return ctx.flowIdBase + ctx.workerHosts.size() + NOTICE_FLOW_OFFSET;
+}
+
+bool
+GridProtocol::GetHashFragments() const
+{
+    return m_hashFragments;
+}
+
+std::map<std::string, double>
+GridProtocol::GetCounters() const
+{
+    std::map<std::string, double> c = AtpProtocol::GetCounters();
+    GridAgent::GridCounters a;
+    for (const Ptr<GridAgent>& agent : m_gridAgents)
+    {
+        const GridAgent::GridCounters& g = agent->GetGridCounters();
+        a.notices += g.notices;
+        a.noticeResends += g.noticeResends;
+        a.staleNotices += g.staleNotices;
+    }
+    c["collision_notices"] = a.notices;
+    c["notice_resends"] = a.noticeResends;
+    c["stale_notices"] = a.staleNotices;
+    c["plan_rate_bps"] = m_plan.achievedBps;
+    c["plan_lp_bound_bps"] = m_plan.lpBoundBps;
+    c["plan_direct_workers"] = m_plan.directWorkers;
+    c["plan_ps_fan_in"] = m_plan.psFanIn;
+    c["route_conflicts"] = m_routeConflicts;
+    return c;
+}
+
+} // namespace ns3
