@@ -461,6 +461,30 @@ TEST(ScenarioLoader, TopologyFileIsResolvedAgainstTheScenarioFolder)
     fs::remove_all(dir);
 }
 
+TEST(ScenarioLoader, TopologyFileThroughASymlinkedFolderKeepsItsRealPath)
+{
+    // A scenario reached through a symlinked folder (the modules symlinked into an ns-3 tree)
+    // naming "../topologies/x.topo": "link/../topologies" exists only physically, so the stored
+    // path must be the real one, or the effective config would not load again.
+    namespace fs = std::filesystem;
+    char tmpl[] = "/tmp/inasim-scenario-test-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    const fs::path dir(tmpl);
+    fs::create_directories(dir / "real" / "scenarios");
+    fs::create_directories(dir / "real" / "topologies");
+    std::ofstream(dir / "real" / "topologies" / "two.topo") << "hosts 2\n";
+    std::ofstream(dir / "real" / "scenarios" / "s.yaml")
+        << "topology:\n  type: file\n  file: ../topologies/two.topo\n";
+    fs::create_directories(dir / "tree");
+    fs::create_directory_symlink(dir / "real" / "scenarios", dir / "tree" / "scenarios");
+    const Scenario s = ScenarioLoader::Load((dir / "tree" / "scenarios" / "s.yaml").string());
+    EXPECT_EQ(s.topology.file, fs::canonical(dir / "real" / "topologies" / "two.topo").string());
+    const Scenario again =
+        ScenarioLoader::LoadString(EffectiveConfigYaml(s), (dir / "effective.yaml").string());
+    EXPECT_EQ(again.topology.file, s.topology.file);
+    fs::remove_all(dir);
+}
+
 TEST(ScenarioLoader, WhereAndHostIdChecksForTheRunner)
 {
     const Scenario s = ScenarioLoader::LoadString(R"(seed: 2

@@ -1243,7 +1243,9 @@ ResolveTopologyFile(Scenario& s)
     {
         if (fs::is_regular_file(c, ec))
         {
-            t.file = fs::absolute(c, ec).lexically_normal().string();
+            // canonical, not lexically normal: "dir/../x" is wrong when dir is a symlink (the
+            // modules symlinked into an ns-3 tree), and the effective config must load again.
+            t.file = fs::canonical(c, ec).string();
             return;
         }
     }
