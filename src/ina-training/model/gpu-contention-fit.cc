@@ -4,6 +4,8 @@
  */
 #include "gpu-contention-fit.h"
 
+#include "gpu-contention-text.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -22,30 +24,8 @@ namespace
 
 const char* const kHeader = "kind,threads,work,time_s";
 
-[[noreturn]] void
-Fail(const std::string& file, uint32_t line, const std::string& message)
-{
-    std::ostringstream os;
-    os << file;
-    if (line > 0)
-    {
-        os << ":" << line;
-    }
-    os << ": " << message;
-    throw std::runtime_error(os.str());
-}
-
-std::string
-Trim(const std::string& s)
-{
-    size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos)
-    {
-        return "";
-    }
-    size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
+using gpucontention::Fail;
+using gpucontention::Trim;
 
 bool
 ParsePositive(const std::string& text, double* out)

@@ -4,6 +4,8 @@
  */
 #include "gpu-contention-params.h"
 
+#include "gpu-contention-text.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -75,30 +77,8 @@ struct Entry
     int line;
 };
 
-[[noreturn]] void
-Fail(const std::string& file, int line, const std::string& message)
-{
-    std::ostringstream os;
-    os << file;
-    if (line > 0)
-    {
-        os << ":" << line;
-    }
-    os << ": " << message;
-    throw std::runtime_error(os.str());
-}
-
-std::string
-Trim(const std::string& s)
-{
-    size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos)
-    {
-        return "";
-    }
-    size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
+using gpucontention::Fail;
+using gpucontention::Trim;
 
 /// \return whether text is one finite number written out in full (no trailing characters)
 bool
