@@ -357,6 +357,7 @@ AtpAgent::Receive(InaPacket* p, uint32_t port)
         m_pool->Free(p);
         return;
     }
+    NoteReceived();
     if (!m_gotFirst)
     {
         m_gotFirst = true;
@@ -478,6 +479,10 @@ AtpAgent::OnTimer()
         return;
     }
     ++m_counters.timeouts;
+    if (NoteTimeout())
+    {
+        return; // MaxTimeouts in a row: given up, the timer stays off
+    }
     // Resend the gap below the lowest fragment done out of order, or lastAck + 1 alone.
     uint64_t end = m_lastAck + 1;
     for (uint64_t s = m_lastAck + 2; s < m_nextSeq; ++s)

@@ -276,6 +276,7 @@ SwitchMlAgent::Receive(InaPacket* p, uint32_t port)
         return;
     }
     Unlink(s);
+    NoteReceived();
     ++m_counters.phases;
     st.ver ^= 1;
     if (st.boot)
@@ -396,6 +397,12 @@ SwitchMlAgent::OnTimer()
     // re-armed once, below, for whatever is then the earliest deadline.
     m_timerPending = true;
     const int64_t now = Simulator::Now().GetTimeStep();
+    // One expiry counts once towards MaxTimeouts, however many slots it resends.
+    if (m_head != m_window && m_slots[m_head].deadlinePs <= now && NoteTimeout())
+    {
+        m_timerPending = false;
+        return; // given up: the timer stays off
+    }
     // Deadlines are send time + RTO, so the list is in deadline order: expired slots lead it,
     // and re-sending one moves it to the tail with a later deadline.
     while (m_head != m_window && m_slots[m_head].deadlinePs <= now)

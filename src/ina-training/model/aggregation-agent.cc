@@ -66,6 +66,68 @@ AggregationAgent::NotifyDone(uint64_t tensorId)
     }
 }
 
+bool
+AggregationAgent::NoteTimeout()
+{
+    if (m_gaveUp)
+    {
+        return true;
+    }
+    ++m_timeoutsInARow;
+    const uint32_t max = m_protocol->GetMaxTimeouts();
+    if (max > 0 && m_timeoutsInARow >= max)
+    {
+        GiveUp(std::to_string(m_timeoutsInARow) +
+               " retransmission timeouts in a row with nothing received (MaxTimeouts " +
+               std::to_string(max) + ")");
+        return true;
+    }
+    return false;
+}
+
+void
+AggregationAgent::NoteReceived()
+{
+    m_timeoutsInARow = 0;
+}
+
+void
+AggregationAgent::GiveUp(const std::string& why)
+{
+    if (m_gaveUp)
+    {
+        return;
+    }
+    m_gaveUp = true;
+    m_giveUpReason = "worker " + std::to_string(m_rank) + " (host " +
+                     std::to_string(m_ctx.workerHosts.at(m_rank)) + ") gave up: " + why;
+    NS_LOG_INFO("job " << m_ctx.name << ": " << m_giveUpReason);
+}
+
+bool
+AggregationAgent::FlowFailed() const
+{
+    return false;
+}
+
+bool
+AggregationAgent::HasGivenUp() const
+{
+    return m_gaveUp || FlowFailed();
+}
+
+std::string
+AggregationAgent::GetGiveUpReason() const
+{
+    if (m_gaveUp || !FlowFailed())
+    {
+        return m_giveUpReason;
+    }
+    return "worker " + std::to_string(m_rank) + " (host " +
+           std::to_string(m_ctx.workerHosts.at(m_rank)) +
+           ") gave up: a transport flow failed after MaxTimeouts retransmission timeouts in a row";
+}
+
 const AggregationAgent::Stats&
 AggregationAgent::GetStats() const
 {

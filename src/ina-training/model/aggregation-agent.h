@@ -11,6 +11,7 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -62,6 +63,11 @@ class AggregationAgent : public Object
     void AllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values);
 
     const Stats& GetStats() const;
+    /// True once the agent gave up (NoteTimeout, GiveUp, or a transport flow of its own that
+    /// failed): it stops retransmitting, and its job cannot complete any more.
+    bool HasGivenUp() const;
+    /// Why it gave up, naming the worker ("" while it has not).
+    std::string GetGiveUpReason() const;
     uint32_t GetRank() const;
     const JobContext& GetContext() const;
     Ptr<InaHost> GetHost() const;
@@ -70,9 +76,27 @@ class AggregationAgent : public Object
     void DoDispose() override;
     /// Subclasses report a finished tensor here (values, if any, already hold the sum).
     void NotifyDone(uint64_t tensorId);
+
+    /**
+     * Subclasses call this when a retransmission timer expired and they are about to send again.
+     * Returns true when that made MaxTimeouts (the protocol's Attribute) timeouts in a row with
+     * nothing received in between: the agent has then given up, and the caller must not send
+     * or re-arm its timer, so a job on a fabric that cannot deliver ends instead of retrying
+     * forever.
+     */
+    bool NoteTimeout();
+    /// Subclasses call this when something for this worker arrived: the row of timeouts ends.
+    void NoteReceived();
+    /// Give up for another reason (`why` completes "worker R (host H) gave up: ...").
+    void GiveUp(const std::string& why);
+
     Stats m_stats;
 
   private:
+    /// Agents on the reliable transport (ring, PS) say here whether one of their flows gave up
+    /// (InaTransportSender::IsFailed, after the flow's MaxTimeouts).
+    virtual bool FlowFailed() const;
+
     virtual void DoSetup() = 0;
     virtual void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) = 0;
 
@@ -81,6 +105,9 @@ class AggregationAgent : public Object
     Ptr<AggregationProtocol> m_protocol;
     Ptr<InaHost> m_host;
     DoneCallback m_done;
+    uint32_t m_timeoutsInARow = 0;
+    bool m_gaveUp = false;
+    std::string m_giveUpReason;
 };
 
 } // namespace ns3

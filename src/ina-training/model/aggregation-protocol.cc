@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 #include <limits>
 
@@ -20,12 +21,32 @@ NS_OBJECT_ENSURE_REGISTERED(AggregationProtocol);
 TypeId
 AggregationProtocol::GetTypeId()
 {
+    // MaxTimeouts is here, not in each protocol, so that every protocol's agents give up alike
+    // and a scenario sets it the same way for all (jobs.N.params.MaxTimeouts). 15 is the
+    // transport's default too (after Linux's tcp_retries2): with nothing at all received for
+    // 15 timeouts in a row, the path is not lossy but broken.
     static TypeId tid =
-        TypeId("ns3::AggregationProtocol").SetParent<Object>().SetGroupName("InaTraining");
+        TypeId("ns3::AggregationProtocol")
+            .SetParent<Object>()
+            .SetGroupName("InaTraining")
+            .AddAttribute("MaxTimeouts",
+                          "Retransmission timeouts in a row, with nothing received in between, "
+                          "after which a worker's agent gives up and the job ends incomplete; "
+                          "0 retries forever.",
+                          UintegerValue(15),
+                          MakeUintegerAccessor(&AggregationProtocol::m_maxTimeouts),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
 AggregationProtocol::AggregationProtocol() = default;
+
+uint32_t
+AggregationProtocol::GetMaxTimeouts() const
+{
+    return m_maxTimeouts;
+}
+
 AggregationProtocol::~AggregationProtocol() = default;
 
 void

@@ -96,6 +96,10 @@ class AggregationProtocol : public Object
 
     const JobContext& GetContext() const;
 
+    /// The MaxTimeouts Attribute: retransmission timeouts in a row, with nothing received in
+    /// between, after which an agent gives up (AggregationAgent::NoteTimeout); 0 = never.
+    uint32_t GetMaxTimeouts() const;
+
   protected:
     void DoDispose() override;
 
@@ -105,6 +109,7 @@ class AggregationProtocol : public Object
 
     JobContext m_ctx;
     bool m_installed = false;
+    uint32_t m_maxTimeouts;
 };
 
 } // namespace ns3

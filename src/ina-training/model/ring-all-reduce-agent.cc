@@ -389,4 +389,10 @@ RingAllReduceAgent::GetInboxMessages() const
     return m_inbox.size();
 }
 
+bool
+RingAllReduceAgent::FlowFailed() const
+{
+    return m_sender && m_sender->IsFailed();
+}
+
 } // namespace ns3

@@ -101,6 +101,8 @@ class RingAllReduceAgent : public AggregationAgent
     void DoDispose() override;
 
   private:
+    bool FlowFailed() const override;
+
     struct Tensor
     {
         uint64_t id;

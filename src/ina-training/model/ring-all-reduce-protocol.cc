@@ -154,6 +154,8 @@ RingAllReduceProtocol::DoInstall()
     }
 
     ObjectFactory senderFactory(InaTransportSender::GetTypeId().GetName());
+    // The job's MaxTimeouts is its flows' too: a host baseline gives up like an INA agent.
+    senderFactory.Set("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
     if (m_mtu != 0)
     {
         senderFactory.Set("Mtu", UintegerValue(m_mtu));

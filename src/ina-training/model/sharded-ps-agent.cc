@@ -224,4 +224,17 @@ ShardedPsAgent::GetOutstandingTensors() const
     return m_pending.size();
 }
 
+bool
+ShardedPsAgent::FlowFailed() const
+{
+    for (const auto& tx : m_push)
+    {
+        if (tx && tx->IsFailed())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace ns3

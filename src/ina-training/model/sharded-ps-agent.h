@@ -56,6 +56,8 @@ class ShardedPsAgent : public AggregationAgent
     void DoDispose() override;
 
   private:
+    bool FlowFailed() const override;
+
     struct Pending
     {
         std::vector<float>* values;

@@ -183,6 +183,8 @@ ShardedPsProtocol::DoInstall()
     }
 
     ObjectFactory senderFactory(InaTransportSender::GetTypeId().GetName());
+    // The job's MaxTimeouts is its flows' too: a host baseline gives up like an INA agent.
+    senderFactory.Set("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
     if (m_mtu != 0)
     {
         senderFactory.Set("Mtu", UintegerValue(m_mtu));

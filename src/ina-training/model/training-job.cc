@@ -238,6 +238,36 @@ TrainingJob::GetIterationsDone() const
     return done;
 }
 
+uint64_t
+TrainingJob::GetProgressSteps() const
+{
+    uint64_t steps = 0;
+    for (const auto& w : m_workers)
+    {
+        steps += w->GetProgressSteps();
+    }
+    return steps;
+}
+
+bool
+TrainingJob::HasGivenUp() const
+{
+    return !GetGiveUpReason().empty();
+}
+
+std::string
+TrainingJob::GetGiveUpReason() const
+{
+    for (const auto& w : m_workers)
+    {
+        if (w->GetAgent() && w->GetAgent()->HasGivenUp())
+        {
+            return w->GetAgent()->GetGiveUpReason();
+        }
+    }
+    return "";
+}
+
 bool
 TrainingJob::IsCompleted() const
 {

@@ -74,9 +74,16 @@ class TrainingJob : public Object
     void CheckValues(uint32_t rank, uint64_t tensorId, const std::vector<float>& values);
 
     bool IsCompleted() const;
+    /// True once one of its workers' agents gave up (AggregationAgent::HasGivenUp): the job
+    /// cannot complete any more.
+    bool HasGivenUp() const;
+    /// The first giving-up agent's reason, by rank ("" if none gave up).
+    std::string GetGiveUpReason() const;
     uint32_t GetIterations() const;
     /// Iterations every worker has finished.
     uint32_t GetIterationsDone() const;
+    /// Sum of the workers' WorkerApp::GetProgressSteps(): grows while the job moves.
+    uint64_t GetProgressSteps() const;
     /// Per iteration: from the end of the previous one (the job's start for the first) to the
     /// moment its last worker finished it (had every piece of its gradients back aggregated; with
     /// OverlapForward the next iteration's forward pass may have begun before).

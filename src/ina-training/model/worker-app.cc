@@ -415,6 +415,7 @@ void
 WorkerApp::ForwardLayerDone()
 {
     m_computing = false;
+    ++m_progressSteps;
     ++m_fwdLayer;
     TryForward();
 }
@@ -438,6 +439,7 @@ void
 WorkerApp::BackwardLayerComputed(uint32_t layer)
 {
     m_computing = false;
+    ++m_progressSteps;
     for (uint32_t p : m_readyAt[layer])
     {
         m_ready[p] = true;
@@ -538,6 +540,7 @@ WorkerApp::OnTensorDone(uint64_t tensorId)
         --m_layerPending[l];
     }
     ++m_piecesBack;
+    ++m_progressSteps;
     MaybeFinishIteration();
     TryForward();
 }
@@ -582,6 +585,12 @@ uint32_t
 WorkerApp::GetIterationsDone() const
 {
     return m_iterationsDone;
+}
+
+uint64_t
+WorkerApp::GetProgressSteps() const
+{
+    return m_progressSteps;
 }
 
 Time

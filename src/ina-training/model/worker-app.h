@@ -94,6 +94,10 @@ class WorkerApp : public Application
     /// The GPU model its layers run on.
     Ptr<ComputeModel> GetComputeModel() const;
     uint32_t GetIterationsDone() const;
+    /// Steps of work finished so far: compute layers (forward and backward) and tensors back
+    /// aggregated. It only grows and is bounded by the work of the run, so a runner can tell a
+    /// worker that still moves from one that is stuck.
+    uint64_t GetProgressSteps() const;
     /// Time the agent had at least one tensor outstanding, over the whole run.
     Time GetCommunicationTime() const;
     /// Tensors outstanding at the agent right now (a contention model may look at it).
@@ -222,6 +226,7 @@ class WorkerApp : public Application
     bool m_stageBusy = false;      //!< the next piece waits out its jitter (m_handEvent)
     uint32_t m_piecesBack = 0;     //!< pieces of this iteration back
     uint32_t m_outstanding = 0;
+    uint64_t m_progressSteps = 0; //!< layers computed + tensors back (GetProgressSteps)
     std::map<uint64_t, std::unique_ptr<std::vector<float>>> m_values;
     int64_t m_busySincePs = 0;
     int64_t m_busyPs = 0;
