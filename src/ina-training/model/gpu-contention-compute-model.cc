@@ -4,6 +4,7 @@
  */
 #include "gpu-contention-compute-model.h"
 
+#include "job-attribute-error.h"
 #include "ring-all-reduce-protocol.h"
 #include "thread-alloc-dp.h"
 #include "training-job.h"
@@ -158,9 +159,10 @@ GpuContentionComputeModel::ChooseThreads(ThreadPolicy policy,
         }
         if (usable.empty())
         {
-            throw std::runtime_error("GpuThreadPolicy: dp: no thread count of R = {128, ..., 4096} "
-                                     "leaves the parameters (" +
-                                     model.GetParams().source + ") a positive speed and rate");
+            throw JobAttributeError("GpuThreadPolicy",
+                                    "dp: no thread count of R = {128, ..., 4096} "
+                                    "leaves the parameters (" +
+                                        model.GetParams().source + ") a positive speed and rate");
         }
         config.threads = usable;
         try
@@ -170,7 +172,7 @@ GpuContentionComputeModel::ChooseThreads(ThreadPolicy policy,
         }
         catch (const std::exception& e)
         {
-            throw std::runtime_error(std::string("GpuThreadPolicy: dp: ") + e.what());
+            throw JobAttributeError("GpuThreadPolicy", std::string("dp: ") + e.what());
         }
     }
     try
@@ -179,7 +181,7 @@ GpuContentionComputeModel::ChooseThreads(ThreadPolicy policy,
     }
     catch (const std::invalid_argument& e)
     {
-        throw std::runtime_error(std::string("GpuThreads: ") + e.what());
+        throw JobAttributeError("GpuThreads", e.what());
     }
     if (policy == SE && groups.GetGroupCount() != 1)
     {
@@ -188,12 +190,13 @@ GpuContentionComputeModel::ChooseThreads(ThreadPolicy policy,
         {
             bytes += l.bytes;
         }
-        throw std::runtime_error(
-            "GpuThreadPolicy: se (SE) all-reduces once, after the whole backward pass, but the "
+        throw JobAttributeError(
+            "GpuThreadPolicy",
+            "se (SE) all-reduces once, after the whole backward pass, but the "
             "worker's fusion makes " +
-            std::to_string(groups.GetGroupCount()) +
-            " groups; set FusionBytes to at least the model's gradient bytes (" +
-            std::to_string(static_cast<uint64_t>(bytes)) + ")");
+                std::to_string(groups.GetGroupCount()) +
+                " groups; set FusionBytes to at least the model's gradient bytes (" +
+                std::to_string(static_cast<uint64_t>(bytes)) + ")");
     }
     return groups.WithThreads(fixedThreads);
 }
@@ -212,7 +215,7 @@ GpuContentionComputeModel::Configure(const GpuContentionParams& params,
         }
         catch (const std::invalid_argument& e)
         {
-            throw std::runtime_error(std::string("GpuThreads: ") + e.what());
+            throw JobAttributeError("GpuThreads", e.what());
         }
     }
     m_params = params;
@@ -264,7 +267,7 @@ GpuContentionComputeModel::Attach(Ptr<WorkerApp> worker)
                 }
                 catch (const std::exception& e)
                 {
-                    throw std::runtime_error(std::string("GpuParams: ") + e.what());
+                    throw JobAttributeError("GpuParams", e.what());
                 }
             }
             const bool ring = DynamicCast<RingAllReduceProtocol>(job->GetProtocol()) != nullptr;
@@ -298,15 +301,16 @@ GpuContentionComputeModel::Attach(Ptr<WorkerApp> worker)
         catch (const std::invalid_argument& e)
         {
             // A scenario reports runtime errors with the job's key; logic errors would escape it.
-            throw std::runtime_error(std::string("ComputeModel gpu-contention: ") + e.what());
+            throw JobAttributeError("ComputeModel", std::string("gpu-contention: ") + e.what());
         }
     }
     Ptr<InaHost> host = worker->GetAgent()->GetHost();
     if (!host->SetInjectionRateCap(0))
     {
-        throw std::runtime_error("ComputeModel gpu-contention paces the host's NIC (LIBRA's "
-                                 "injection cap), which the p2p link model has not: use link: "
-                                 "fast");
+        throw JobAttributeError("ComputeModel",
+                                "gpu-contention paces the host's NIC (LIBRA's "
+                                "injection cap), which the p2p link model has not: use link: "
+                                "fast");
     }
     Configure(params, pieceThreads, host);
 }
