@@ -6,14 +6,20 @@
 //
 //   inasim-run SCENARIO.yaml [KEY=VALUE ...] [--out DIR]
 //
-// Exit codes: 0 the run completed; 1 it ended incomplete (summary.json says why); 2 the scenario
-// or its command line is wrong (the message names the file, line or key); 3 the model refused the
-// set-up (a switch program that does not fit, a protocol bug caught by the pipeline).
+// Exit codes: 0 the run completed; 1 it ended incomplete (summary.json says why: stop_time, no
+// progress, an agent that gave up); 2 the scenario or its command line is wrong (the message names
+// the file, line or key); 3 the model refused the set-up (a switch program that does not fit, a
+// protocol bug caught by the pipeline); 4 the machine refused (out of memory, a file system error
+// while writing); 128 + N stopped by signal N (130 Ctrl-C, 143 SIGTERM) after writing a partial
+// summary.json marked `ended_by: interrupted`.
 
 #include "ns3/ina-scenario-module.h"
 
+#include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -28,11 +34,22 @@ Usage(std::ostream& os)
           "  KEY=VALUE overrides a scenario key by its dotted path, e.g. topology.k=8\n"
           "  --out DIR  where outputs go (default: results/<name>/)\n";
 }
+
+/// First SIGINT / SIGTERM: stop the simulation and write what there is; a second one kills.
+void
+OnSignal(int signal)
+{
+    ScenarioRunner::RequestStop(signal);
+    std::signal(signal, SIG_DFL);
+}
 } // namespace
 
 int
 main(int argc, char* argv[])
 {
+    std::signal(SIGINT, OnSignal);
+    std::signal(SIGTERM, OnSignal);
+    std::signal(SIGHUP, OnSignal);
     std::string scenarioPath;
     std::string outDir;
     std::vector<std::string> overrides;
@@ -89,7 +106,12 @@ main(int argc, char* argv[])
             outDir = "results/" + scenario.name;
         }
         ScenarioRunner runner(scenario, outDir);
-        return runner.Run();
+        const int code = runner.Run();
+        if (ScenarioRunner::GetStopSignal() != 0)
+        {
+            return 128 + ScenarioRunner::GetStopSignal();
+        }
+        return code;
     }
     catch (const ScenarioError& e)
     {
@@ -102,7 +124,23 @@ main(int argc, char* argv[])
         std::cerr << "inasim: " << e.what() << "\n";
         return 3;
     }
+    catch (const std::bad_alloc&)
+    {
+        std::cerr << "inasim: out of memory: the scenario needs more memory than this machine "
+                     "has (a smaller fabric or workload, or check_values: false, needs less)\n";
+        return 4;
+    }
+    catch (const std::filesystem::filesystem_error& e)
+    {
+        std::cerr << "inasim: " << e.what() << "\n";
+        return 4;
+    }
     catch (const std::runtime_error& e)
+    {
+        std::cerr << "inasim: " << e.what() << "\n";
+        return 2;
+    }
+    catch (const std::exception& e)
     {
         std::cerr << "inasim: " << e.what() << "\n";
         return 2;

@@ -9,6 +9,7 @@
 #include "ns3/enum.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-units.h"
+#include "ns3/job-attribute-error.h"
 #include "ns3/job-placement.h"
 #include "ns3/model-zoo.h"
 #include "ns3/pipeline.h"
@@ -21,6 +22,8 @@
 #include "ns3/uinteger.h"
 
 #include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -61,6 +64,22 @@ WriteFile(const std::filesystem::path& path, const std::string& text)
     std::filesystem::rename(tmp, path);
 }
 
+/// `text` as one CSV field: quoted (quotes doubled) when it holds a comma, quote or newline.
+std::string
+CsvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+    {
+        return text;
+    }
+    std::string quoted = "\"";
+    for (char c : text)
+    {
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return quoted + "\"";
+}
+
 double
 PsToS(int64_t ps)
 {
@@ -87,27 +106,47 @@ CanonicalTier(const InaTopology& topo, const std::string& tier)
 }
 
 /**
- * ns-3 aborts (instead of failing) when an integer or double attribute is given text it cannot
- * read, so check those here, and let integers carry size units ("25MB") as scenario values do.
- * Returns the value to hand to ns-3; throws std::invalid_argument saying what was expected.
+ * ns-3 aborts (instead of failing) when an attribute is given text it cannot read: a Time like
+ * "abc" or "4MB" ends the process in Time's parser, an unsigned integer "-1" wraps around. So
+ * every value a scenario hands an Attribute is read here first, with the scenario's own rules
+ * (sizes and times carry units as everywhere in a scenario), and handed on in a form ns-3 reads
+ * exactly. Throws std::invalid_argument saying what was expected.
  */
 std::string
 NormalizeAttributeValue(const TypeId::AttributeInformation& info, const std::string& value)
 {
     const std::string type = info.checker->GetUnderlyingTypeInformation();
-    const bool isInt = type.rfind("uint", 0) == 0 || type.rfind("int", 0) == 0;
+    const std::string valueType = info.checker->GetValueTypeName();
+    const bool isUnsigned = type.rfind("uint", 0) == 0;
+    const bool isInt = isUnsigned || type.rfind("int", 0) == 0;
     if (isInt)
     {
-        bool plain = !value.empty() && value.find_first_not_of("-0123456789") == std::string::npos;
+        const bool negative = !value.empty() && value[0] == '-';
+        if (negative && isUnsigned)
+        {
+            throw std::invalid_argument("expected a non-negative integer, got \"" + value + "\"");
+        }
+        const std::string digits = negative ? value.substr(1) : value;
+        const bool plain =
+            !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
         if (plain)
         {
+            if (digits.size() > 19)
+            {
+                throw std::invalid_argument("expected an integer, got \"" + value +
+                                            "\", too large");
+            }
             return value;
         }
         try
         {
+            if (negative)
+            {
+                throw std::invalid_argument("negative size");
+            }
             return std::to_string(InaUnits::ParseBytes(value));
         }
-        catch (const std::invalid_argument&)
+        catch (const std::exception&)
         {
             throw std::invalid_argument("expected an integer (sizes may carry a unit, e.g. 64KB), "
                                         "got \"" +
@@ -117,16 +156,109 @@ NormalizeAttributeValue(const TypeId::AttributeInformation& info, const std::str
     if (type.rfind("double", 0) == 0)
     {
         char* end = nullptr;
-        std::strtod(value.c_str(), &end);
-        if (value.empty() || end == nullptr || *end != '\0')
+        const double v = std::strtod(value.c_str(), &end);
+        if (value.empty() || end == nullptr || *end != '\0' || std::isspace(value[0]))
         {
             throw std::invalid_argument("expected a number, got \"" + value + "\"");
+        }
+        if (!std::isfinite(v))
+        {
+            throw std::invalid_argument("expected a finite number, got \"" + value + "\"");
+        }
+        return value;
+    }
+    if (valueType == "ns3::TimeValue")
+    {
+        try
+        {
+            return std::to_string(InaUnits::ParseTime(value)) + "ps";
+        }
+        catch (const std::exception&)
+        {
+            throw std::invalid_argument("expected a time with a unit (ps, ns, us, ms, s), e.g. "
+                                        "1ms, got \"" +
+                                        value + "\"");
+        }
+    }
+    if (valueType == "ns3::DataRateValue")
+    {
+        try
+        {
+            return std::to_string(InaUnits::ParseDataRate(value)) + "bps";
+        }
+        catch (const std::exception&)
+        {
+            throw std::invalid_argument("expected a data rate with a unit, e.g. 100Gbps, got \"" +
+                                        value + "\"");
         }
     }
     return value;
 }
 
+/**
+ * `value` (text as a scenario gives it) as a valid value of the Attribute `info` of `tid`, or a
+ * ScenarioError at `key` saying what was expected. Nothing reaches ns-3's attribute system
+ * unchecked, since a bad value there is a fatal error, not an exception.
+ */
+Ptr<AttributeValue>
+CheckedAttributeValue(const TypeId::AttributeInformation& info,
+                      TypeId tid,
+                      const std::string& name,
+                      const std::string& value,
+                      const Scenario& scenario,
+                      const std::string& key)
+{
+    Ptr<AttributeValue> v;
+    try
+    {
+        v = info.checker->CreateValidValue(StringValue(NormalizeAttributeValue(info, value)));
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw scenario.Error(key, e.what());
+    }
+    if (!v)
+    {
+        throw scenario.Error(key,
+                             "'" + value + "' is not a valid value for " + tid.GetName() +
+                                 "::" + name + " (expected " +
+                                 info.checker->GetUnderlyingTypeInformation() + ")");
+    }
+    return v;
+}
+
+/// Set by RequestStop from a signal handler, read by the progress tick.
+volatile std::sig_atomic_t g_stopSignal = 0;
+
+std::string
+SignalName(int signal)
+{
+    switch (signal)
+    {
+    case SIGINT:
+        return "SIGINT (Ctrl-C)";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    default:
+        return "signal " + std::to_string(signal);
+    }
+}
+
 } // namespace
+
+void
+ScenarioRunner::RequestStop(int signal)
+{
+    g_stopSignal = signal;
+}
+
+int
+ScenarioRunner::GetStopSignal()
+{
+    return g_stopSignal;
+}
 
 ScenarioRunner::ScenarioRunner(const Scenario& scenario, const std::string& outDir)
     : m_scenario(scenario)
@@ -209,14 +341,31 @@ ScenarioRunner::BuildFabric()
     helper.SetLossRate(t.lossRate);
     helper.SetEcmpSeed(m_scenario.seed);
     helper.SetStreamBase(0);
-    helper.SetPipelineAttribute("Stages", UintegerValue(sw.stages));
-    helper.SetPipelineAttribute("SramPerStage", UintegerValue(sw.sramPerStageBytes));
-    helper.SetPipelineAttribute("StatefulAlusPerStage", UintegerValue(sw.statefulAlusPerStage));
-    helper.SetPipelineAttribute("RecirculationRate",
-                                DataRateValue(DataRate(sw.recirculation.rateBps)));
-    helper.SetPipelineAttribute("RecirculationLatency",
-                                TimeValue(TimeStep(sw.recirculation.latencyPs)));
     TypeId pipelineTid = Pipeline::GetTypeId();
+    // The switch keys are Pipeline Attributes too; each goes through its checker so that a value
+    // the Attribute refuses (sram_per_stage: 0) is an error naming the scenario key.
+    const std::pair<const char*, std::pair<const char*, std::string>> switchKeys[] = {
+        {"Stages", {"switch.stages", std::to_string(sw.stages)}},
+        {"SramPerStage", {"switch.sram_per_stage", std::to_string(sw.sramPerStageBytes)}},
+        {"StatefulAlusPerStage",
+         {"switch.stateful_alus_per_stage", std::to_string(sw.statefulAlusPerStage)}},
+        {"RecirculationRate",
+         {"switch.recirculation.rate", std::to_string(sw.recirculation.rateBps) + "bps"}},
+        {"RecirculationLatency",
+         {"switch.recirculation.latency", std::to_string(sw.recirculation.latencyPs) + "ps"}},
+    };
+    for (const auto& [name, keyValue] : switchKeys)
+    {
+        TypeId::AttributeInformation info;
+        pipelineTid.LookupAttributeByName(name, &info);
+        const Ptr<AttributeValue> v = CheckedAttributeValue(info,
+                                                            pipelineTid,
+                                                            name,
+                                                            keyValue.second,
+                                                            m_scenario,
+                                                            keyValue.first);
+        helper.SetPipelineAttribute(name, *v);
+    }
     for (const auto& [name, value] : sw.params)
     {
         TypeId::AttributeInformation info;
@@ -231,24 +380,15 @@ ScenarioRunner::BuildFabric()
                                    "ns3::Pipeline has no attribute '" + name +
                                        "' (it has: " + known.str() + ")");
         }
-        Ptr<AttributeValue> v;
-        try
-        {
-            v = info.checker->CreateValidValue(StringValue(NormalizeAttributeValue(info, value)));
-        }
-        catch (const std::invalid_argument& e)
-        {
-            throw m_scenario.Error("switch.params." + name, e.what());
-        }
-        if (!v)
-        {
-            throw m_scenario.Error("switch.params." + name,
-                                   "'" + value + "' is not a valid value (expected " +
-                                       info.checker->GetUnderlyingTypeInformation() + ")");
-        }
-        helper.SetPipelineAttribute(name, *v);
+        helper.SetPipelineAttribute(name,
+                                    *CheckedAttributeValue(info,
+                                                           pipelineTid,
+                                                           name,
+                                                           value,
+                                                           m_scenario,
+                                                           "switch.params." + name));
     }
-    if (m_scenario.outputs.pcap)
+    if (m_scenario.outputs.pcap && !m_outDir.empty())
     {
         std::filesystem::create_directories(std::filesystem::path(m_outDir) / "pcap");
         helper.EnablePcap((std::filesystem::path(m_outDir) / "pcap" / "inasim").string());
@@ -318,23 +458,7 @@ TrySetAttribute(ObjectFactory& factory,
     {
         return false;
     }
-    Ptr<AttributeValue> v;
-    try
-    {
-        v = info.checker->CreateValidValue(StringValue(NormalizeAttributeValue(info, value)));
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw scenario.Error(key, e.what());
-    }
-    if (!v)
-    {
-        throw scenario.Error(key,
-                             "'" + value + "' is not a valid value for " + tid.GetName() +
-                                 "::" + name + " (expected " +
-                                 info.checker->GetUnderlyingTypeInformation() + ")");
-    }
-    factory.Set(name, *v);
+    factory.Set(name, *CheckedAttributeValue(info, tid, name, value, scenario, key));
     return true;
 }
 
@@ -466,10 +590,35 @@ ScenarioRunner::InstallJobs()
         {
             model = ModelZoo::TensorWorkload(sj.workload.tensorBytes);
         }
+        const std::string workloadKey =
+            key + (sj.workload.model.empty() ? ".workload.tensor_bytes" : ".workload.model");
         if (m_scenario.checkValues && model.TotalBytes() % 4 != 0)
         {
-            throw m_scenario.Error(key + ".workload.tensor_bytes",
+            throw m_scenario.Error(workloadKey,
                                    "with check_values the tensor must be a multiple of 4 bytes");
+        }
+        if (m_scenario.checkValues)
+        {
+            // With values, each worker may hold its whole gradient while it is out, and the job
+            // keeps the true sums (doubles) to check against: refuse what cannot fit in memory
+            // here, with the key, rather than die of std::bad_alloc mid-run.
+            const double need =
+                (static_cast<double>(sj.workers) + 2.0) * static_cast<double>(model.TotalBytes());
+            m_valueBytes += need;
+            const double have = static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
+                                static_cast<double>(sysconf(_SC_PAGESIZE));
+            if (have > 0 && m_valueBytes > have)
+            {
+                std::ostringstream os;
+                os << std::fixed << std::setprecision(1) << "with check_values, job '" << sj.name
+                   << "' needs about " << need / 1e9 << " GB for gradient values (" << sj.workers
+                   << " workers' gradients of " << InaUnits::FormatBytes(model.TotalBytes())
+                   << " and the true sums"
+                   << (m_valueBytes > need ? ", with the jobs before it" : "")
+                   << "), more than this machine's memory (" << have / 1e9
+                   << " GB); use check_values: false or a smaller workload";
+                throw m_scenario.Error(workloadKey, os.str());
+            }
         }
 
         JobContext ctx;
@@ -532,14 +681,35 @@ ScenarioRunner::InstallJobs()
         {
             throw; // a pipeline refusing a program: reported as the model's refusal
         }
+        catch (const JobAttributeError& e)
+        {
+            // The value of one job param (GpuParams: a bad file) is at fault: blame its key.
+            const bool given = sj.params.count(e.GetAttribute()) > 0;
+            throw m_scenario.Error(given ? key + ".params." + e.GetAttribute() : key,
+                                   std::string("job '") + sj.name + "': " + e.what());
+        }
         catch (const std::runtime_error& e)
         {
-            // "Name: ..." from a model that reads job param Name (GpuParams: a bad file) blames it.
-            const std::string what = e.what();
-            const std::string param = what.substr(0, what.find(": "));
-            const bool blamesParam = what.find(": ") != std::string::npos && sj.params.count(param);
-            throw m_scenario.Error(blamesParam ? key + ".params." + param : key,
-                                   std::string("job '") + sj.name + "': " + what);
+            throw m_scenario.Error(key, std::string("job '") + sj.name + "': " + e.what());
+        }
+        if (m_scenario.checkValues)
+        {
+            // Values travel as 4-byte floats, so every piece a worker hands must be whole floats.
+            for (const WorkerApp::Piece& piece : job->GetWorkers().front()->GetPlan())
+            {
+                if (piece.bytes % 4 != 0)
+                {
+                    const bool partitioned = sj.params.count("PartitionBytes") > 0;
+                    const bool fused = sj.params.count("FusionBytes") > 0;
+                    throw m_scenario.Error(
+                        partitioned ? key + ".params.PartitionBytes"
+                        : fused     ? key + ".params.FusionBytes"
+                                    : workloadKey,
+                        "with check_values every piece a worker hands must be a whole number "
+                        "of 4-byte values, but this job cuts a piece of " +
+                            std::to_string(piece.bytes) + " bytes; use a multiple of 4 bytes");
+                }
+            }
         }
         job->Start();
         m_jobs.push_back(job);
@@ -563,6 +733,127 @@ ScenarioRunner::Progress() const
         done += job->GetIterationsDone();
     }
     return total == 0 ? 1.0 : static_cast<double>(done) / total;
+}
+
+bool
+ScenarioRunner::NothingLeft() const
+{
+    for (const auto& app : m_traffic)
+    {
+        for (uint32_t f = 0; f < app->GetNFlows(); ++f)
+        {
+            Ptr<InaTransportSender> tx = app->GetSender(f);
+            if (!tx->IsFailed() && tx->GetStats().messagesAcked == 0)
+            {
+                return false;
+            }
+        }
+    }
+    for (const auto& job : m_jobs)
+    {
+        if (!job->IsCompleted() && !job->HasGivenUp())
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+uint64_t
+ScenarioRunner::ProgressCount() const
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    uint64_t count = 0;
+    for (std::size_t i = 0; i < m_traffic.size(); ++i)
+    {
+        count += m_scenario.traffic[i].startPs <= now;
+        for (uint32_t f = 0; f < m_traffic[i]->GetNFlows(); ++f)
+        {
+            Ptr<InaTransportSender> tx = m_traffic[i]->GetSender(f);
+            count += tx->GetStats().payloadBytesAcked + tx->GetStats().messagesAcked +
+                     (tx->IsFailed() ? 1 : 0);
+        }
+    }
+    for (std::size_t i = 0; i < m_jobs.size(); ++i)
+    {
+        count += m_scenario.jobs[i].startPs <= now;
+        count += m_jobs[i]->GetProgressSteps();
+    }
+    return count;
+}
+
+std::string
+ScenarioRunner::EndedByName() const
+{
+    switch (m_endedBy)
+    {
+    case EndedBy::COMPLETED:
+        return "completed";
+    case EndedBy::NO_EVENTS:
+        return "no_events";
+    case EndedBy::STOP_TIME:
+        return "stop_time";
+    case EndedBy::NO_PROGRESS:
+        return "no_progress";
+    case EndedBy::GAVE_UP:
+        return "gave_up";
+    case EndedBy::INTERRUPTED:
+        return "interrupted";
+    }
+    return "no_events";
+}
+
+std::string
+ScenarioRunner::EndReason() const
+{
+    std::ostringstream r;
+    switch (m_endedBy)
+    {
+    case EndedBy::COMPLETED:
+        return "";
+    case EndedBy::NO_EVENTS:
+        r << "no events left (nothing was scheduled to happen any more)";
+        break;
+    case EndedBy::STOP_TIME:
+        r << "stop_time " << PsToS(m_scenario.stopTimePs) << " s reached";
+        break;
+    case EndedBy::GAVE_UP: {
+        uint64_t failed = 0;
+        for (const auto& app : m_traffic)
+        {
+            for (uint32_t f = 0; f < app->GetNFlows(); ++f)
+            {
+                failed += app->GetSender(f)->IsFailed();
+            }
+        }
+        r << "gave up:";
+        const char* sep = " ";
+        for (const auto& job : m_jobs)
+        {
+            if (job->HasGivenUp())
+            {
+                r << sep << "job '" << job->GetContext().name << "' " << job->GetGiveUpReason();
+                sep = "; ";
+            }
+        }
+        if (failed > 0)
+        {
+            r << sep << failed
+              << " flows gave up after MaxTimeouts consecutive retransmission timeouts";
+        }
+        break;
+    }
+    case EndedBy::INTERRUPTED:
+        r << "interrupted by " << SignalName(g_stopSignal)
+          << "; this summary is partial, what had finished by then";
+        break;
+    case EndedBy::NO_PROGRESS:
+        r << "no progress for " << PsToS(m_scenario.limits.noProgressPs)
+          << " s of simulated time (limits.no_progress): the last progress was seen at t = "
+          << PsToS(m_lastProgressPs) << " s";
+        break;
+    }
+    return r.str();
 }
 
 bool
@@ -639,6 +930,38 @@ ScenarioRunner::OnProgressTick()
             << aggregators << "," << Progress() << "\n";
         m_timeseries += row.str();
     }
+    if (g_stopSignal != 0)
+    {
+        m_endedBy = EndedBy::INTERRUPTED;
+        Simulator::Stop();
+        return;
+    }
+    // Every run ends: stop once nothing is left to do (a protocol may leave timers behind), or
+    // once nothing has finished for limits.no_progress. Both are checked on this fixed grid of
+    // simulated time, so where a run stops depends on the scenario alone.
+    if (NothingLeft())
+    {
+        m_endedBy = AllDone() ? EndedBy::COMPLETED : EndedBy::GAVE_UP;
+        Simulator::Stop();
+        return;
+    }
+    const int64_t noProgress = m_scenario.limits.noProgressPs;
+    if (noProgress > 0 && now >= m_nextProgressCheckPs)
+    {
+        m_nextProgressCheckPs = now + std::max(m_progressIntervalPs, noProgress / 10);
+        const uint64_t count = ProgressCount();
+        if (count != m_lastProgressCount)
+        {
+            m_lastProgressCount = count;
+            m_lastProgressPs = now;
+        }
+        else if (now - m_lastProgressPs >= noProgress)
+        {
+            m_endedBy = EndedBy::NO_PROGRESS;
+            Simulator::Stop();
+            return;
+        }
+    }
     double wall = WallNow();
     if (m_progressOut != nullptr && wall - m_lastPrint >= 1.0)
     {
@@ -660,15 +983,53 @@ ScenarioRunner::OnProgressTick()
     }
 }
 
-int
-ScenarioRunner::Run()
+void
+ScenarioRunner::Prepare()
 {
     RngSeedManager::SetSeed(static_cast<uint32_t>(m_scenario.seed % 4294967295ULL + 1));
     RngSeedManager::SetRun(1);
-    std::filesystem::create_directories(m_outDir);
+    // Large fabrics take a while to build; say what is happening rather than stay silent.
+    const double start = WallNow();
+    auto step = [&](const std::string& what) {
+        if (m_progressOut != nullptr)
+        {
+            char line[64];
+            std::snprintf(line, sizeof(line), " (%.1f s)", WallNow() - start);
+            *m_progressOut << "[inasim] set-up: " << what << line << "\n" << std::flush;
+        }
+    };
     BuildFabric();
+    step("fabric built: " + std::to_string(m_fabric->GetNHosts()) + " hosts, " +
+         std::to_string(m_fabric->GetSwitches().size()) + " switches, " +
+         std::to_string(m_fabric->GetTopology().GetNLinks()) + " links");
     InstallTraffic();
+    if (!m_traffic.empty())
+    {
+        step("traffic installed");
+    }
     InstallJobs();
+    if (!m_jobs.empty())
+    {
+        step(std::to_string(m_jobs.size()) + " job(s) installed");
+    }
+}
+
+int
+ScenarioRunner::Run()
+{
+    std::error_code ec;
+    if (std::filesystem::exists(m_outDir, ec) && !std::filesystem::is_directory(m_outDir, ec))
+    {
+        throw std::runtime_error("the output folder " + m_outDir +
+                                 " exists and is not a folder (--out names where outputs go)");
+    }
+    std::filesystem::create_directories(m_outDir, ec);
+    if (ec)
+    {
+        throw std::runtime_error("cannot create the output folder " + m_outDir + ": " +
+                                 ec.message());
+    }
+    Prepare();
 
     m_wallStart = WallNow();
     m_lastPrint = m_wallStart;
@@ -678,6 +1039,15 @@ ScenarioRunner::Run()
         Simulator::Stop(TimeStep(m_scenario.stopTimePs));
     }
     Simulator::Run();
+    if (m_endedBy == EndedBy::NO_EVENTS && m_scenario.stopTimePs > 0 &&
+        Simulator::Now().GetTimeStep() >= m_scenario.stopTimePs)
+    {
+        m_endedBy = EndedBy::STOP_TIME;
+    }
+    if (AllDone())
+    {
+        m_endedBy = EndedBy::COMPLETED;
+    }
     double wall = WallNow() - m_wallStart;
     if (m_progressOut != nullptr && isatty(STDERR_FILENO))
     {
@@ -686,6 +1056,11 @@ ScenarioRunner::Run()
     uint64_t events = Simulator::GetEventCount() - m_progressEvents;
     WriteOutputs(wall, events);
     bool complete = AllDone();
+    if (!complete && m_progressOut != nullptr)
+    {
+        *m_progressOut << "inasim: " << m_scenario.name << " ended incomplete (" << EndedByName()
+                       << "): " << EndReason() << "\n";
+    }
     m_traffic.clear();
     m_jobs.clear();
     m_fabric = nullptr;
@@ -785,12 +1160,11 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
                   << " iterations";
             }
         }
-        r << " by t = " << PsToS(simPs) << " s"
-          << (m_scenario.stopTimePs > 0 && simPs >= m_scenario.stopTimePs ? " (stop_time reached)"
-                                                                          : " (no events left)");
+        r << " by t = " << PsToS(simPs) << " s: " << EndReason();
         reason = r.str();
     }
     summary["completed"] = flowsDone;
+    summary["ended_by"] = EndedByName();
     if (!reason.empty())
     {
         summary["incomplete_reason"] = reason;
@@ -800,7 +1174,7 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     std::ostringstream iterationsCsv;
     jobsCsv << "job,protocol,workers,iterations,iterations_done,jct_s,agg_throughput_gbps,"
                "values_checked,value_errors,retransmissions,ps_fallback_packets,wire_bytes_sent,"
-               "completed\n";
+               "completed,reason\n";
     iterationsCsv << "job,iteration,iteration_time_s,end_s\n";
     for (std::size_t i = 0; i < m_jobs.size(); ++i)
     {
@@ -856,13 +1230,21 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
             j["compute"] = c;
         }
         j["completed"] = job->IsCompleted();
+        const std::string jobReason = job->IsCompleted()  ? ""
+                                      : job->HasGivenUp() ? job->GetGiveUpReason()
+                                                          : EndReason();
+        if (!job->IsCompleted())
+        {
+            j["reason"] = jobReason;
+        }
         jobs.push_back(j);
         jobsCsv << sj.name << "," << sj.protocol << "," << job->GetWorkers().size() << ","
                 << job->GetIterations() << "," << job->GetIterationsDone() << ","
                 << job->GetJct().GetSeconds() << "," << job->GetAggregationThroughputGbps() << ","
                 << job->GetValuesChecked() << "," << job->GetValueErrors() << ","
                 << st.retransmissions << "," << st.psFallbackPackets << "," << st.wireBytesSent
-                << "," << (job->IsCompleted() ? "true" : "false") << "\n";
+                << "," << (job->IsCompleted() ? "true" : "false") << "," << CsvField(jobReason)
+                << "\n";
     }
     summary["jobs"] = jobs;
     if (!m_jobs.empty())
@@ -1004,6 +1386,10 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
                           static_cast<unsigned long long>(j["value_errors"].get<uint64_t>()),
                           static_cast<unsigned long long>(j["values_checked"].get<uint64_t>()));
             o << line;
+            if (j.contains("reason"))
+            {
+                o << "    why: " << j["reason"].get<std::string>() << "\n";
+            }
             if (j.contains("compute"))
             {
                 o << "    " << j["compute"]["summary"].get<std::string>() << "\n";

@@ -35,11 +35,40 @@ class ScenarioRunner
     /// Where progress lines and the final human summary go (stderr / stdout by default).
     void SetConsole(std::ostream* progress, std::ostream* summary);
 
+    /**
+     * Build the fabric and install the traffic and jobs, without running: everything Run()
+     * refuses before the simulation starts is refused here, with the same ScenarioError
+     * (`inasim-config check` calls this, so it rejects what `run` rejects). With an empty
+     * output folder nothing is written (no pcap). Call Simulator::Destroy() afterwards if
+     * the runner will not Run().
+     */
+    void Prepare();
+
+    /**
+     * Ask the running simulation to stop as soon as it can (at its next progress check, within
+     * 10 us of simulated time) and write a partial summary marked `ended_by: interrupted`.
+     * Async-signal-safe: meant for a SIGINT / SIGTERM handler. `signal` is named in the reason.
+     */
+    static void RequestStop(int signal);
+    /// The signal given to RequestStop, 0 if none.
+    static int GetStopSignal();
+
     /// Build, run and write. Returns 0 when everything completed, 1 when the run ended incomplete.
     /// Throws ScenarioError for a scenario that cannot be built (bad host ids, unknown protocol).
     int Run();
 
   private:
+    /// Why the simulation stopped, for the summary's `ended_by` and the reasons.
+    enum class EndedBy
+    {
+        COMPLETED,   ///< everything finished
+        NO_EVENTS,   ///< the event queue ran dry with work left (a transport gave up, a bug)
+        STOP_TIME,   ///< `stop_time` reached
+        NO_PROGRESS, ///< nothing finished for `limits.no_progress`
+        GAVE_UP,     ///< every unfinished flow or job gave up (retries exhausted)
+        INTERRUPTED, ///< RequestStop (Ctrl-C, SIGTERM)
+    };
+
     InaTopology BuildTopology() const;
     void BuildFabric();
     void InstallTraffic();
@@ -50,6 +79,15 @@ class ScenarioRunner
     void WriteOutputs(double wallSeconds, uint64_t events);
     std::string SwitchesCsv() const;
     bool AllDone() const;
+    /// Every flow and job either completed or can do nothing more (a flow that gave up).
+    bool NothingLeft() const;
+    /// A count that grows with every finished piece of work (flow bytes acknowledged, flows
+    /// ended, jobs and traffic started, worker layers and tensors): see limits.no_progress.
+    uint64_t ProgressCount() const;
+    /// The ended_by token of summary.json.
+    std::string EndedByName() const;
+    /// Why the run stopped before everything completed, in words ("" when it completed).
+    std::string EndReason() const;
     int64_t LastCompletionPs() const;
     std::string LinksCsv() const;
 
@@ -65,6 +103,11 @@ class ScenarioRunner
     double m_wallStart = 0;
     double m_lastPrint = 0;
     std::string m_timeseries;
+    EndedBy m_endedBy = EndedBy::NO_EVENTS;
+    uint64_t m_lastProgressCount = 0;
+    int64_t m_lastProgressPs = 0;
+    int64_t m_nextProgressCheckPs = 0;
+    double m_valueBytes = 0; //!< memory the jobs' checked values need (check_values)
 };
 
 } // namespace ns3

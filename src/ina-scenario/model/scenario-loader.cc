@@ -954,7 +954,7 @@ SwitchRules()
     using T = ScenarioSwitch;
     static const Rules<T> rules = {
         UintField("stages", &T::stages, 1U),
-        BytesField("sram_per_stage", &T::sramPerStageBytes),
+        BytesField("sram_per_stage", &T::sramPerStageBytes, 1),
         UintField("stateful_alus_per_stage", &T::statefulAlusPerStage),
         SectionField("recirculation", &T::recirculation, RecirculationRules, true),
         Rule<T>{"ina_tiers",
@@ -1075,6 +1075,14 @@ OutputRules()
     return rules;
 }
 
+const Rules<ScenarioLimits>&
+LimitRules()
+{
+    using T = ScenarioLimits;
+    static const Rules<T> rules = {TimeField("no_progress", &T::noProgressPs)};
+    return rules;
+}
+
 const Rules<Scenario>&
 ScenarioRules()
 {
@@ -1091,6 +1099,7 @@ ScenarioRules()
         SectionListField("jobs", &T::jobs, JobRules, "a list of jobs"),
         SectionListField("traffic", &T::traffic, TrafficRules, "a list of traffic entries"),
         SectionField("outputs", &T::outputs, OutputRules, false),
+        SectionField("limits", &T::limits, LimitRules, false),
     };
     return rules;
 }
@@ -1103,7 +1112,20 @@ ApplyDocument(Scenario& s, const std::string& yamlText, const std::string& sourc
     YAML::Node root;
     try
     {
-        root = YAML::Load(yamlText);
+        // LoadAll, not Load: Load reads the first document and silently drops the rest.
+        const std::vector<YAML::Node> documents = YAML::LoadAll(yamlText);
+        if (documents.size() > 1)
+        {
+            const int line = documents[1].Mark().line;
+            throw ScenarioError(line >= 0 ? source + ":" + std::to_string(line + 1) : source,
+                                "",
+                                "a second YAML document (after '---'); a scenario file holds "
+                                "one scenario");
+        }
+        if (!documents.empty())
+        {
+            root = documents[0];
+        }
     }
     catch (const YAML::Exception& e)
     {
@@ -1252,6 +1274,15 @@ ResolveTopologyFile(Scenario& s)
     std::string looked;
     for (const auto& c : candidates)
     {
+        if (fs::exists(c, ec))
+        {
+            // It is there but is not a file: say so, not "no such file".
+            throw s.Error("topology.file",
+                          "'" + t.file + "' (" + fs::absolute(c, ec).lexically_normal().string() +
+                              ") is " +
+                              (fs::is_directory(c, ec) ? "a folder" : "not a regular file") +
+                              "; expected a topology file");
+        }
         looked += (looked.empty() ? "" : ", ") + fs::absolute(c, ec).lexically_normal().string();
     }
     throw s.Error("topology.file", "no such file '" + t.file + "' (looked for " + looked + ")");
@@ -1395,6 +1426,13 @@ ValidateTopology(const Scenario& s)
         throw s.Error("topology.type",
                       "this topology would have " + std::to_string(hosts) + " hosts, more than " +
                           std::to_string(std::numeric_limits<uint32_t>::max()));
+    }
+    if (t.queue.ecnThresholdBytes == 0)
+    {
+        // The links read 0 as "never mark"; written here it is more likely a slip than a wish.
+        throw s.Error("topology.queue.ecn_threshold",
+                      "expected a size >= 1B, got 0 (a threshold of 0 would turn ECN marking "
+                      "off; to mark nothing, set it to the queue capacity)");
     }
     if (t.queue.ecnThresholdBytes > t.queue.capacityBytes)
     {
@@ -1542,6 +1580,9 @@ Validate(const Scenario& s)
 
 } // namespace
 
+/// Larger than any scenario a person writes, small enough to read into memory at once.
+constexpr uint64_t MAX_SCENARIO_BYTES = 16ULL << 20;
+
 Scenario
 ScenarioLoader::LoadString(const std::string& yamlText,
                            const std::string& sourceName,
@@ -1567,6 +1608,21 @@ ScenarioLoader::Load(const std::string& path, const std::vector<std::string>& ov
     {
         // An ifstream opens a folder without complaint and reads nothing: all defaults, silently.
         throw ScenarioError(path, "", "is a folder, not a scenario file");
+    }
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    {
+        // A device or a pipe (/dev/zero) would be read forever.
+        throw ScenarioError(path, "", "is not a regular file; expected a scenario file (.yaml)");
+    }
+    if (std::filesystem::is_regular_file(path, ec) &&
+        std::filesystem::file_size(path, ec) > MAX_SCENARIO_BYTES)
+    {
+        throw ScenarioError(path,
+                            "",
+                            "is " + InaUnits::FormatBytes(std::filesystem::file_size(path, ec)) +
+                                "; a scenario file is at most " +
+                                InaUnits::FormatBytes(MAX_SCENARIO_BYTES) +
+                                " (is this the right file?)");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)

@@ -290,6 +290,12 @@ operator==(const ScenarioOutputs& a, const ScenarioOutputs& b)
 }
 
 bool
+operator==(const ScenarioLimits& a, const ScenarioLimits& b)
+{
+    return a.noProgressPs == b.noProgressPs;
+}
+
+bool
 operator==(const Scenario& a, const Scenario& b)
 {
     return std::tie(a.name,
@@ -302,17 +308,19 @@ operator==(const Scenario& a, const Scenario& b)
                     a.routing,
                     a.jobs,
                     a.traffic,
-                    a.outputs) == std::tie(b.name,
-                                           b.seed,
-                                           b.checkValues,
-                                           b.link,
-                                           b.stopTimePs,
-                                           b.topology,
-                                           b.switchConfig,
-                                           b.routing,
-                                           b.jobs,
-                                           b.traffic,
-                                           b.outputs);
+                    a.outputs,
+                    a.limits) == std::tie(b.name,
+                                          b.seed,
+                                          b.checkValues,
+                                          b.link,
+                                          b.stopTimePs,
+                                          b.topology,
+                                          b.switchConfig,
+                                          b.routing,
+                                          b.jobs,
+                                          b.traffic,
+                                          b.outputs,
+                                          b.limits);
 }
 
 bool
@@ -371,6 +379,12 @@ operator!=(const ScenarioTraffic& a, const ScenarioTraffic& b)
 
 bool
 operator!=(const ScenarioOutputs& a, const ScenarioOutputs& b)
+{
+    return !(a == b);
+}
+
+bool
+operator!=(const ScenarioLimits& a, const ScenarioLimits& b)
 {
     return !(a == b);
 }

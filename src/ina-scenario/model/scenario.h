@@ -171,6 +171,17 @@ struct ScenarioOutputs
 };
 
 /// \ingroup ina-scenario
+/// `limits` (extension): when a run that cannot finish is ended. The simulated-time cap is the
+/// top-level `stop_time`.
+struct ScenarioLimits
+{
+    /// `no_progress`: end the run when no flow, tensor, compute layer or iteration finished for
+    /// this long in simulated time while work remained; 0 = never. Work is finite, so with this
+    /// set every run ends.
+    int64_t noProgressPs = 10000000000000; // 10 s
+};
+
+/// \ingroup ina-scenario
 /// Where each key of a loaded scenario came from; not part of the configuration itself.
 struct ScenarioOrigins
 {
@@ -212,6 +223,7 @@ struct Scenario
     std::vector<ScenarioJob> jobs;    ///< `jobs`
     std::vector<ScenarioTraffic> traffic; ///< `traffic`
     ScenarioOutputs outputs;              ///< `outputs`
+    ScenarioLimits limits;                ///< `limits` (extension)
 
     ScenarioOrigins origins; ///< where each key came from (ignored by operator==)
 
@@ -256,6 +268,7 @@ bool operator==(const ScenarioWorkload& a, const ScenarioWorkload& b);
 bool operator==(const ScenarioJob& a, const ScenarioJob& b);
 bool operator==(const ScenarioTraffic& a, const ScenarioTraffic& b);
 bool operator==(const ScenarioOutputs& a, const ScenarioOutputs& b);
+bool operator==(const ScenarioLimits& a, const ScenarioLimits& b);
 bool operator==(const Scenario& a, const Scenario& b);
 
 bool operator!=(const ScenarioLink& a, const ScenarioLink& b);
@@ -268,6 +281,7 @@ bool operator!=(const ScenarioWorkload& a, const ScenarioWorkload& b);
 bool operator!=(const ScenarioJob& a, const ScenarioJob& b);
 bool operator!=(const ScenarioTraffic& a, const ScenarioTraffic& b);
 bool operator!=(const ScenarioOutputs& a, const ScenarioOutputs& b);
+bool operator!=(const ScenarioLimits& a, const ScenarioLimits& b);
 bool operator!=(const Scenario& a, const Scenario& b);
 
 } // namespace ns3
