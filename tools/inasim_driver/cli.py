@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Command dispatch for ./inasim. A new command is a cmd_<name>.py module plus one line below."""
 
+import os
 import sys
 
 from . import cmd_bench, cmd_build, cmd_plot, cmd_run, cmd_setup, cmd_sweep, cmd_test
@@ -72,3 +73,17 @@ def main(argv):
     except KeyboardInterrupt:
         print("\ninasim: interrupted", file=sys.stderr, flush=True)
         return 130
+    except OSError as e:
+        # A file the user named that cannot be read or written (--out naming a file, a folder
+        # without permission): the file and the reason, not a traceback.
+        sys.stdout.flush()
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"inasim: error: {where}{e.strerror or e}", file=sys.stderr, flush=True)
+        return 1
+    except Exception as e:  # noqa: BLE001 -- the last resort: one line, never a traceback
+        sys.stdout.flush()
+        if os.environ.get("INASIM_DEBUG"):
+            raise
+        print(f"inasim: internal error: {type(e).__name__}: {e} (INASIM_DEBUG=1 shows where)",
+              file=sys.stderr, flush=True)
+        return 1

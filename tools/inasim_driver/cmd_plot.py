@@ -8,6 +8,7 @@ of the driver stays standard-library only. The figures themselves are in figures
 
 import argparse
 import csv
+import json
 import math
 import os
 import subprocess
@@ -147,6 +148,21 @@ def plot_run(plt, directory, out_dir, formats):
     figures.apply_style(plt)
     written = []
     notes = []
+    # summary.json is written last: a folder whose summary does not read is a run that was cut
+    # short (killed while writing, a full disk), and its CSV tables cannot be trusted either.
+    summary_path = directory / "summary.json"
+    try:
+        with open(summary_path, encoding="utf-8") as f:
+            summary = json.load(f)
+    except ValueError as e:
+        raise UserError(f"{display_path(summary_path)} is not valid JSON ({e}); the run was cut "
+                        "short or the file is damaged: run it again") from None
+    if not isinstance(summary, dict) or "completed" not in summary:
+        raise UserError(f"{display_path(summary_path)} is not an inasim run summary (no "
+                        "'completed' field)")
+    if summary.get("completed") is False:
+        notes.append(f"the run ended incomplete ({summary.get('ended_by', 'unknown')}): "
+                     f"{summary.get('incomplete_reason', '')}; the figures show what finished")
     iterations, _ = read_csv(directory / "iterations.csv")
     jobs, _ = read_csv(directory / "jobs.csv")
     protocols = {str(r.get("job")): r.get("protocol") for r in jobs}

@@ -114,6 +114,9 @@ def resolve_scenario(arg):
         return path.resolve()
     if path.is_dir():
         raise UserError(f"scenario '{arg}' is a directory; expected a scenario file (.yaml)")
+    if path.exists():
+        # A device or a pipe (/dev/zero): not "not found", and not something to read forever.
+        raise UserError(f"scenario '{arg}' is not a regular file; expected a scenario file (.yaml)")
     if "/" not in arg:
         for candidate in (SCENARIO_DIR / arg, SCENARIO_DIR / f"{arg}.yaml"):
             if candidate.is_file():

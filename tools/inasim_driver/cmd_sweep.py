@@ -38,7 +38,15 @@ EXIT_MEANINGS = {
     1: "ended incomplete",
     2: "bad scenario (exit 2)",
     3: "the model refused the set-up (exit 3)",
+    4: "the machine refused (out of memory, a file system error; exit 4)",
+    130: "interrupted by SIGINT (exit 130, partial summary)",
+    143: "interrupted by SIGTERM (exit 143, partial summary)",
 }
+
+#: Exit codes of a run stopped by the same Ctrl-C or SIGTERM as the sweep: inasim-run answers
+#: them by writing a partial summary and exiting 128 + the signal; killed before it could, the
+#: code is minus the signal.
+INTERRUPTED_CODES = (-signal.SIGINT, -signal.SIGTERM, 128 + signal.SIGINT, 128 + signal.SIGTERM)
 
 #: How many stderr lines of a failed run go into its `error`.
 ERROR_TAIL_LINES = 3
@@ -109,7 +117,7 @@ def expand(config_program, sweep_path):
 
 def effective_config(config_program, plan, run):
     """The effective configuration (config.yaml text) of a run, or None if it does not load."""
-    proc = subprocess.run([str(config_program), "check", plan["base"], *run["overrides"]],
+    proc = subprocess.run([str(config_program), "effective", plan["base"], *run["overrides"]],
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, text=True, errors="replace", check=False)
     return proc.stdout if proc.returncode == 0 else None
@@ -196,6 +204,22 @@ def error_tail(stderr_path):
     return text if len(text) <= ERROR_MAX_CHARS else "..." + text[-ERROR_MAX_CHARS:]
 
 
+def _die_with_parent():
+    """In a run's process, before exec: SIGTERM it when the sweep dies, however it dies.
+
+    A sweep that is SIGKILLed (an OOM killer, a scheduler's hard limit) runs no handler of its
+    own, so only the kernel can stop its runs; Linux does that with PR_SET_PDEATHSIG. inasim-run
+    answers SIGTERM by writing a partial summary and exiting. Elsewhere this does nothing.
+    """
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def describe_exit(code, timed_out=None, signal_note=None):
     if timed_out is not None:
         return f"timed out after {timed_out:g} s (--timeout)"
@@ -260,15 +284,20 @@ class RunProcess:
         with open(self.directory / "stdout.log", "wb") as out, \
                 open(self.directory / "stderr.log", "wb") as err:
             self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=out,
-                                         stderr=err)
+                                         stderr=err, preexec_fn=_die_with_parent)
 
     def wait(self, timeout=None):
         """Wait for the process; returns (exit code, timed-out seconds or None)."""
         try:
             return self.proc.wait(timeout=timeout), None
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait(), timeout
+            # SIGTERM first: inasim-run then writes a partial summary of how far it got.
+            self.proc.terminate()
+            try:
+                return self.proc.wait(timeout=10), timeout
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                return self.proc.wait(), timeout
 
     def finish(self, code, timed_out=None, signal_note=None):
         """Write status.json (atomically, last); returns the status."""
@@ -341,7 +370,7 @@ def run_local(program, plan, out_dir, todo, jobs, timeout, progress):
             except queue.Empty:
                 break
             running.pop(rp.run["id"], None)
-            if code not in (-signal.SIGINT, -signal.SIGTERM):
+            if code not in INTERRUPTED_CODES:
                 record(rp, code, timed_out)
         for rp in running.values():
             rp.stop()

@@ -45,6 +45,17 @@ class PlanError(Exception):
 # Writing files atomically
 
 
+def _file_mode():
+    """The mode a plain open() would give a new file: 0666 less the umask.
+
+    mkstemp makes its files 0600 whatever the umask; results are meant to be shared like any
+    other file the user writes, so the temporary file gets this mode before it is renamed.
+    """
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_atomic(path, data):
     """Write `data` (str or bytes) to `path` so that readers see the old file or the whole new one.
 
@@ -58,6 +69,7 @@ def write_atomic(path, data):
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
         try:
