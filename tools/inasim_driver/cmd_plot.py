@@ -143,13 +143,13 @@ def load_sweep(directory):
 # ---------------------------------------------------------------------------------------------
 
 
-def plot_run(plt, directory, out_dir, formats):
-    from . import figures
-    figures.apply_style(plt)
-    written = []
+def run_summary_notes(directory):
+    """Notes on a run's summary.json; UserError if it does not read.
+
+    summary.json is written last: a folder whose summary does not read is a run that was cut
+    short (killed while writing, a full disk), and its CSV tables cannot be trusted either.
+    """
     notes = []
-    # summary.json is written last: a folder whose summary does not read is a run that was cut
-    # short (killed while writing, a full disk), and its CSV tables cannot be trusted either.
     summary_path = directory / "summary.json"
     try:
         with open(summary_path, encoding="utf-8") as f:
@@ -163,6 +163,14 @@ def plot_run(plt, directory, out_dir, formats):
     if summary.get("completed") is False:
         notes.append(f"the run ended incomplete ({summary.get('ended_by', 'unknown')}): "
                      f"{summary.get('incomplete_reason', '')}; the figures show what finished")
+    return notes
+
+
+def plot_run(plt, directory, out_dir, formats):
+    from . import figures
+    figures.apply_style(plt)
+    written = []
+    notes = []
     iterations, _ = read_csv(directory / "iterations.csv")
     jobs, _ = read_csv(directory / "jobs.csv")
     protocols = {str(r.get("job")): r.get("protocol") for r in jobs}
@@ -279,13 +287,14 @@ def main(argv):
         raise UserError(f"{args.dir} is neither a run's folder (summary.json) nor a sweep's "
                         "(sweep.json, results.csv)")
     out_dir = Path(args.out) if args.out else directory / "figures"
+    summary_notes = run_summary_notes(directory) if kind == "run" else []
     plt = load_pyplot(argv)
     out_dir.mkdir(parents=True, exist_ok=True)
     if kind == "run":
         written, notes = plot_run(plt, directory, out_dir, formats)
     else:
         written, notes = plot_sweep(plt, directory, out_dir, formats, args)
-    for note in notes:
+    for note in summary_notes + notes:
         say(note)
     if not written:
         raise UserError(f"nothing to draw in {display_path(directory)}")

@@ -16,6 +16,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import textwrap
 import threading
 import time
@@ -204,6 +205,19 @@ def error_tail(stderr_path):
     return text if len(text) <= ERROR_MAX_CHARS else "..." + text[-ERROR_MAX_CHARS:]
 
 
+def _load_prctl():
+    """libc's prctl, loaded once in the sweep (not in each child, where it would cost time)."""
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _load_prctl() if sys.platform.startswith("linux") else None
+_PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent():
     """In a run's process, before exec: SIGTERM it when the sweep dies, however it dies.
 
@@ -211,13 +225,8 @@ def _die_with_parent():
     own, so only the kernel can stop its runs; Linux does that with PR_SET_PDEATHSIG. inasim-run
     answers SIGTERM by writing a partial summary and exiting. Elsewhere this does nothing.
     """
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
 def describe_exit(code, timed_out=None, signal_note=None):

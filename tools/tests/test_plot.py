@@ -216,7 +216,7 @@ class PlotCommandTest(unittest.TestCase):
     @unittest.skipUnless(matplotlib_somewhere(), "matplotlib is not installed (./inasim setup)")
     def test_run_figures(self):
         run = self.dir / "run"
-        write(run / "summary.json", json.dumps({"seed": 1, "jobs": []}))
+        write(run / "summary.json", json.dumps({"seed": 1, "completed": True, "jobs": []}))
         write(run / "jobs.csv", "job,protocol,workers\nj0,switchml,4\nj1,ring,4\n")
         write(run / "iterations.csv", "job,iteration,iteration_time_s,end_s\n"
               "j0,0,0.0005,0.0005\nj0,1,0.0004,0.0009\nj0,2,0.0004,0.0013\n"
@@ -242,6 +242,13 @@ class PlotCommandTest(unittest.TestCase):
         proc = plot(str(self.dir), "--format", "png,jpeg")
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--format png,jpeg: expected a list of png, pdf, svg", proc.stdout)
+        self.assertNotIn("Traceback", proc.stdout)
+        # A summary cut short (the run killed while writing) is an error, not figures.
+        run = self.dir / "truncated"
+        write(run / "summary.json", '{"seed": 1, "completed": tr')
+        proc = plot(str(run))
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertIn("summary.json is not valid JSON", proc.stdout)
         self.assertNotIn("Traceback", proc.stdout)
 
 

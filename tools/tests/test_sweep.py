@@ -39,7 +39,7 @@ from inasim_driver.common import ROOT, UserError  # noqa: E402
 # Stand-ins for the C++ programs
 
 # inasim-config: `expand-sweep FILE` prints FILE (the tests write the expansion as JSON there);
-# `check BASE OVERRIDES...` prints what the fake run writes as config.yaml.
+# `effective BASE OVERRIDES...` prints what the fake run writes as config.yaml.
 FAKE_CONFIG = """\
 import sys
 def effective(base, overrides):
@@ -48,7 +48,7 @@ def effective(base, overrides):
     return "base: " + first + "\\n" + "".join(o + "\\n" for o in overrides)
 if sys.argv[1] == "expand-sweep":
     sys.stdout.write(open(sys.argv[2]).read())
-elif sys.argv[1] == "check":
+elif sys.argv[1] == "effective":
     sys.stdout.write(effective(sys.argv[2], sys.argv[3:]))
 else:
     sys.exit(1)
@@ -469,6 +469,72 @@ with mock.patch.object(bootstrap, "ensure_setup"), mock.patch.object(building, "
         self.assertEqual([dict(zip(columns, r))["status"] for r in rows], ["ok"] * 5)
         self.assertEqual([dict(zip(columns, r))["fake.value"] for r in rows],
                          ["0", "1", "2", "3", "4"])
+
+
+class OrphanTest(FakeSweep):
+    """A sweep SIGKILLed on its own (not its process group) leaves no run process behind."""
+
+    @staticmethod
+    def alive(pid):
+        try:
+            with open(f"/proc/{pid}/status", encoding="ascii") as f:
+                state = next(line for line in f if line.startswith("State:"))
+        except (OSError, StopIteration):
+            return False
+        return "Z" not in state.split()[1]
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "PR_SET_PDEATHSIG is Linux's")
+    def test_runs_die_with_a_killed_sweep(self):
+        plan = make_plan(self.base, ["fake.value"], [{"fake.value": "1", "fake.sleep": "120"}])
+        sweep_file = self.write_sweep(plan)
+        wrapper = write_script(self.dir / "driver", KillResumeTest.WRAPPER.format(
+            tools=str(TOOLS), run=str(self.run_prog), config=str(self.config)))
+        argv = [str(wrapper), "sweep", str(sweep_file), "--out", str(self.out), "-j", "1"]
+        env = dict(os.environ, FAKE_RUN_LOG=str(self.log))
+        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        children = []
+        try:
+            deadline = time.monotonic() + 60
+            while not children and time.monotonic() < deadline:
+                try:
+                    with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+                        children = [int(c) for c in f.read().split()]
+                except OSError:
+                    pass
+                time.sleep(0.05)
+            self.assertTrue(children, "the sweep never started its run")
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+            deadline = time.monotonic() + 60
+            while any(self.alive(c) for c in children) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertFalse([c for c in children if self.alive(c)],
+                             "a run outlived its SIGKILLed sweep")
+        finally:
+            for c in children:
+                try:
+                    os.kill(c, signal.SIGKILL)
+                except OSError:
+                    pass
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+class UmaskTest(unittest.TestCase):
+    def test_written_files_honour_the_umask(self):
+        with tempfile.TemporaryDirectory() as d:
+            previous = os.umask(0o022)
+            try:
+                sweep_results.write_atomic(Path(d) / "a.json", "{}")
+                os.umask(0o077)
+                sweep_results.write_atomic(Path(d) / "b.json", "{}")
+            finally:
+                os.umask(previous)
+            self.assertEqual((Path(d) / "a.json").stat().st_mode & 0o777, 0o644)
+            self.assertEqual((Path(d) / "b.json").stat().st_mode & 0o777, 0o600)
 
 
 class ProgressTest(unittest.TestCase):
