@@ -75,6 +75,8 @@ Drop two files into `examples/papers/<seed>/` (e.g. `examples/papers/esa/fig8.ya
   `"scale"` divided by it with `"reciprocal": true` (images/s from an iteration time: `{"metric":
   "jobs.0.iteration_time_s.mean", "scale": 512, "reciprocal": true}`); or `{"ratio": [A, B]}`,
   A / B of two such specs.
+- `"not_compared": [{"experiment": ..., "reason": ...}]` (optional, beside `rows`) lists a
+  paper's headline results that have no row yet and why; they are listed below the table.
 - `cause` is printed only when the row is off; a row off without one says so, and
   `tools/validation.py --check` exits 1 on it (and on a row whose sweep has no result).
 - Results are read from `results/<sweep name>/results.csv` (`--results DIR` for another root).
@@ -193,8 +195,10 @@ def judge(row, ours, ctx):
 
 
 def collect(papers_dir, results_dir):
-    """All rows of all expected-values files: dicts for the table, plus problems found."""
+    """(rows, not_compared): the table's rows of all expected-values files, and the headline
+    results they list as not compared yet, with the reason."""
     out = []
+    skipped = []
     for spec_path in sorted(papers_dir.glob("*/*.expected.json")):
         try:
             spec = json.loads(spec_path.read_text())
@@ -207,6 +211,10 @@ def collect(papers_dir, results_dir):
         for key in ("paper", "sweep", "rows"):
             if key not in spec:
                 raise SpecError(f"{spec_path}: missing key '{key}'")
+        for i, item in enumerate(spec.get("not_compared", [])):
+            if not isinstance(item, dict) or not {"experiment", "reason"} <= set(item):
+                raise SpecError(f"{spec_path}: not_compared[{i}] needs 'experiment' and 'reason'")
+            skipped.append((spec["paper"], item["experiment"], item["reason"]))
         sweep_file = spec_path.parent / spec["sweep"]
         name = sweep_name(sweep_file)
         table = load_table(results_dir / name / "results.csv")
@@ -233,34 +241,41 @@ def collect(papers_dir, results_dir):
                 "sweep": str(rel.parent / spec["sweep"]),
                 "results": str(Path("results") / name / "results.csv"),
             })
-    return out
+    return out, skipped
 
 
 def cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def render(rows):
+def render(rows, skipped=()):
     lines = [HEADER, "## Results", ""]
-    if not rows:
-        lines.append("No expected-values file found under examples/papers/.")
-        return "\n".join(lines) + "\n"
-    lines.append("| paper | experiment | paper's value | ours | ratio | cause (when off) |")
-    lines.append("|---|---|---|---|---|---|")
-    for r in rows:
-        exp = r["experiment"] + (f" ({r['source']})" if r["source"] else "")
-        lines.append("| " + " | ".join(cell(x) for x in (
-            r["paper"], exp, r["paper_value"], r["ours"], r["ratio"], r["cause"])) + " |")
+    if rows:
+        lines.append("| paper | experiment | paper's value | ours | ratio | cause (when off) |")
+        lines.append("|---|---|---|---|---|---|")
+        for r in rows:
+            exp = r["experiment"] + (f" ({r['source']})" if r["source"] else "")
+            lines.append("| " + " | ".join(cell(x) for x in (
+                r["paper"], exp, r["paper_value"], r["ours"], r["ratio"], r["cause"])) + " |")
+    else:
+        lines.append("No rows: no expected-values file under examples/papers/ has any.")
     lines.append("")
-    lines.append("## Where each row comes from")
-    lines.append("")
-    seen = set()
-    for r in rows:
-        if r["sweep"] in seen:
-            continue
-        seen.add(r["sweep"])
-        title = f" ({r['title']})" if r["title"] else ""
-        lines.append(f"- {r['paper']}{title}: `{r['sweep']}` -> `{r['results']}`")
+    if skipped:
+        lines.append("## Headline results not compared yet")
+        lines.append("")
+        for paper, experiment, reason in skipped:
+            lines.append(f"- {paper}, {experiment}: {reason}")
+        lines.append("")
+    if rows:
+        lines.append("## Where each row comes from")
+        lines.append("")
+        seen = set()
+        for r in rows:
+            if r["sweep"] in seen:
+                continue
+            seen.add(r["sweep"])
+            title = f" ({r['title']})" if r["title"] else ""
+            lines.append(f"- {r['paper']}{title}: `{r['sweep']}` -> `{r['results']}`")
     return "\n".join(lines) + "\n"
 
 
@@ -275,11 +290,11 @@ def main(argv=None):
                     help="exit 1 if a row has no result or is off without a cause")
     args = ap.parse_args(argv)
     try:
-        rows = collect(args.papers, args.results)
+        rows, skipped = collect(args.papers, args.results)
     except SpecError as e:
         print(f"validation: {e}", file=sys.stderr)
         return 2
-    args.out.write_text(render(rows))
+    args.out.write_text(render(rows, skipped))
     missing = sum(r["missing"] for r in rows)
     unexplained = sum(r["off_unexplained"] for r in rows)
     print(f"validation: {len(rows)} rows ({missing} not run, {unexplained} off without a cause) "

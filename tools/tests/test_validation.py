@@ -45,9 +45,9 @@ class ValidationTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def write_spec(self, rows):
+    def write_spec(self, rows, **extra):
         (self.papers / "demo" / "exp.expected.json").write_text(
-            json.dumps({"paper": "Demo", "sweep": "exp.yaml", "rows": rows}))
+            json.dumps({"paper": "Demo", "sweep": "exp.yaml", "rows": rows, **extra}))
 
     def run_main(self, *extra):
         err = io.StringIO()
@@ -98,6 +98,15 @@ class ValidationTest(unittest.TestCase):
         text = self.out.read_text()
         self.assertIn("| rate | 256 | 256 | 1.00 |", text)  # 512 / mean(1, 3)
         self.assertIn("| ms | 2000 | 2000 | 1.00 |", text)
+
+    def test_not_compared_listed(self):
+        self.write_spec([], not_compared=[{"experiment": "Fig. 9", "reason": "no option yet"}])
+        self.assertEqual(self.run_main("--check")[0], 0)
+        self.assertIn("- Demo, Fig. 9: no option yet", self.out.read_text())
+        self.write_spec([], not_compared=[{"experiment": "Fig. 9"}])
+        code, err = self.run_main()
+        self.assertEqual(code, 2)
+        self.assertIn("not_compared[0] needs 'experiment' and 'reason'", err)
 
     def test_sweep_not_run(self):
         (self.papers / "demo" / "exp.yaml").write_text("name: never-run\n")
