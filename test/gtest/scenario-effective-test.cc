@@ -96,6 +96,8 @@ traffic: []
 outputs:
   pcap: false
   timeseries_interval: 0s
+limits:
+  no_progress: 10s
 )");
 }
 

@@ -371,7 +371,7 @@ class LocalSweepTest(FakeSweep):
         code, output = self.sweep(sweep_file, "--out", str(self.out), "--list")
         self.assertEqual(code, 0)
         self.assertRegex(output, rf"{plan['runs'][0]['id']}\s+ok\s+fake.sleep=0 seed=1")
-        self.assertRegex(output, rf"{plan['runs'][1]['id']}\s+failed\s+fake.sleep=30 seed=1")
+        self.assertRegex(output, rf"{plan['runs'][1]['id']}\s+failed\s+fake.sleep=3600 seed=1")
 
     def test_bad_sweep_and_missing_file(self):
         code, _ = self.sweep(str(self.dir / "nope.yaml"))

@@ -416,11 +416,17 @@ SwitchMlAgent::OnTimer()
     // re-armed once, below, for whatever is then the earliest deadline.
     m_timerPending = true;
     const int64_t now = Simulator::Now().GetTimeStep();
-    // One expiry counts once towards MaxTimeouts, however many slots it resends.
-    if (m_head != m_window && m_slots[m_head].deadlinePs <= now && NoteTimeout())
+    // At most one timeout per RTO counts towards MaxTimeouts, however many slots expire in it:
+    // slots sent a little apart expire a little apart, and a burst of them is one silence.
+    if (m_head != m_window && m_slots[m_head].deadlinePs <= now &&
+        (m_lastTimeoutPs < 0 || now - m_lastTimeoutPs >= m_rtoPs))
     {
-        m_timerPending = false;
-        return; // given up: the timer stays off
+        m_lastTimeoutPs = now;
+        if (NoteTimeout())
+        {
+            m_timerPending = false;
+            return; // given up: the timer stays off
+        }
     }
     // Deadlines are send time + RTO, so the list is in deadline order: expired slots lead it,
     // and re-sending one moves it to the tail with a later deadline.
