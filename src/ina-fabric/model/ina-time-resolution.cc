@@ -59,8 +59,8 @@ InaTimeResolution::Require(const std::string& who)
         who + ": the simulator's time resolution is Time::" + UnitName(Time::GetResolution()) +
         ", but inasim's models count time steps as picoseconds (a 182-byte packet at 100 Gb/s "
         "takes 14.56 ns). Call InaFabricHelper::ConfigureSimulator() (or "
-        "Time::SetResolution(Time::PS)) at the start of main(), before the first "
-        "Simulator::Run() and before any other Time::SetResolution()");
+        "Time::SetResolution(Time::PS)) at the start of main(), instead of another "
+        "Time::SetResolution() and before the first Simulator::Run()");
 }
 
 } // namespace ns3
