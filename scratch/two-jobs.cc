@@ -3,8 +3,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // A user's own simulation script, built from inasim's helpers instead of a YAML scenario: two
-// training jobs share a leaf-spine fabric, one aggregating with SwitchML, one with ATP (and its
-// parameter server), with every aggregated value checked against the true sum.
+// training jobs share a leaf-spine fabric, one aggregating in the switches with SwitchML, one with
+// ring all-reduce between the hosts, with every aggregated value checked against the true sum.
+// (Two different switch programs on one switch must fit its pipeline together: SwitchML and ATP
+// side by side need more stateful ALUs per stage than a Tofino-like stage has, and set-up says so.)
 //
 // Build and run it (the standalone build compiles every scratch/*.cc, as ns-3 does):
 //   ./inasim build scratch_two-jobs && build/scratch/two-jobs --tensor-kb=4000 --iterations=2
@@ -25,6 +27,7 @@
 #include "ns3/training-job.h"
 
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -50,8 +53,9 @@ main(int argc, char* argv[])
     uint32_t tensorKb = 4000;
     uint32_t workers = 4;
     CommandLine cmd(__FILE__);
-    cmd.Usage("Two training jobs (SwitchML and ATP) on one leaf-spine, built from inasim's "
-              "helpers; every aggregated value is checked.");
+    cmd.Usage(
+        "Two training jobs (SwitchML and ring all-reduce) on one leaf-spine, built from inasim's "
+        "helpers; every aggregated value is checked.");
     cmd.AddValue("iterations", "training iterations of each job", iterations);
     cmd.AddValue("tensor-kb", "gradient per iteration (one tensor), in KB (1000 B)", tensorKb);
     cmd.AddValue("workers", "workers per job", workers);
@@ -70,40 +74,53 @@ main(int argc, char* argv[])
     // One tensor per iteration, the same for both jobs (or ModelZoo::Default().Get("resnet50")).
     const ModelSpec model = ModelZoo::TensorWorkload(uint64_t{tensorKb} * 1000);
 
-    const std::vector<JobPlan> plans{{"sml", "switchml", workers}, {"atp", "atp", workers}};
+    const std::vector<JobPlan> plans{{"sml", "switchml", workers}, {"ring", "ring", workers}};
     std::vector<bool> hostUsed(topo.GetNHosts(), false);
     std::vector<Ptr<TrainingJob>> jobs;
-    for (uint32_t j = 0; j < plans.size(); ++j)
+    // Set-up checks what it is given (free hosts, tiers, switch memory) and says why not.
+    try
     {
-        ObjectFactory factory(AggregationProtocolRegistry::Lookup(plans[j].protocol));
-        Ptr<AggregationProtocol> protocol = factory.Create<AggregationProtocol>();
-
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = j + 1;
-        ctx.name = plans[j].name;
-        ctx.inaTiers = {"leaf"}; // aggregate at the leaf switches (and the spine above them)
-        ctx.seed = 1 + j;
-        ctx.checkValues = true; // real values on the wire, every result compared
-        ctx.flowIdBase = (j + 1) * JobContext::FLOW_IDS_PER_JOB;
-        // Spread the workers over both leaves, so each job aggregates at two levels.
-        ctx.workerHosts = JobPlacement::Place(JobPlacement::Kind::SPREAD,
-                                              plans[j].workers,
-                                              {},
-                                              topo,
-                                              hostUsed,
-                                              ctx.seed);
-        if (protocol->UsesParameterServers())
+        for (uint32_t j = 0; j < plans.size(); ++j)
         {
-            ctx.psHosts =
-                JobPlacement::Place(JobPlacement::Kind::SPREAD, 1, {}, topo, hostUsed, ctx.seed);
-        }
+            ObjectFactory factory(AggregationProtocolRegistry::Lookup(plans[j].protocol));
+            Ptr<AggregationProtocol> protocol = factory.Create<AggregationProtocol>();
 
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(iterations));
-        job->Setup(ctx, model, protocol);
-        job->Start();
-        jobs.push_back(job);
+            JobContext ctx;
+            ctx.fabric = fabric;
+            ctx.jobId = j + 1;
+            ctx.name = plans[j].name;
+            ctx.inaTiers = {"leaf", "spine"}; // aggregate at the leaves, then at one spine
+            ctx.seed = 1 + j;
+            ctx.checkValues = true; // real values on the wire, every result compared
+            ctx.flowIdBase = (j + 1) * JobContext::FLOW_IDS_PER_JOB;
+            // Spread the workers over both leaves, so each job aggregates at two levels.
+            ctx.workerHosts = JobPlacement::Place(JobPlacement::Kind::SPREAD,
+                                                  plans[j].workers,
+                                                  {},
+                                                  topo,
+                                                  hostUsed,
+                                                  ctx.seed);
+            if (protocol->UsesParameterServers())
+            {
+                ctx.psHosts = JobPlacement::Place(JobPlacement::Kind::SPREAD,
+                                                  1,
+                                                  {},
+                                                  topo,
+                                                  hostUsed,
+                                                  ctx.seed);
+            }
+
+            Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+            job->SetAttribute("Iterations", UintegerValue(iterations));
+            job->Setup(ctx, model, protocol);
+            job->Start();
+            jobs.push_back(job);
+        }
+    }
+    catch (const std::exception& e)
+    {
+        std::fprintf(stderr, "two-jobs: %s\n", e.what());
+        return 2;
     }
 
     Simulator::Stop(Seconds(10));
