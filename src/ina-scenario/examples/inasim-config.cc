@@ -19,6 +19,7 @@
 //
 // Exit status: 0 done, 1 wrong usage, 2 the scenario or sweep is wrong.
 
+#include "ns3/ina-fabric-helper.h"
 #include "ns3/scenario-loader.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
@@ -49,6 +50,7 @@ Usage()
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // as inasim-run: picosecond time steps, the scheduler
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty())
     {

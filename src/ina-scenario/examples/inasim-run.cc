@@ -13,6 +13,7 @@
 // while writing); 128 + N stopped by signal N (130 Ctrl-C, 143 SIGTERM) after writing a partial
 // summary.json marked `ended_by: interrupted`.
 
+#include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-scenario-module.h"
 
 #include <csignal>
@@ -47,6 +48,7 @@ OnSignal(int signal)
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     std::signal(SIGINT, OnSignal);
     std::signal(SIGTERM, OnSignal);
     std::signal(SIGHUP, OnSignal);
