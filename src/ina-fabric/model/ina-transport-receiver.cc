@@ -99,7 +99,7 @@ InaTransportReceiver::Receive(InaPacket* p, uint32_t port)
         return;
     }
     const uint64_t seq = p->seq;
-    const bool ce = p->ecn == 3;
+    const bool ce = p->ecn == INA_ECN_CE;
     if (ce)
     {
         ++m_stats.ceMarked;
