@@ -171,7 +171,7 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
         }
         if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
         {
-            p->ecn = INA_ECN_CE;
+            p->ecn = 3;
             ++m_counters.ecnMarks;
         }
         ++m_counters.txPackets;
@@ -201,7 +201,7 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
     }
     if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
     {
-        p->ecn = INA_ECN_CE;
+        p->ecn = 3;
         ++m_counters.ecnMarks;
     }
     ++m_counters.txPackets;

@@ -89,7 +89,7 @@ InaP2pPort::Enqueue(InaPacket* p)
     }
     if (m_ecnThresholdBytes != 0 && backlog > m_ecnThresholdBytes && p->ecn != 0)
     {
-        p->ecn = INA_ECN_CE;
+        p->ecn = 3;
         ++m_counters.ecnMarks;
     }
     ++m_counters.txPackets;

@@ -25,13 +25,6 @@ constexpr InaAddress INA_NO_ADDRESS = 0xffffffffu;
 /// Protocol number 0 is plain forwarding: switches never hand such packets to a program.
 constexpr uint16_t INA_PROTO_NONE = 0;
 
-/// \name IP ECN codepoints of InaPacket::ecn (RFC 3168, Section 5)
-/// @{
-constexpr uint8_t INA_ECN_NOT_ECT = 0; //!< not ECN-capable
-constexpr uint8_t INA_ECN_ECT = 1;     //!< ECN-capable transport (ECT(1))
-constexpr uint8_t INA_ECN_CE = 3;      //!< congestion experienced: set by a queue past its threshold
-/// @}
-
 /**
  * \ingroup ina-fabric
  * Real gradient values riding beside a packet (check_values mode). Reused through the pool, so the
@@ -74,7 +67,7 @@ struct InaPacket
     uint16_t dstPort;   //!< endpoint at the destination host
     uint16_t protocol;  //!< switch program that handles it; INA_PROTO_NONE: forwarding only
     uint8_t priority;   //!< strict-priority class on links (0 is served first)
-    uint8_t ecn;        //!< ECN codepoint: INA_ECN_NOT_ECT, INA_ECN_ECT, INA_ECN_CE
+    uint8_t ecn;        //!< ECN codepoint: 0 not-ECT, 1 ECT, 3 CE
     uint32_t wireBytes; //!< bytes this packet occupies on a link
     uint32_t passes;    //!< pipeline passes taken at the current switch (recirculation count + 1)
     uint64_t seq;       //!< transport or protocol sequence number

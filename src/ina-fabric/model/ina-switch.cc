@@ -160,7 +160,7 @@ InaSwitch::SelectPort(const InaPacket* p) const
     switch (hops.size())
     {
     case 0:
-        return NO_PORT;
+        return 0xffff;
     case 1:
         return hops[0];
     default:
@@ -203,7 +203,7 @@ InaSwitch::Forward(InaPacket* p)
         return;
     }
     uint16_t port = SelectPort(p);
-    if (port == NO_PORT)
+    if (port == 0xffff)
     {
         ++m_counters.noRoute;
         m_pool->Free(p);

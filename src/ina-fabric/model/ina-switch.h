@@ -32,9 +32,6 @@ class InaRoutingTable;
 class InaSwitch : public Object, public InaPacketSink, public InaSwitchActions
 {
   public:
-    /// SelectPort's answer when no route leads to the destination: the packet is dropped.
-    static constexpr uint16_t NO_PORT = 0xffff;
-
     static TypeId GetTypeId();
     InaSwitch();
     ~InaSwitch() override;
@@ -62,8 +59,7 @@ class InaSwitch : public Object, public InaPacketSink, public InaSwitchActions
     /// Send packets of job `jobId` for `dst` out of `port`.
     void SetJobRoute(uint32_t jobId, InaAddress dst, uint16_t port);
     void ClearRouteOverrides();
-    /// The port the table (with overrides) picks for a unicast packet (NO_PORT: none); for tests
-    /// and planners.
+    /// The port the table (with overrides) picks for a unicast packet; for tests and planners.
     uint16_t SelectPort(const InaPacket* p) const;
     /// @}
 

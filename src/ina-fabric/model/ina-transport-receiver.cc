@@ -99,7 +99,7 @@ InaTransportReceiver::Receive(InaPacket* p, uint32_t port)
         return;
     }
     const uint64_t seq = p->seq;
-    const bool ce = p->ecn == INA_ECN_CE;
+    const bool ce = p->ecn == 3;
     if (ce)
     {
         ++m_stats.ceMarked;

@@ -402,7 +402,7 @@ InaTransportSender::Transmit(uint64_t seq, bool retransmission)
     p->srcPort = m_localPort;
     p->dstPort = m_peerPort;
     p->priority = m_priority;
-    p->ecn = INA_ECN_ECT;
+    p->ecn = 1;
     p->wireBytes = s.wire;
     p->seq = seq;
     p->sentPs = s.firstTxPs;
