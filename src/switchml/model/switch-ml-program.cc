@@ -121,12 +121,13 @@ SwitchMlProgram::CheckConfig()
     const uint32_t seenLanes = (m_maxFanIn + 31) / 32;
     if (seenLanes > GetPipelineLimits().statefulAlusPerStage)
     {
-        throw std::invalid_argument(
-            "MaxFanIn " + std::to_string(m_maxFanIn) + " needs " + std::to_string(seenLanes) +
-            " bitmap registers in one stage but a stage has " +
-            std::to_string(GetPipelineLimits().statefulAlusPerStage) +
-            " stateful ALUs (StatefulAlusPerStage); at most " +
-            std::to_string(32 * GetPipelineLimits().statefulAlusPerStage) + " contributors per switch");
+        throw std::invalid_argument("MaxFanIn " + std::to_string(m_maxFanIn) + " needs " +
+                                    std::to_string(seenLanes) +
+                                    " bitmap registers in one stage but a stage has " +
+                                    std::to_string(GetPipelineLimits().statefulAlusPerStage) +
+                                    " stateful ALUs (StatefulAlusPerStage); at most " +
+                                    std::to_string(32 * GetPipelineLimits().statefulAlusPerStage) +
+                                    " contributors per switch");
     }
 }
 
