@@ -161,6 +161,7 @@ Run(uint32_t workers, const Options& o, std::map<std::string, double>& out)
 int
 main(int argc, char** argv)
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     const Options o = Parse(argc, argv);
     std::map<std::string, double> out;
     for (uint32_t w : o.workers)

@@ -8,6 +8,7 @@
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/libra-agent.h"
 #include "ns3/libra-lns-adder.h"
 #include "ns3/libra-program.h"
@@ -297,11 +298,11 @@ class LibraSparsePsTestCase : public TestCase
     }
 };
 
-class LibraProtocolTestSuite : public TestSuite
+class LibraProtocolTestSuite : public InaTestSuite
 {
   public:
     LibraProtocolTestSuite()
-        : TestSuite("libra-protocol", Type::UNIT)
+        : InaTestSuite("libra-protocol", Type::UNIT)
     {
         AddTestCase(new LibraEndToEndTestCase("lns-approx"));
         AddTestCase(new LibraEndToEndTestCase("exact"));
