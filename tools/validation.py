@@ -17,6 +17,7 @@ The file format is in the header this script writes (HEADER below) and in docs/v
 
 import argparse
 import csv
+import fnmatch
 import json
 import math
 import re
@@ -70,7 +71,8 @@ Drop two files into `examples/papers/<seed>/` (e.g. `examples/papers/esa/fig8.ya
 
 - `paper`: a number, or `{"min": x}` / `{"max": x}` for a claim that only bounds it.
 - `ours`: `{"metric": COLUMN, "where": {COLUMN: VALUE, ...}}` is the mean of that column of
-  `results.csv` over the `ok` runs whose columns equal the values (compared as text; a swept
+  `results.csv` over the `ok` runs whose columns equal the values (a COLUMN with `*`, such as
+  `jobs.*.jct_s`, is first the mean over a run's matching columns; compared as text; a swept
   key's column is its dotted path, a key of a `zip` group too), times `"scale"` (default 1), or
   `"scale"` divided by it with `"reciprocal": true` (images/s from an iteration time: `{"metric":
   "jobs.0.iteration_time_s.mean", "scale": 512, "reciprocal": true}`); or `{"ratio": [A, B]}`,
@@ -141,15 +143,21 @@ def evaluate(spec, table, where_ctx):
         if row.get("status") != "ok":
             continue
         if all(same(row.get(k), v) for k, v in where.items()):
-            cell = row.get(metric)
-            if cell in (None, ""):
-                continue
-            try:
-                x = float(cell)
-            except ValueError:
-                raise SpecError(f"{where_ctx}: column {metric} holds {cell!r}, not a number")
-            if math.isfinite(x):
-                values.append(x)
+            # A pattern (jobs.*.jct_s) is the mean over the run's matching columns.
+            cols = [metric] if "*" not in metric else fnmatch.filter(row.keys(), metric)
+            cells = []
+            for col in cols:
+                cell = row.get(col)
+                if cell in (None, ""):
+                    continue
+                try:
+                    x = float(cell)
+                except ValueError:
+                    raise SpecError(f"{where_ctx}: column {col} holds {cell!r}, not a number")
+                if math.isfinite(x):
+                    cells.append(x)
+            if cells:
+                values.append(sum(cells) / len(cells))
     if not values:
         return None
     mean = sum(values) / len(values)

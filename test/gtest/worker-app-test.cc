@@ -263,4 +263,20 @@ TEST(WorkerParams, BadValuesNameTheirKey)
               "no error");
 }
 
+// The baselines' host transport by name, and an enum whose first name starts like a type
+// ("int32|float16" is what ns-3 reports as an EnumChecker's type): both reach the protocol.
+TEST(WorkerParams, TransportAndEnumValuesByName)
+{
+    EXPECT_EQ(RunError(JOB + "Transport: tcp, MessageOverhead: 5us}}\n"), "no error");
+    EXPECT_EQ(RunError(JOB + "Transport: rdma}}\n"), "no error");
+    const std::string bad = RunError(JOB + "Transport: udp}}\n");
+    EXPECT_NE(bad.find("jobs.0.params.Transport"), std::string::npos) << bad;
+    EXPECT_NE(bad.find("udp"), std::string::npos) << bad;
+    EXPECT_EQ(RunError("topology: {type: star, hosts: 2}\n"
+                       "jobs:\n"
+                       "  - {protocol: switchml, workers: 2, workload: {tensor_bytes: 4KB, "
+                       "iterations: 1}, params: {WireFormat: float16}}\n"),
+              "no error");
+}
+
 } // namespace

@@ -20,13 +20,13 @@ sys.path.insert(0, str(TOOLS))
 
 import validation  # noqa: E402
 
-CSV = """run_id,index,jobs.0.protocol,topology.loss_rate,seed,repeat,status,jobs.0.jct_s
-r0,0,switchml,0,1,0,ok,1.0
-r1,1,switchml,0,2,1,ok,3.0
-r2,2,ring,0,1,0,ok,4.0
-r3,3,ring,0,2,1,failed,
-r4,4,ring,0.001,1,0,ok,9.0
-r5,5,switchml,0.001,1,0,ok,3.0
+CSV = """run_id,index,jobs.0.protocol,topology.loss_rate,seed,repeat,status,jobs.0.jct_s,jobs.1.jct_s
+r0,0,switchml,0,1,0,ok,1.0,2.0
+r1,1,switchml,0,2,1,ok,3.0,
+r2,2,ring,0,1,0,ok,4.0,
+r3,3,ring,0,2,1,failed,,
+r4,4,ring,0.001,1,0,ok,9.0,
+r5,5,switchml,0.001,1,0,ok,3.0,
 """
 
 
@@ -107,6 +107,14 @@ class ValidationTest(unittest.TestCase):
         code, err = self.run_main()
         self.assertEqual(code, 2)
         self.assertIn("not_compared[0] needs 'experiment' and 'reason'", err)
+
+    def test_column_pattern_is_a_mean_per_run(self):
+        # switchml at loss 0: runs (1 + 2) / 2 = 1.5 and 3.0 -> 2.25
+        self.write_spec([{"experiment": "mean jct", "paper": 2.25, "ours": {
+            "metric": "jobs.*.jct_s", "where": {"jobs.0.protocol": "switchml",
+                                                 "topology.loss_rate": "0"}}}])
+        self.run_main()
+        self.assertIn("| mean jct | 2.250 | 2.250 | 1.00 |", self.out.read_text())
 
     def test_sweep_not_run(self):
         (self.papers / "demo" / "exp.yaml").write_text("name: never-run\n")

@@ -94,6 +94,11 @@ CanonicalTier(const InaTopology& topo, const std::string& tier)
 std::string
 NormalizeAttributeValue(const TypeId::AttributeInformation& info, const std::string& value)
 {
+    // An enum's type information is its value names joined by '|' ("int32|float16"): not a type.
+    if (DynamicCast<const EnumChecker>(info.checker))
+    {
+        return value;
+    }
     const std::string type = info.checker->GetUnderlyingTypeInformation();
     const bool isInt = type.rfind("uint", 0) == 0 || type.rfind("int", 0) == 0;
     if (isInt)
