@@ -43,6 +43,10 @@ BENCHMARKS = {
                      "the ESA paper's simulation (8 jobs x 8 workers of DNN A on one 100 Gb/s "
                      "switch) with ESA, ATP and SwitchML: wall time, hops/s, mean JCT, "
                      "utilisation", ("scheduler",)),
+    "libra": Benchmark("libra-bench", (),
+                       "one Libra job (OA-like sparse model, 30,000 hot parameters, LNS add) with "
+                       "8, 16 and 32 workers on a 100 Gb/s star: wall time, hops/s, iteration time, "
+                       "pairs/s", ("scheduler",)),
 }
 
 DEFAULT_OUT = ROOT / "results" / "bench"

@@ -100,6 +100,18 @@ AggregationProtocol::GetCounters() const
     return {};
 }
 
+uint64_t
+AggregationProtocol::GetOwnValuesChecked() const
+{
+    return 0;
+}
+
+uint64_t
+AggregationProtocol::GetOwnValueErrors() const
+{
+    return 0;
+}
+
 const JobContext&
 AggregationProtocol::GetContext() const
 {

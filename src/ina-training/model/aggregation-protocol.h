@@ -94,6 +94,14 @@ class AggregationProtocol : public Object
     /// Protocol-wide counters for summary.json (e.g. ps_fallback_packets), name -> value.
     virtual std::map<std::string, double> GetCounters() const;
 
+    /**
+     * Values the protocol checked itself, beyond the tensors the workers hand it (a sparse
+     * protocol's key-value results, which TrainingJob cannot recompute), and those found wrong.
+     * TrainingJob adds them to its value check. 0 by default.
+     */
+    virtual uint64_t GetOwnValuesChecked() const;
+    virtual uint64_t GetOwnValueErrors() const;
+
     const JobContext& GetContext() const;
 
     /// The MaxTimeouts Attribute: retransmission timeouts in a row, with nothing received in

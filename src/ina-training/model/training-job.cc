@@ -323,13 +323,13 @@ TrainingJob::GetAggregationThroughputGbps() const
 uint64_t
 TrainingJob::GetValuesChecked() const
 {
-    return m_valuesChecked;
+    return m_valuesChecked + (m_protocol ? m_protocol->GetOwnValuesChecked() : 0);
 }
 
 uint64_t
 TrainingJob::GetValueErrors() const
 {
-    return m_valueErrors;
+    return m_valueErrors + (m_protocol ? m_protocol->GetOwnValueErrors() : 0);
 }
 
 AggregationAgent::Stats

@@ -86,6 +86,14 @@ LibraLnsAdder::GetTableMemoryBytes()
     return bytes;
 }
 
+double
+LibraLnsAdder::PerAddErrorBound()
+{
+    const double halfStep = std::exp2(-(FRACTION_BITS + 1));
+    const double operandLog = halfStep + std::exp2(-11) / std::log(2.0);
+    return std::exp2(2 * operandLog + halfStep) - 1 + std::exp2(-16);
+}
+
 const LibraLnsAdder::Tables&
 LibraLnsAdder::GetTables()
 {

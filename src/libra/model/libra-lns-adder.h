@@ -110,6 +110,19 @@ class LibraLnsAdder
     static uint64_t GetTableMemoryBytes();
 
     /**
+     * A bound d on one LNS_APPROX add: |LnsAdd(x, y) - (x + y)| <= d (|x| + |y|) for finite
+     * normal operands. From the data path: an operand's log is off by at most half a Q8.7 step
+     * (log_m's rounding) plus the Taylor term the 7-bit tables drop (below 2^-11 / ln 2); the sum's
+     * log adds the bigger operand's error, half the gap's error (|d/dg log2(1 + 2^-g)| <= 1/2;
+     * for opposite signs the error is taken relative to |x| + |y| instead) and mi's rounding; exp
+     * keeps 16 mantissa bits. So d = 2^(2 e + 2^-8) - 1 + 2^-16, e = 2^-8 + 2^-11 / ln 2, about
+     * 0.91 %. Over n contributions added into a zeroed register (the first is stored exactly),
+     * |result - sum| <= ((1 + d)^(n-1) - 1) sum |g_i| (induction on the partial sums).
+     * \return d
+     */
+    static double PerAddErrorBound();
+
+    /**
      * \param mode EXACT or LNS_APPROX
      */
     explicit LibraLnsAdder(Mode mode = Mode::EXACT);

@@ -1,0 +1,716 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "libra-agent.h"
+
+#include "libra-cold-server.h"
+#include "libra-header.h"
+#include "libra-protocol.h"
+
+#include "ns3/abort.h"
+#include "ns3/gradient-values.h"
+#include "ns3/ina-host.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("LibraAgent");
+NS_OBJECT_ENSURE_REGISTERED(LibraAgent);
+
+namespace
+{
+
+/// Bytes of a header-only Libra packet (DONE, PULL, ACKs): 54 B of headers, padded to 60 B.
+constexpr uint32_t LIBRA_SMALL_BYTES = 60;
+
+uint32_t
+FloatBits(float f)
+{
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+float
+BitsFloat(uint32_t u)
+{
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+} // namespace
+
+TypeId
+LibraAgent::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::LibraAgent")
+                            .SetParent<AggregationAgent>()
+                            .SetGroupName("Libra")
+                            .AddConstructor<LibraAgent>();
+    return tid;
+}
+
+LibraAgent::LibraAgent()
+    : m_timer(new InaEvent<LibraAgent, &LibraAgent::OnTimer>(this), false)
+{
+}
+
+LibraAgent::~LibraAgent()
+{
+    m_timer->Cancel();
+}
+
+void
+LibraAgent::DoDispose()
+{
+    m_timer->Cancel();
+    if (m_bound && m_host)
+    {
+        m_host->Unbind(m_endpoint);
+    }
+    m_bound = false;
+    m_host = nullptr;
+    m_protocol = nullptr;
+    m_coldPush.clear();
+    m_coldPull.clear();
+    m_dense = nullptr;
+    AggregationAgent::DoDispose();
+}
+
+void
+LibraAgent::SetProtocol(Ptr<LibraProtocol> protocol)
+{
+    m_protocol = protocol;
+}
+
+void
+LibraAgent::SetPsFlows(std::vector<Ptr<InaTransportSender>> push,
+                       std::vector<Ptr<InaTransportReceiver>> pull,
+                       Ptr<AggregationAgent> dense)
+{
+    m_coldPush = std::move(push);
+    m_coldPull = std::move(pull);
+    m_dense = dense;
+}
+
+void
+LibraAgent::DoSetup()
+{
+    NS_ABORT_MSG_UNLESS(m_protocol, "LibraAgent: created without LibraProtocol");
+    NS_ABORT_MSG_UNLESS(!m_coldPush.empty() && m_coldPush.size() == m_coldPull.size() && m_dense,
+                        "LibraAgent: created without its PS flows");
+    const JobContext& ctx = GetContext();
+    m_host = GetHost();
+    m_pool = &m_host->GetPool();
+    m_workers = static_cast<uint32_t>(ctx.workerHosts.size());
+    m_check = ctx.checkValues;
+    m_hotEnabled = m_protocol->GetHotKeys() > 0;
+    m_window = m_protocol->GetWindow();
+    m_retx.SetTimeout(m_protocol->GetRto().GetTimeStep());
+    // Hot packets of one worker keep one path (a fixed flow id), so they stay in order.
+    m_flowId = ctx.flowIdBase + (JobContext::FLOW_IDS_PER_JOB / 4) * 3 + GetRank();
+    if (m_hotEnabled)
+    {
+        m_switch = m_protocol->GetSwitchAddress();
+        m_endpoint = m_protocol->GetEndpoint();
+        m_blocks = m_protocol->GetBlocks();
+        m_registers = m_protocol->GetLayout().GetRegisters();
+        m_host->Bind(m_endpoint, this);
+        m_bound = true;
+        for (uint32_t b = GetRank(); b < m_blocks; b += m_workers)
+        {
+            m_myBlocks.push_back(b);
+        }
+    }
+    for (uint32_t s = 0; s < m_coldPull.size(); ++s)
+    {
+        m_coldPull[s]->SetMessageReceivedCallback(
+            MakeBoundCallback(&LibraAgent::ColdThunk, this, s));
+        m_coldPush[s]->SetMessageAckedCallback(MakeNullCallback<void, uint32_t>());
+    }
+    m_dense->SetDoneCallback(MakeBoundCallback(&LibraAgent::DenseThunk, this));
+}
+
+void
+LibraAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values)
+{
+    const uint32_t iteration = static_cast<uint32_t>(tensorId >> 32);
+    const uint32_t piece = static_cast<uint32_t>(tensorId);
+    if (piece == 0)
+    {
+        NS_ABORT_MSG_IF(m_active,
+                        "LibraAgent (job " << GetContext().name << ", rank " << GetRank()
+                                           << "): iteration " << iteration
+                                           << " started before the sparse round of iteration "
+                                           << m_round << " came back");
+        m_roundTensor = tensorId;
+        m_roundTensorDense = false;
+        StartRound(iteration);
+    }
+    m_dense->AllReduce(tensorId, bytes, values);
+}
+
+void
+LibraAgent::StartRound(uint32_t iteration)
+{
+    const JobContext& ctx = GetContext();
+    const LibraRankTable& ranks = m_protocol->GetRankTable();
+    const LibraLayout& layout = m_protocol->GetLayout();
+    const SparseWorkload& wl = m_protocol->GetWorkload();
+    LibraValueBook& book = m_protocol->GetBook();
+    const uint32_t dim = m_protocol->GetDim();
+    const uint64_t tid = LibraProtocol::SparseTensorId(iteration);
+    const uint32_t shards = static_cast<uint32_t>(m_coldPush.size());
+
+    m_active = true;
+    m_round = iteration;
+    m_roundStartPs = Simulator::Now().GetTimeStep();
+
+    std::vector<uint32_t> hotRanks;
+    std::vector<uint32_t> hotBits;
+    std::vector<uint32_t> hotKeys;
+    std::vector<std::vector<uint32_t>> coldWords(shards);
+    std::vector<uint64_t> coldPairs(shards, 0);
+    auto addCold = [&](uint32_t key, float v) {
+        const uint32_t s = m_protocol->ShardOf(key);
+        ++coldPairs[s];
+        if (m_check)
+        {
+            coldWords[s].push_back(key);
+            coldWords[s].push_back(FloatBits(v));
+            coldWords[s].push_back(0);
+            book.Add(iteration, key, v, false);
+        }
+    };
+    for (uint32_t row : wl.RowsForIteration(GetRank(), iteration))
+    {
+        for (uint32_t j = 0; j < dim; ++j)
+        {
+            const uint32_t key = row * dim + j;
+            const float v = m_check ? GradientValues::Value(ctx.seed, tid, GetRank(), key) : 0.0f;
+            const uint32_t rank = m_hotEnabled ? ranks.RankOf(key) : LibraRankTable::NO_RANK;
+            if (rank == LibraRankTable::NO_RANK)
+            {
+                addCold(key, v);
+            }
+            else
+            {
+                hotRanks.push_back(rank);
+                hotBits.push_back(FloatBits(v));
+                hotKeys.push_back(key);
+            }
+        }
+    }
+
+    // Hot pairs: Algorithm 1, then the recirculation cap (pairs beyond it go to the PS).
+    m_pushWords.clear();
+    m_pushBegin.assign(1, 0);
+    if (!hotRanks.empty())
+    {
+        layout.Pack(hotRanks, m_packing);
+        std::vector<uint32_t> pktRanks;
+        for (uint32_t p = 0; p < m_packing.GetNPackets(); ++p)
+        {
+            const uint32_t n = m_packing.GetPacketPairs(p);
+            pktRanks.resize(n);
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                pktRanks[i] = hotRanks[m_packing.items[m_packing.begin[p] + i]];
+            }
+            m_passOf.resize(n);
+            const LibraPacketPasses cost = layout.Analyse(pktRanks.data(),
+                                                          n,
+                                                          m_protocol->GetMaxRecirculations(),
+                                                          m_passOf.data());
+            m_counters.collisions += cost.collisions;
+            m_counters.recirculations += cost.GetRecirculationsTaken();
+            uint32_t kept = 0;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                const uint32_t item = m_packing.items[m_packing.begin[p] + i];
+                const float v = BitsFloat(hotBits[item]);
+                if (m_passOf[i] > m_protocol->GetMaxRecirculations())
+                {
+                    ++m_counters.fallbackPairs;
+                    addCold(hotKeys[item], v);
+                    continue;
+                }
+                m_pushWords.push_back(hotRanks[item]);
+                m_pushWords.push_back(hotBits[item]);
+                ++kept;
+                if (m_check)
+                {
+                    book.Add(iteration, hotKeys[item], v, true);
+                }
+            }
+            m_counters.hotPairs += kept;
+            m_pushBegin.push_back(m_pushBegin.back() + kept);
+        }
+    }
+
+    // Cold pairs: one push per shard, empty or not (the shard counts every worker's push).
+    m_coldReplies = 0;
+    m_coldBack = false;
+    m_coldPairsThisRound = 0;
+    for (uint32_t s = 0; s < shards; ++s)
+    {
+        m_coldPairsThisRound += coldPairs[s];
+        m_coldPush[s]->SendMessage(coldPairs[s] * LibraColdServer::PAIR_BYTES,
+                                   std::move(coldWords[s]));
+    }
+    m_counters.coldPairs += m_coldPairsThisRound;
+
+    // Hot half.
+    m_nextPush = 0;
+    m_pushAcked = 0;
+    m_pushDone.assign(m_pushBegin.size() - 1, false);
+    m_doneSent = false;
+    m_doneAcked = false;
+    m_ready = false;
+    m_nextPull = 0;
+    m_haveBlock.assign(m_blocks, false);
+    m_resultWords.assign(uint64_t{m_blocks} * m_registers, 0);
+    m_blocksHave = 0;
+    m_hotBack = !m_hotEnabled;
+    if (m_hotEnabled)
+    {
+        if (m_pushDone.empty())
+        {
+            SendDone(false);
+        }
+        else
+        {
+            SendPushes();
+        }
+    }
+    RefreshStats();
+}
+
+InaPacket*
+LibraAgent::NewPacket(uint8_t type, uint32_t round, uint32_t seq, bool retx)
+{
+    InaPacket* p = m_pool->Alloc();
+    p->dst = m_switch;
+    p->flowId = m_flowId;
+    p->jobId = GetContext().jobId;
+    p->srcPort = m_endpoint;
+    p->dstPort = m_endpoint;
+    p->protocol = LIBRA_PROTOCOL;
+    p->wireBytes = LIBRA_SMALL_BYTES;
+    p->seq = seq;
+    p->sentPs = Simulator::Now().GetTimeStep();
+    LibraHeader* h = p->Header<LibraHeader>();
+    std::memset(h, 0, sizeof(LibraHeader));
+    h->type = type;
+    h->flags = retx ? LibraHeader::FLAG_RETX : 0;
+    h->worker = static_cast<uint16_t>(GetRank());
+    h->round = round;
+    h->seq = seq;
+    return p;
+}
+
+void
+LibraAgent::SendPushes()
+{
+    const uint32_t packets = static_cast<uint32_t>(m_pushDone.size());
+    while (m_nextPush < packets && m_nextPush - m_pushAcked < m_window)
+    {
+        SendPush(m_nextPush++, false);
+    }
+}
+
+void
+LibraAgent::SendPush(uint32_t seq, bool retx)
+{
+    const uint32_t first = m_pushBegin[seq];
+    const uint32_t n = m_pushBegin[seq + 1] - first;
+    InaPacket* p = NewPacket(LibraHeader::PUSH, m_round, seq, retx);
+    p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(n);
+    p->values = m_pool->AllocValues(2 * n);
+    p->values->words.assign(m_pushWords.begin() + 2 * first, m_pushWords.begin() + 2 * (first + n));
+    p->wireBytes = m_protocol->GetLayout().GetPacketBytes(n);
+    m_ownStats.packetsSent++;
+    m_ownStats.wireBytesSent += p->wireBytes;
+    if (retx)
+    {
+        ++m_ownStats.retransmissions;
+        ++m_counters.resends;
+    }
+    else
+    {
+        ++m_counters.hotPackets;
+        m_retx.Sent(ItemId(ITEM_PUSH, m_round, seq), Simulator::Now().GetTimeStep());
+    }
+    m_host->Send(p);
+    ArmTimer();
+}
+
+void
+LibraAgent::SendDone(bool retx)
+{
+    InaPacket* p = NewPacket(LibraHeader::DONE, m_round, 0, retx);
+    m_ownStats.packetsSent++;
+    m_ownStats.wireBytesSent += p->wireBytes;
+    if (retx)
+    {
+        ++m_ownStats.retransmissions;
+        ++m_counters.resends;
+    }
+    else
+    {
+        m_doneSent = true;
+        m_retx.Sent(ItemId(ITEM_DONE, m_round, 0), Simulator::Now().GetTimeStep());
+    }
+    m_host->Send(p);
+    ArmTimer();
+}
+
+void
+LibraAgent::StartPulls()
+{
+    m_nextPull = 0;
+    SendPulls();
+}
+
+void
+LibraAgent::SendPulls()
+{
+    uint32_t inFlight = 0;
+    for (uint32_t i = 0; i < m_nextPull; ++i)
+    {
+        inFlight += m_haveBlock[m_myBlocks[i]] ? 0 : 1;
+    }
+    while (m_nextPull < m_myBlocks.size() && inFlight < m_window)
+    {
+        const uint32_t b = m_myBlocks[m_nextPull++];
+        if (!m_haveBlock[b])
+        {
+            SendPull(b, false);
+            ++inFlight;
+        }
+    }
+}
+
+void
+LibraAgent::SendPull(uint32_t block, bool retx)
+{
+    InaPacket* p = NewPacket(LibraHeader::PULL, m_round, block, retx);
+    m_ownStats.packetsSent++;
+    m_ownStats.wireBytesSent += p->wireBytes;
+    if (retx)
+    {
+        ++m_ownStats.retransmissions;
+        ++m_counters.resends;
+    }
+    else
+    {
+        ++m_counters.pulls;
+        m_retx.Sent(ItemId(ITEM_PULL, m_round, block), Simulator::Now().GetTimeStep());
+    }
+    m_host->Send(p);
+    ArmTimer();
+}
+
+void
+LibraAgent::SendAck(uint8_t type, uint32_t round, uint32_t block)
+{
+    InaPacket* p = NewPacket(type, round, block, false);
+    m_ownStats.packetsSent++;
+    m_ownStats.wireBytesSent += p->wireBytes;
+    m_host->Send(p);
+}
+
+void
+LibraAgent::Receive(InaPacket* p, uint32_t /* port */)
+{
+    if (p->protocol != LIBRA_PROTOCOL || p->jobId != GetContext().jobId)
+    {
+        m_pool->Free(p);
+        return;
+    }
+    const LibraHeader* h = p->Header<LibraHeader>();
+    const bool current = m_active && h->round == m_round;
+    switch (h->type)
+    {
+    case LibraHeader::PUSH_ACK:
+        if (current && h->seq < m_pushDone.size() &&
+            m_retx.Acked(ItemId(ITEM_PUSH, m_round, h->seq)))
+        {
+            m_pushDone[h->seq] = true;
+            ++m_pushAcked;
+            SendPushes();
+            if (m_pushAcked == m_pushDone.size() && !m_doneSent)
+            {
+                SendDone(false);
+            }
+        }
+        break;
+    case LibraHeader::DONE_ACK:
+        if (current)
+        {
+            m_doneAcked = m_retx.Acked(ItemId(ITEM_DONE, m_round, 0)) || m_doneAcked;
+        }
+        break;
+    case LibraHeader::READY:
+        SendAck(LibraHeader::READY_ACK, h->round, 0);
+        if (current && !m_ready && m_doneSent)
+        {
+            // READY means the switch counted every worker's DONE, this one's included.
+            m_retx.Acked(ItemId(ITEM_DONE, m_round, 0));
+            m_doneAcked = true;
+            m_ready = true;
+            StartPulls();
+        }
+        break;
+    case LibraHeader::RESULT:
+        ++m_counters.resultsReceived;
+        SendAck(LibraHeader::RESULT_ACK, h->round, h->seq);
+        if (current && !m_hotBack && h->seq < m_blocks)
+        {
+            OnResult(p);
+        }
+        break;
+    default:
+        break;
+    }
+    m_pool->Free(p);
+}
+
+void
+LibraAgent::OnResult(InaPacket* p)
+{
+    const LibraHeader* h = p->Header<LibraHeader>();
+    const uint32_t block = h->seq;
+    if (m_haveBlock[block])
+    {
+        return;
+    }
+    const uint32_t m = m_registers;
+    m_haveBlock[block] = true;
+    ++m_blocksHave;
+    if (p->values != nullptr)
+    {
+        for (uint32_t lane = 0; lane < m && lane < p->values->words.size(); ++lane)
+        {
+            if ((h->laneMask >> lane) & 1)
+            {
+                m_resultWords[uint64_t{block} * m + lane] = p->values->words[lane];
+            }
+        }
+    }
+    if (m_retx.Acked(ItemId(ITEM_PULL, m_round, block)) && m_ready)
+    {
+        SendPulls();
+    }
+    if (m_blocksHave == m_blocks)
+    {
+        HotDone();
+    }
+}
+
+void
+LibraAgent::HotDone()
+{
+    m_hotBack = true;
+    if (m_check)
+    {
+        const LibraRankTable& ranks = m_protocol->GetRankTable();
+        const LibraValueBook::Round& book = m_protocol->GetBook().Get(m_round);
+        uint64_t checked = 0;
+        uint64_t errors = 0;
+        double worst = 0;
+        std::vector<bool> expected(m_resultWords.size(), false);
+        for (const auto& [key, e] : book)
+        {
+            if (e.hotN == 0)
+            {
+                continue;
+            }
+            const uint32_t rank = ranks.RankOf(key);
+            expected[rank] = true;
+            const double got = BitsFloat(m_resultWords[rank]);
+            const double err = std::fabs(got - e.hotSum);
+            const double rel = e.hotAbs > 0
+                                   ? err / e.hotAbs
+                                   : (err > 0 ? std::numeric_limits<double>::infinity() : 0);
+            ++checked;
+            if (!(rel <= m_protocol->HotRelativeTolerance(e.hotN)))
+            {
+                ++errors;
+            }
+            worst =
+                std::max(worst, std::isnan(rel) ? std::numeric_limits<double>::infinity() : rel);
+        }
+        // A non-zero sum for a parameter nobody pushed is wrong too.
+        for (uint64_t r = 0; r < m_resultWords.size(); ++r)
+        {
+            if (!expected[r] && (m_resultWords[r] & 0x7fffffffU) != 0)
+            {
+                ++checked;
+                ++errors;
+                worst = std::numeric_limits<double>::infinity();
+            }
+        }
+        m_protocol->NoteChecks(checked, errors, worst, 0, 0);
+    }
+    MaybeFinish();
+}
+
+void
+LibraAgent::ColdThunk(LibraAgent* self,
+                      uint32_t shard,
+                      uint32_t /* msg */,
+                      uint64_t bytes,
+                      std::vector<uint32_t>& words)
+{
+    self->ColdReply(shard, bytes, words);
+}
+
+void
+LibraAgent::ColdReply(uint32_t /* shard */, uint64_t bytes, std::vector<uint32_t>& words)
+{
+    if (m_check)
+    {
+        const LibraValueBook::Round& book = m_protocol->GetBook().Get(m_round);
+        const uint64_t pairs = bytes / LibraColdServer::PAIR_BYTES;
+        NS_ABORT_MSG_UNLESS(words.size() == pairs * LibraColdServer::PAIR_WORDS,
+                            "LibraAgent: cold reply of " << pairs << " pairs with " << words.size()
+                                                         << " words");
+        uint64_t errors = 0;
+        for (uint64_t i = 0; i < pairs; ++i)
+        {
+            const uint32_t key = words[LibraColdServer::PAIR_WORDS * i];
+            const double got = BitsFloat(words[LibraColdServer::PAIR_WORDS * i + 1]);
+            auto it = book.find(key);
+            // Grid values (GradientValues) sum exactly in float32 for fewer than 4096 workers,
+            // so a cold value must equal the true sum.
+            if (it == book.end() || it->second.coldN == 0 || got != it->second.coldSum)
+            {
+                ++errors;
+            }
+        }
+        m_protocol->NoteChecks(0, 0, 0, pairs, errors);
+    }
+    if (++m_coldReplies == m_coldPull.size())
+    {
+        m_coldBack = true;
+        MaybeFinish();
+    }
+}
+
+void
+LibraAgent::DenseThunk(LibraAgent* self, uint64_t tensorId)
+{
+    self->DenseDone(tensorId);
+}
+
+void
+LibraAgent::DenseDone(uint64_t tensorId)
+{
+    if (m_active && tensorId == m_roundTensor)
+    {
+        m_roundTensorDense = true;
+        MaybeFinish();
+        return;
+    }
+    RefreshStats();
+    NotifyDone(tensorId);
+}
+
+void
+LibraAgent::MaybeFinish()
+{
+    if (!m_active || !m_hotBack || !m_coldBack || !m_roundTensorDense)
+    {
+        return;
+    }
+    if (m_check)
+    {
+        m_protocol->GetBook().Release(m_round);
+    }
+    m_active = false;
+    ++m_counters.rounds;
+    m_counters.sparseBusyPs += Simulator::Now().GetTimeStep() - m_roundStartPs;
+    RefreshStats();
+    NotifyDone(m_roundTensor);
+}
+
+void
+LibraAgent::ArmTimer()
+{
+    if (m_timerPending)
+    {
+        return;
+    }
+    const int64_t next = m_retx.GetNextDeadline();
+    if (next < 0)
+    {
+        return;
+    }
+    m_timerPending = true;
+    Simulator::Schedule(TimeStep(std::max<int64_t>(0, next - Simulator::Now().GetTimeStep())),
+                        m_timer);
+}
+
+void
+LibraAgent::OnTimer()
+{
+    m_timerPending = false;
+    m_retx.Expired(Simulator::Now().GetTimeStep(), m_expired);
+    for (uint64_t id : m_expired)
+    {
+        const auto kind = static_cast<Item>(id >> 60);
+        const auto round = static_cast<uint32_t>((id >> 24) & 0xfffffffULL);
+        const auto seq = static_cast<uint32_t>(id & 0xffffff);
+        if (!m_active || round != m_round)
+        {
+            m_retx.Acked(id);
+            continue;
+        }
+        switch (kind)
+        {
+        case ITEM_PUSH:
+            SendPush(seq, true);
+            break;
+        case ITEM_DONE:
+            SendDone(true);
+            break;
+        case ITEM_PULL:
+            SendPull(seq, true);
+            break;
+        }
+    }
+    ArmTimer();
+}
+
+void
+LibraAgent::RefreshStats()
+{
+    Stats s = m_ownStats;
+    for (const auto& tx : m_coldPush)
+    {
+        const InaTransportSender::Stats& t = tx->GetStats();
+        s.packetsSent += t.dataPacketsSent;
+        s.wireBytesSent += t.wireBytesSent;
+        s.retransmissions += t.retransmissions;
+    }
+    const Stats& d = m_dense->GetStats();
+    s.packetsSent += d.packetsSent;
+    s.wireBytesSent += d.wireBytesSent;
+    s.retransmissions += d.retransmissions;
+    s.psFallbackPackets = d.psFallbackPackets;
+    s.tensors = m_stats.tensors;
+    s.payloadBytes = m_stats.payloadBytes;
+    m_stats = s;
+}
+
+} // namespace ns3

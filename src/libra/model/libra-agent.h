@@ -1,0 +1,196 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef LIBRA_AGENT_H
+#define LIBRA_AGENT_H
+
+#include "libra-layout.h"
+#include "libra-retx-queue.h"
+
+#include "ns3/aggregation-agent.h"
+#include "ns3/ina-event.h"
+#include "ns3/ina-port.h"
+#include "ns3/ina-transport-receiver.h"
+#include "ns3/ina-transport-sender.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class LibraProtocol;
+class InaPacketPool;
+
+/**
+ * \ingroup libra
+ * A Libra worker (paper Sec. 3.4 and 3.6, spec A.9). Each iteration's first tensor starts a
+ * sparse round: the worker's rows of the job's SparseWorkload for that iteration become (key,
+ * value) pairs; keys in the hot set (LibraRankTable) become ranks, packed by Algorithm 1 into
+ * packets of at most 192 B and pushed to the aggregating switch; a pair that would need more
+ * passes than the recirculation cap allows goes to the PS with the cold pairs (spec A.6.3). Cold
+ * pairs are pushed, per key range, to the job's sparse PS shards over the reliable transport.
+ *
+ * Hot half: every push is acknowledged by the switch; once all are, the worker sends DONE; when
+ * the switch has every worker's DONE it multicasts READY, and the workers pull the job's register
+ * blocks (worker r pulls blocks r, r + N, ...), each answered by a RESULT multicast to every
+ * worker. The hot half is back when the worker holds all blocks' results. Every packet the worker
+ * sends is retransmitted with the retransmit flag until acknowledged (LibraRetxQueue); every READY
+ * and RESULT it receives is acknowledged to the switch CPU.
+ * Cold half: back when every shard's pull reply has arrived.
+ *
+ * All tensors (the job's dense part, the DenseNet) go to the same PS hosts through a sharded PS
+ * agent; the round's first tensor is reported done once both halves and its dense part are back.
+ * With check_values the worker checks every hot and cold value of the round (see LibraProtocol).
+ */
+class LibraAgent : public AggregationAgent, public InaPacketSink
+{
+  public:
+    /// Per-agent counters.
+    struct Counters
+    {
+        uint64_t rounds = 0;          //!< sparse rounds completed
+        uint64_t hotPairs = 0;        //!< pairs pushed to the switch
+        uint64_t coldPairs = 0;       //!< pairs pushed to the PS (fallback included)
+        uint64_t fallbackPairs = 0;   //!< hot pairs sent to the PS because of the recirculation cap
+        uint64_t hotPackets = 0;      //!< push packets (first transmissions)
+        uint64_t collisions = 0;      //!< pairs sharing a register with an earlier pair of a packet
+        uint64_t recirculations = 0;  //!< passes beyond the first, over the push packets
+        uint64_t pulls = 0;           //!< pull packets (first transmissions)
+        uint64_t resends = 0;         //!< hot-path packets sent again after a timeout
+        uint64_t resultsReceived = 0; //!< RESULT packets that arrived (duplicates included)
+        int64_t sparseBusyPs = 0;     //!< time with a sparse round outstanding
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    LibraAgent();
+    ~LibraAgent() override;
+
+    /// \param protocol the job's protocol (before Setup)
+    void SetProtocol(Ptr<LibraProtocol> protocol);
+
+    /**
+     * The flows to the cold PS shards and the dense agent (before Setup).
+     * \param push per shard, the push flow
+     * \param pull per shard, the pull flow
+     * \param dense the sharded PS agent for the job's dense tensors
+     */
+    void SetPsFlows(std::vector<Ptr<InaTransportSender>> push,
+                    std::vector<Ptr<InaTransportReceiver>> pull,
+                    Ptr<AggregationAgent> dense);
+
+    /// \return the counters
+    const Counters& GetCounters() const
+    {
+        return m_counters;
+    }
+
+    // InaPacketSink: packets from the switch
+    void Receive(InaPacket* p, uint32_t port) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void DoSetup() override;
+    void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) override;
+
+    /// Item kinds of the retransmission queue (top bits of an item id).
+    enum Item : uint64_t
+    {
+        ITEM_PUSH = 1,
+        ITEM_DONE = 2,
+        ITEM_PULL = 3
+    };
+
+    static uint64_t ItemId(Item kind, uint32_t round, uint32_t seq)
+    {
+        return static_cast<uint64_t>(kind) << 60 | uint64_t{round} << 24 | seq;
+    }
+
+    void StartRound(uint32_t iteration);
+    void SendPushes();
+    void SendPush(uint32_t seq, bool retx);
+    void SendDone(bool retx);
+    void StartPulls();
+    void SendPulls();
+    void SendPull(uint32_t block, bool retx);
+    void SendAck(uint8_t type, uint32_t round, uint32_t block);
+    InaPacket* NewPacket(uint8_t type, uint32_t round, uint32_t seq, bool retx);
+    void OnResult(InaPacket* p);
+    void HotDone();
+    void ColdReply(uint32_t shard, uint64_t bytes, std::vector<uint32_t>& words);
+    static void ColdThunk(LibraAgent* self,
+                          uint32_t shard,
+                          uint32_t msg,
+                          uint64_t bytes,
+                          std::vector<uint32_t>& words);
+    static void DenseThunk(LibraAgent* self, uint64_t tensorId);
+    void DenseDone(uint64_t tensorId);
+    void MaybeFinish();
+    void ArmTimer();
+    void OnTimer();
+    void RefreshStats();
+
+    Ptr<LibraProtocol> m_protocol;
+    Ptr<InaHost> m_host;
+    InaPacketPool* m_pool = nullptr;
+    InaAddress m_switch = INA_NO_ADDRESS; //!< the aggregating switch
+    uint16_t m_endpoint = 0;
+    uint32_t m_flowId = 0;
+    uint32_t m_workers = 0;
+    bool m_bound = false;
+    bool m_hotEnabled = true; //!< false: every pair is cold (HotKeys 0)
+    uint32_t m_blocks = 0;    //!< register blocks of the job
+    uint32_t m_registers = 0; //!< m (0 without hot keys)
+    uint32_t m_window = 0;    //!< hot packets in flight
+    bool m_check = false;
+
+    std::vector<Ptr<InaTransportSender>> m_coldPush;
+    std::vector<Ptr<InaTransportReceiver>> m_coldPull;
+    Ptr<AggregationAgent> m_dense;
+    AggregationAgent::Stats m_ownStats; //!< this agent's own traffic (the dense agent's is added)
+
+    // the round in progress
+    bool m_active = false;
+    uint32_t m_round = 0;
+    uint64_t m_roundTensor = 0;      //!< the iteration's first tensor
+    bool m_roundTensorDense = false; //!< its dense part is back
+    int64_t m_roundStartPs = 0;
+    std::vector<uint32_t> m_pushWords; //!< all push packets' (rank, value) words
+    std::vector<uint32_t> m_pushBegin; //!< packet p is pairs [begin[p], begin[p + 1])
+    uint32_t m_nextPush = 0;
+    uint32_t m_pushAcked = 0;
+    std::vector<bool> m_pushDone;
+    bool m_doneSent = false;
+    bool m_doneAcked = false;
+    bool m_ready = false;
+    std::vector<uint32_t> m_myBlocks; //!< blocks this worker pulls
+    uint32_t m_nextPull = 0;
+    std::vector<bool> m_haveBlock;
+    std::vector<uint32_t> m_resultWords; //!< block b's m lane values at b * m
+    uint32_t m_blocksHave = 0;
+    bool m_hotBack = false;
+    uint32_t m_coldReplies = 0;
+    bool m_coldBack = false;
+    uint64_t m_coldPairsThisRound = 0;
+
+    LibraRetxQueue m_retx;
+    Ptr<EventImpl> m_timer;
+    bool m_timerPending = false;
+    std::vector<uint64_t> m_expired; //!< scratch
+    LibraPacking m_packing;          //!< reused
+    std::vector<uint32_t> m_passOf;  //!< scratch
+
+    Counters m_counters;
+};
+
+} // namespace ns3
+
+#endif /* LIBRA_AGENT_H */

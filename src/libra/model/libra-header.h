@@ -1,0 +1,71 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef LIBRA_HEADER_H
+#define LIBRA_HEADER_H
+
+#include "ns3/ina-packet.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/// InaPacket::protocol of every Libra packet to or from the switch ("LB").
+constexpr uint16_t LIBRA_PROTOCOL = 0x4c42;
+
+/**
+ * Host endpoint of Libra job j on every worker is LIBRA_ENDPOINT_BASE + j, so a multicast result
+ * reaches the same endpoint at every member. Below InaHost::AllocateEndpoint's range (1024 up),
+ * above SwitchML's (256 .. 1023 is SwitchML's, so Libra takes 64 .. 255): job ids up to 191.
+ */
+constexpr uint16_t LIBRA_ENDPOINT_BASE = 64;
+/// The largest endpoint Libra uses.
+constexpr uint16_t LIBRA_ENDPOINT_LAST = 255;
+
+/**
+ * \ingroup libra
+ * The Libra header as the simulator sees it, in InaPacket::hdr. The paper gives no field list;
+ * these are the fields the spec proposes (type, retransmit flag, job, worker, sequence, pair
+ * count) plus the round and the block a result belongs to. On the wire it is 12 B after Ethernet
+ * 14 + IPv4 20 + UDP 8 (LibraLayout::HEADER_BYTES = 54 B in all).
+ *
+ * The (rank, value) pairs of a push ride in InaPacket::values as two 32-bit words each (rank,
+ * float bits), always: the switch needs the ranks even when values are not checked (then the
+ * values are 0). A result carries one float per lane of its block in `values`, lane order, and
+ * `laneMask` says which lanes hold a non-zero sum (only those count on the wire).
+ */
+struct LibraHeader
+{
+    /// Message types.
+    enum Type : uint8_t
+    {
+        PUSH = 1,      //!< worker -> switch: hot pairs of one round
+        PUSH_ACK = 2,  //!< switch -> worker: the push was aggregated (or had been before)
+        DONE = 3,      //!< worker -> switch: every push of this round acknowledged
+        DONE_ACK = 4,  //!< switch -> worker
+        READY = 5,     //!< switch -> workers (multicast): every worker is done; pull
+        READY_ACK = 6, //!< worker -> switch CPU
+        PULL = 7,      //!< worker -> switch: read and reset one register block
+        RESULT = 8,    //!< switch -> workers (multicast): one block's sums
+        RESULT_ACK = 9 //!< worker -> switch CPU
+    };
+
+    static constexpr uint8_t FLAG_RETX = 0x1;     //!< sent again after a timeout (paper Sec. 3.6)
+    static constexpr uint8_t FLAG_FROM_CPU = 0x2; //!< re-injected by the switch CPU after the
+                                                  //!< record check: take the fast path
+
+    uint8_t type;      //!< Type
+    uint8_t flags;     //!< FLAG_*
+    uint16_t worker;   //!< worker rank (sender of a push/done/pull/ack; addressee of a resend)
+    uint16_t pairs;    //!< pairs in a push
+    uint16_t reserved; //!< zero
+    uint32_t round;    //!< the round (iteration) the packet belongs to
+    uint32_t seq;      //!< push: packet index within the worker's round; pull/result: block
+    uint64_t laneMask; //!< result: lanes with a non-zero sum
+};
+
+} // namespace ns3
+
+#endif /* LIBRA_HEADER_H */

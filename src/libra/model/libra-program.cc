@@ -1,0 +1,732 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "libra-program.h"
+
+#include "libra-layout.h"
+#include "libra-resources.h"
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/pipeline.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("LibraProgram");
+NS_OBJECT_ENSURE_REGISTERED(LibraProgram);
+
+namespace
+{
+
+/// Bytes of a header-only Libra packet: the 54 B of headers padded to the 60-B Ethernet minimum.
+constexpr uint32_t LIBRA_MIN_FRAME_BYTES = 60;
+
+uint32_t
+FloatBits(float f)
+{
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+float
+BitsFloat(uint32_t u)
+{
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+} // namespace
+
+TypeId
+LibraProgram::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::LibraProgram")
+            .SetParent<SwitchProgram>()
+            .SetGroupName("Libra")
+            .AddConstructor<LibraProgram>()
+            .AddAttribute("Registers",
+                          "m, the register arrays hot parameters are spread over (rank mod m); "
+                          "every Libra job on the switch uses the same m",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&LibraProgram::m_registers),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("MemoryShare",
+                          "c of Principle 1: the share of the switch's 20 MiB of SRAM granted to "
+                          "Libra's hot registers, for all its jobs together",
+                          DoubleValue(0.05),
+                          MakeDoubleAccessor(&LibraProgram::m_memoryShare),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("AddMode",
+                          "float add of the registers: lns-approx (the paper's log-domain table "
+                          "lookups, tables in pipeline memory) or exact (an IEEE add)",
+                          StringValue("lns-approx"),
+                          MakeStringAccessor(&LibraProgram::m_addModeName),
+                          MakeStringChecker())
+            .AddAttribute("MaxJobs",
+                          "Libra jobs one switch can serve (cells of the done counter)",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&LibraProgram::m_maxJobs),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("CpuDelay",
+                          "latency of the switch CPU path a retransmitted packet takes to the "
+                          "records (spec A.8: 20 us)",
+                          TimeValue(MicroSeconds(20)),
+                          MakeTimeAccessor(&LibraProgram::m_cpuDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("SwitchRto",
+                          "how long the CPU waits for every worker's ACK of a READY or RESULT "
+                          "before resending it (spec A.9: the host RTO, 200 us, plus the CPU "
+                          "delay)",
+                          TimeValue(MicroSeconds(220)),
+                          MakeTimeAccessor(&LibraProgram::m_switchRto),
+                          MakeTimeChecker(PicoSeconds(1)));
+    return tid;
+}
+
+LibraProgram::LibraProgram()
+    : m_registers(16)
+    , m_memoryShare(0.05)
+    , m_maxJobs(64)
+    , m_addModeName("lns-approx")
+    , m_adder(LibraLnsAdder::Mode::LNS_APPROX)
+{
+    SetReasonNames({"unknown_job",
+                    "bad_packet",
+                    "pairs_aggregated",
+                    "retx_to_cpu",
+                    "repeats_absorbed",
+                    "results_sent",
+                    "empty_results",
+                    "cpu_resends",
+                    "rounds_completed"});
+}
+
+LibraProgram::~LibraProgram() = default;
+
+void
+LibraProgram::DoDispose()
+{
+    for (auto& [key, h] : m_held)
+    {
+        if (h.copy != nullptr && IsInstalled() && GetPipeline()->GetActions() != nullptr)
+        {
+            GetPool().Free(h.copy);
+        }
+        h.copy = nullptr;
+    }
+    m_held.clear();
+    m_heldFifo.clear();
+    m_jobs.clear();
+    SwitchProgram::DoDispose();
+}
+
+uint16_t
+LibraProgram::GetProtocolNumber() const
+{
+    return LIBRA_PROTOCOL;
+}
+
+std::string
+LibraProgram::GetName() const
+{
+    return "libra";
+}
+
+uint32_t
+LibraProgram::GetSlotsPerRegister() const
+{
+    const double bytes = m_memoryShare * static_cast<double>(LibraResources::SWITCH_SRAM_BYTES);
+    const uint64_t keys = static_cast<uint64_t>(bytes / LibraResources::BYTES_PER_HOT_KEY);
+    return static_cast<uint32_t>(keys / m_registers);
+}
+
+uint64_t
+LibraProgram::GetCapacityKeys() const
+{
+    return uint64_t{GetSlotsPerRegister()} * m_registers;
+}
+
+uint64_t
+LibraProgram::GetUsedKeys() const
+{
+    return uint64_t{m_nextBase} * m_registers;
+}
+
+uint64_t
+LibraProgram::GetAggregatorsInUse() const
+{
+    return GetUsedKeys();
+}
+
+uint64_t
+LibraProgram::GetPeakAggregatorsInUse() const
+{
+    return GetUsedKeys();
+}
+
+void
+LibraProgram::CheckConfig()
+{
+    m_adder = LibraLnsAdder(LibraLnsAdder::ParseMode(m_addModeName));
+    if (GetSlotsPerRegister() == 0)
+    {
+        throw std::invalid_argument("MemoryShare " + std::to_string(m_memoryShare) +
+                                    " of the switch's 20 MiB leaves no "
+                                    "cell for " +
+                                    std::to_string(m_registers) + " registers; raise MemoryShare");
+    }
+    if (m_registers > GetPipelineLimits().valuesPerPass)
+    {
+        throw std::invalid_argument("Registers " + std::to_string(m_registers) +
+                                    ": a pull reads one cell of every "
+                                    "register in one pass, but the pipeline lets a pass touch " +
+                                    std::to_string(GetPipelineLimits().valuesPerPass) +
+                                    " values (ValuesPerPass)");
+    }
+}
+
+void
+LibraProgram::DeclareResources(ResourceDemand& demand) const
+{
+    const bool lns = LibraLnsAdder::ParseMode(m_addModeName) == LibraLnsAdder::Mode::LNS_APPROX;
+    const PipelineLimits& limits = GetPipelineLimits();
+    const uint32_t first = LibraResources::GetRegisterFirstStage(lns);
+    if (lns)
+    {
+        for (const auto& t : LibraLnsAdder::GetTableSpecs())
+        {
+            demand.AddTable(t.name, t.entries, t.keyBits, 8 * t.valueBytes, t.depth);
+        }
+    }
+    const uint32_t perStage = std::max(1U, limits.statefulAlusPerStage);
+    demand.AddTable("libra_jobs", m_maxJobs, 16, 16, 0);
+    demand.AddRegisterArray(LibraResources::HOT_ARRAY_NAME,
+                            GetSlotsPerRegister(),
+                            8 * LibraResources::BYTES_PER_HOT_KEY,
+                            first,
+                            m_registers,
+                            perStage);
+    const uint32_t doneStage = first + (m_registers + perStage - 1) / perStage;
+    demand.AddRegisterArray("libra_done", m_maxJobs, 32, doneStage).payload = false;
+}
+
+void
+LibraProgram::InitializeState()
+{
+    m_hot = &GetRegister(LibraResources::HOT_ARRAY_NAME);
+    m_done = &GetRegister("libra_done");
+    m_jobTable = &GetTable("libra_jobs");
+    if (m_adder.GetMode() == LibraLnsAdder::Mode::LNS_APPROX)
+    {
+        // The tables hold what the adder computes with: the same entries, in pipeline memory.
+        for (const auto& t : LibraLnsAdder::GetTableSpecs())
+        {
+            ExactMatchTable& table = GetTable(t.name);
+            for (uint32_t k = 0; k < t.entries; ++k)
+            {
+                table.Insert(k, static_cast<uint16_t>(m_adder.GetEntry(t.id, k)));
+            }
+        }
+    }
+    m_laneCount.assign(m_registers, 0);
+}
+
+void
+LibraProgram::AddJob(const JobConfig& cfg)
+{
+    NS_ABORT_MSG_UNLESS(IsInstalled(), "LibraProgram::AddJob before Install");
+    if (FindJob(cfg.jobId) != nullptr)
+    {
+        throw std::runtime_error("job " + cfg.name + " (libra): job id " +
+                                 std::to_string(cfg.jobId) + " is already on this switch");
+    }
+    if (m_jobs.size() >= m_maxJobs)
+    {
+        throw std::runtime_error("job " + cfg.name + " (libra): the switch serves at most " +
+                                 std::to_string(m_maxJobs) + " Libra jobs (MaxJobs)");
+    }
+    const uint32_t blocks = (cfg.hotKeys + m_registers - 1) / m_registers;
+    if (uint64_t{m_nextBase} + blocks > GetSlotsPerRegister())
+    {
+        std::string others;
+        for (const Job& j : m_jobs)
+        {
+            others +=
+                (others.empty() ? "" : ", ") + j.cfg.name + " " + std::to_string(j.cfg.hotKeys);
+        }
+        throw std::runtime_error(
+            "job " + cfg.name + " (libra): switch memory cannot hold its " +
+            std::to_string(cfg.hotKeys) + " hot parameters (" + std::to_string(blocks) +
+            " cells in each of " + std::to_string(m_registers) + " registers) beside " +
+            (others.empty() ? std::string("no other job")
+                            : "the jobs already there (" + others + " hot parameters)") +
+            ": Libra's share of the switch (MemoryShare " + std::to_string(m_memoryShare) +
+            " of 20 MiB) holds " + std::to_string(GetCapacityKeys()) + " hot parameters (" +
+            std::to_string(GetSlotsPerRegister()) + " cells per register), " +
+            std::to_string(GetUsedKeys()) + " taken; lower HotKeys or raise MemoryShare");
+    }
+    Job job;
+    job.cfg = cfg;
+    job.base = m_nextBase;
+    job.blocks = blocks;
+    job.index = static_cast<uint32_t>(m_jobs.size());
+    m_nextBase += blocks;
+    m_jobTable->Insert(cfg.jobId & 0xffff, job.index);
+    m_jobs.push_back(std::move(job));
+    m_done->ControlWrite(m_jobs.back().index, 0, 0);
+}
+
+uint32_t
+LibraProgram::GetBlocks(uint32_t jobId) const
+{
+    for (const Job& j : m_jobs)
+    {
+        if (j.cfg.jobId == jobId)
+        {
+            return j.blocks;
+        }
+    }
+    throw std::invalid_argument("LibraProgram: no job " + std::to_string(jobId));
+}
+
+float
+LibraProgram::ReadHot(uint32_t jobId, uint32_t rank) const
+{
+    for (const Job& j : m_jobs)
+    {
+        if (j.cfg.jobId == jobId)
+        {
+            return BitsFloat(static_cast<uint32_t>(
+                m_hot->ControlRead(j.base + rank / m_registers, rank % m_registers)));
+        }
+    }
+    throw std::invalid_argument("LibraProgram: no job " + std::to_string(jobId));
+}
+
+uint64_t
+LibraProgram::GetRecords() const
+{
+    uint64_t n = 0;
+    for (const Job& j : m_jobs)
+    {
+        n += j.records.GetSize();
+    }
+    return n;
+}
+
+LibraProgram::Job*
+LibraProgram::FindJob(uint32_t jobId)
+{
+    for (Job& j : m_jobs)
+    {
+        if (j.cfg.jobId == jobId)
+        {
+            return &j;
+        }
+    }
+    return nullptr;
+}
+
+void
+LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
+{
+    if (m_address == INA_NO_ADDRESS)
+    {
+        m_address = GetSwitchAddress();
+    }
+    // Results, ACKs and READYs on their way to workers, and packets for another switch, pass.
+    if (p->dst != m_address)
+    {
+        Forward(p);
+        return;
+    }
+    LibraHeader* h = p->Header<LibraHeader>();
+    uint64_t index = 0;
+    if (!pass.Lookup(*m_jobTable, p->jobId & 0xffff, &index) || index >= m_jobs.size() ||
+        m_jobs[index].cfg.jobId != p->jobId)
+    {
+        CountReason(UNKNOWN_JOB);
+        Consume(p);
+        return;
+    }
+    Job& job = m_jobs[index];
+    if (h->worker >= job.cfg.workers)
+    {
+        CountReason(BAD_PACKET);
+        Consume(p);
+        return;
+    }
+    const bool viaCpu = (h->flags & LibraHeader::FLAG_RETX) != 0 &&
+                        (h->flags & LibraHeader::FLAG_FROM_CPU) == 0 &&
+                        (h->type == LibraHeader::PUSH || h->type == LibraHeader::DONE ||
+                         h->type == LibraHeader::PULL);
+    if (viaCpu && pass.GetPassIndex() == 0)
+    {
+        // Libra_s: the CPU sees the retransmission after its path delay and decides.
+        CountReason(RETX_TO_CPU);
+        InaPacket* c = GetPool().Clone(p);
+        Consume(p);
+        Simulator::Schedule(m_cpuDelay, &LibraProgram::CpuCheck, this, c);
+        return;
+    }
+    switch (h->type)
+    {
+    case LibraHeader::PUSH:
+        ProcessPush(p, pass, job);
+        return;
+    case LibraHeader::DONE:
+        ProcessDone(p, pass, job);
+        return;
+    case LibraHeader::PULL:
+        ProcessPull(p, pass, job);
+        return;
+    case LibraHeader::READY_ACK:
+    case LibraHeader::RESULT_ACK:
+        ProcessAck(p, job);
+        return;
+    default:
+        CountReason(BAD_PACKET);
+        Consume(p);
+        return;
+    }
+}
+
+void
+LibraProgram::ProcessPush(InaPacket* p, PipelinePass& pass, Job& job)
+{
+    LibraHeader* h = p->Header<LibraHeader>();
+    const uint32_t n = h->pairs;
+    if (p->values == nullptr || p->values->words.size() < 2 * size_t{n} || n == 0)
+    {
+        CountReason(BAD_PACKET);
+        Consume(p);
+        return;
+    }
+    const uint32_t* words = p->values->words.data();
+    // Pass of each pair: the number of earlier pairs of its register (Analyse's rule, O(n)).
+    m_passOf.resize(n);
+    std::fill(m_laneCount.begin(), m_laneCount.end(), 0);
+    uint32_t passesNeeded = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const uint32_t rank = words[2 * i];
+        if (rank >= job.cfg.hotKeys)
+        {
+            CountReason(BAD_PACKET);
+            Consume(p);
+            return;
+        }
+        m_passOf[i] = m_laneCount[rank % m_registers]++;
+        passesNeeded = std::max(passesNeeded, m_passOf[i] + 1);
+    }
+    // This pass serves the pairs of its index, in stage (lane) order.
+    const uint32_t k = pass.GetPassIndex();
+    m_serve.clear();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (m_passOf[i] == k)
+        {
+            m_serve.emplace_back(words[2 * i] % m_registers, i);
+        }
+    }
+    std::sort(m_serve.begin(), m_serve.end());
+    for (const auto& [lane, i] : m_serve)
+    {
+        const uint32_t rank = words[2 * i];
+        const float v = BitsFloat(words[2 * i + 1]);
+        pass.ReadModifyWrite(*m_hot,
+                             job.base + rank / m_registers,
+                             lane,
+                             [this, v](uint64_t& cell) {
+                                 cell = FloatBits(
+                                     m_adder.Add(BitsFloat(static_cast<uint32_t>(cell)), v));
+                             });
+    }
+    CountReason(PAIRS_AGGREGATED, m_serve.size());
+    if (k + 1 < passesNeeded)
+    {
+        pass.Recirculate();
+        return;
+    }
+    if (!job.records.RecordPush(h->worker, h->round, h->seq))
+    {
+        // A re-injected retransmission that another copy beat to the pipeline: nothing to undo
+        // is possible, so it must never happen (the CPU re-injects only unrecorded pushes).
+        NS_LOG_WARN("push recorded twice: job " << job.cfg.name << " worker " << h->worker
+                                                << " round " << h->round << " seq " << h->seq);
+    }
+    MakeAck(p, LibraHeader::PUSH_ACK);
+    Forward(p);
+}
+
+void
+LibraProgram::ProcessDone(InaPacket* p, PipelinePass& pass, Job& job)
+{
+    LibraHeader* h = p->Header<LibraHeader>();
+    const uint32_t n = job.cfg.workers;
+    const uint64_t before = pass.ReadModifyWrite(*m_done, job.index, 0, [n](uint64_t& cell) {
+        const uint64_t old = cell;
+        cell = old + 1 == n ? 0 : old + 1;
+        return old;
+    });
+    job.records.RecordDone(h->worker, h->round);
+    if (before + 1 < n)
+    {
+        MakeAck(p, LibraHeader::DONE_ACK);
+        Forward(p);
+        return;
+    }
+    // The last worker of the round: ACK it, and tell every worker to pull.
+    const uint32_t round = h->round;
+    InaPacket* ack = GetPool().Clone(p);
+    MakeAck(ack, LibraHeader::DONE_ACK);
+    Forward(ack);
+    if (round >= 1 && round - 1 > job.lastPrunedRound)
+    {
+        job.records.PruneBefore(round - 1);
+        job.lastPrunedRound = round - 1;
+    }
+    h->type = LibraHeader::READY;
+    h->flags = 0;
+    h->seq = job.blocks;
+    p->src = m_address;
+    p->dst = job.cfg.group;
+    p->srcPort = job.cfg.endpoint;
+    p->dstPort = job.cfg.endpoint;
+    p->wireBytes = LIBRA_MIN_FRAME_BYTES;
+    if (p->values != nullptr)
+    {
+        GetPool().FreeValues(p->values);
+        p->values = nullptr;
+    }
+    CountReason(ROUNDS_COMPLETED);
+    Hold(job, p, HeldKey(job.index, round, job.blocks));
+    Forward(p);
+}
+
+void
+LibraProgram::ProcessPull(InaPacket* p, PipelinePass& pass, Job& job)
+{
+    LibraHeader* h = p->Header<LibraHeader>();
+    const uint32_t block = h->seq;
+    if (block >= job.blocks)
+    {
+        CountReason(BAD_PACKET);
+        Consume(p);
+        return;
+    }
+    if (p->values == nullptr)
+    {
+        p->values = GetPool().AllocValues(m_registers);
+    }
+    p->values->words.resize(m_registers);
+    uint32_t* out = p->values->words.data();
+    uint64_t mask = 0;
+    pass.ReadModifyWriteLanes(*m_hot,
+                              job.base + block,
+                              0,
+                              m_registers,
+                              [out, &mask](uint32_t lane, uint64_t& cell) {
+                                  const uint32_t bits = static_cast<uint32_t>(cell);
+                                  out[lane] = bits;
+                                  if ((bits & 0x7fffffffU) != 0)
+                                  {
+                                      mask |= uint64_t{1} << lane;
+                                  }
+                                  cell = 0;
+                              });
+    job.records.RecordBlock(h->round, block);
+    const uint32_t nonZero = static_cast<uint32_t>(__builtin_popcountll(mask));
+    CountReason(RESULTS_SENT);
+    if (nonZero == 0)
+    {
+        CountReason(EMPTY_RESULTS);
+    }
+    h->type = LibraHeader::RESULT;
+    h->flags = 0;
+    h->laneMask = mask;
+    h->pairs = static_cast<uint16_t>(nonZero);
+    p->src = m_address;
+    p->dst = job.cfg.group;
+    p->srcPort = job.cfg.endpoint;
+    p->dstPort = job.cfg.endpoint;
+    // Results carry (rank, value) pairs like pushes: the non-zero lanes only.
+    p->wireBytes = std::max(LIBRA_MIN_FRAME_BYTES,
+                            LibraLayout::HEADER_BYTES + nonZero * (4 + LibraLayout::VALUE_BYTES));
+    Hold(job, p, HeldKey(job.index, h->round, block));
+    Forward(p);
+}
+
+void
+LibraProgram::ProcessAck(InaPacket* p, Job& job)
+{
+    const LibraHeader* h = p->Header<LibraHeader>();
+    const uint32_t block = h->type == LibraHeader::READY_ACK ? job.blocks : h->seq;
+    auto it = m_held.find(HeldKey(job.index, h->round, block));
+    if (it != m_held.end() && !it->second.acked[h->worker])
+    {
+        it->second.acked[h->worker] = true;
+        if (--it->second.missing == 0)
+        {
+            GetPool().Free(it->second.copy);
+            m_held.erase(it);
+        }
+    }
+    Consume(p);
+}
+
+void
+LibraProgram::MakeAck(InaPacket* p, LibraHeader::Type type)
+{
+    LibraHeader* h = p->Header<LibraHeader>();
+    h->type = type;
+    h->flags = 0;
+    std::swap(p->src, p->dst);
+    std::swap(p->srcPort, p->dstPort);
+    p->src = m_address;
+    p->wireBytes = LIBRA_MIN_FRAME_BYTES;
+    if (p->values != nullptr)
+    {
+        GetPool().FreeValues(p->values);
+        p->values = nullptr;
+    }
+}
+
+void
+LibraProgram::Hold(const Job& job, const InaPacket* p, uint64_t key)
+{
+    Held h;
+    h.copy = GetPool().Clone(p);
+    h.acked.assign(job.cfg.workers, false);
+    h.missing = job.cfg.workers;
+    h.deadlinePs = Simulator::Now().GetTimeStep() + m_switchRto.GetTimeStep();
+    auto [it, inserted] = m_held.emplace(key, std::move(h));
+    if (!inserted)
+    {
+        GetPool().Free(h.copy);
+        return;
+    }
+    m_heldFifo.emplace_back(it->second.deadlinePs, key);
+    m_peakHeld = std::max<uint64_t>(m_peakHeld, m_held.size());
+    ArmCpuTimer();
+}
+
+void
+LibraProgram::Resend(const Job& job, const Held& h, uint32_t worker)
+{
+    InaPacket* c = GetPool().Clone(h.copy);
+    c->dst = job.cfg.workerAddresses[worker];
+    c->Header<LibraHeader>()->flags = LibraHeader::FLAG_RETX;
+    CountReason(CPU_RESENDS);
+    Forward(c);
+}
+
+void
+LibraProgram::ArmCpuTimer()
+{
+    if (m_cpuTimerPending || m_heldFifo.empty())
+    {
+        return;
+    }
+    m_cpuTimerPending = true;
+    const int64_t now = Simulator::Now().GetTimeStep();
+    Simulator::Schedule(TimeStep(std::max<int64_t>(0, m_heldFifo.front().first - now)),
+                        &LibraProgram::OnCpuTimer,
+                        this);
+}
+
+void
+LibraProgram::OnCpuTimer()
+{
+    m_cpuTimerPending = false;
+    const int64_t now = Simulator::Now().GetTimeStep();
+    while (!m_heldFifo.empty() && m_heldFifo.front().first <= now)
+    {
+        const auto [deadline, key] = m_heldFifo.front();
+        m_heldFifo.pop_front();
+        auto it = m_held.find(key);
+        if (it == m_held.end() || it->second.deadlinePs != deadline)
+        {
+            continue;
+        }
+        const Job& job = m_jobs[key >> 56];
+        for (uint32_t w = 0; w < job.cfg.workers; ++w)
+        {
+            if (!it->second.acked[w])
+            {
+                Resend(job, it->second, w);
+            }
+        }
+        it->second.deadlinePs = now + m_switchRto.GetTimeStep();
+        m_heldFifo.emplace_back(it->second.deadlinePs, key);
+    }
+    ArmCpuTimer();
+}
+
+void
+LibraProgram::CpuCheck(InaPacket* p)
+{
+    LibraHeader* h = p->Header<LibraHeader>();
+    Job* job = FindJob(p->jobId);
+    NS_ASSERT(job != nullptr);
+    bool repeat = false;
+    switch (h->type)
+    {
+    case LibraHeader::PUSH:
+        repeat = job->records.HasPush(h->worker, h->round, h->seq);
+        if (repeat)
+        {
+            MakeAck(p, LibraHeader::PUSH_ACK);
+        }
+        break;
+    case LibraHeader::DONE:
+        repeat = job->records.HasDone(h->worker, h->round);
+        if (repeat)
+        {
+            MakeAck(p, LibraHeader::DONE_ACK);
+        }
+        break;
+    case LibraHeader::PULL: {
+        repeat = job->records.HasBlock(h->round, h->seq);
+        if (repeat)
+        {
+            // The block was read out: its result is on the CPU until every worker has it.
+            auto it = m_held.find(HeldKey(job->index, h->round, h->seq));
+            if (it != m_held.end() && !it->second.acked[h->worker])
+            {
+                Resend(*job, it->second, h->worker);
+            }
+            CountReason(REPEATS_ABSORBED);
+            GetPool().Free(p);
+            return;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (repeat)
+    {
+        CountReason(REPEATS_ABSORBED);
+        Forward(p);
+        return;
+    }
+    // Not applied before: back into the pipeline to take effect on the fast path.
+    h->flags |= LibraHeader::FLAG_FROM_CPU;
+    GetPipeline()->Process(p, 0);
+}
+
+} // namespace ns3

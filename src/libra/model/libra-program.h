@@ -1,0 +1,236 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef LIBRA_PROGRAM_H
+#define LIBRA_PROGRAM_H
+
+#include "libra-header.h"
+#include "libra-lns-adder.h"
+#include "libra-switch-records.h"
+
+#include "ns3/ina-event.h"
+#include "ns3/nstime.h"
+#include "ns3/switch-program.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup libra
+ * Libra's switch program (the paper's Libra_p in the pipeline and Libra_s on the switch CPU),
+ * shared by every Libra job whose hot parameters this switch aggregates.
+ *
+ * Memory. One register array "libra_hot" of m lanes (lane = register id) and S 32-bit cells per
+ * lane, S = MemoryShare x 20 MiB / (4 B x m): Principle 1's memory condition decides how many hot
+ * parameters the switch holds for all its jobs together. A job takes ceil(K / m) consecutive cells
+ * of every lane (its register range): rank r of the job sits in lane r mod m, cell base + r div m
+ * (the heat layout of Algorithm 1's Sec. 3.4). AddJob refuses a job that does not fit beside the
+ * others, naming every number. With AddMode lns-approx the seven log-domain tables of Sec. 3.5
+ * (408.5 KiB) sit in stages 0..3 as exact-match tables filled with LibraLnsAdder's entries, and
+ * the registers from stage 4; a one-lane counter "libra_done" follows the registers (the stage
+ * after them: the 9th with m = 16, as the paper's 9 stages).
+ *
+ * A round of one job (spec A.9's SyncRound, with the pull of Sec. 3.2):
+ * - PUSH: each pair (rank, value) is added into its register cell through the adder (the LNS
+ *   tables by default). A pass serves one pair per register, in lane (stage) order; a packet with
+ *   two pairs of one register recirculates (the pipeline charges the recirculation port) and its
+ *   second pass serves the rest. Then the packet becomes the worker's PUSH_ACK.
+ * - DONE: counted in libra_done; the N-th of a round resets the counter and is multicast to the
+ *   job's workers as READY.
+ * - PULL of block b: one pass reads and zeroes cell base + b of all m lanes (ranks b m .. b m +
+ *   m - 1) and the packet is multicast to every worker as that block's RESULT.
+ * Reliability (Sec. 3.6): PUSH_ACK/DONE_ACK come from the pipeline; a packet with the retransmit
+ * flag goes to the CPU, which after CpuDelay either answers from its records (the push was
+ * aggregated, the done counted, the block read: ACK or resend the held result) or re-injects it
+ * into the pipeline to take effect. READY and RESULT copies stay on the CPU until every worker
+ * has acknowledged them, and are resent (unicast) to the missing workers every SwitchRto.
+ *
+ * Values are float32 bit patterns in the cells; a cell that is 0 (or -0) is an untouched
+ * parameter, so a RESULT carries only the lanes with a non-zero sum (laneMask), which a sum of
+ * exactly zero loses nothing by.
+ */
+class LibraProgram : public SwitchProgram
+{
+  public:
+    /// Protocol events counted by reason.
+    enum Reason : uint8_t
+    {
+        UNKNOWN_JOB,      //!< a packet of a job this switch does not aggregate
+        BAD_PACKET,       //!< a rank, block or worker out of range, or a malformed payload
+        PAIRS_AGGREGATED, //!< pairs added into registers
+        RETX_TO_CPU,      //!< retransmitted packets handed to the CPU
+        REPEATS_ABSORBED, //!< retransmissions the records answered (not applied again)
+        RESULTS_SENT,     //!< blocks read out and multicast
+        EMPTY_RESULTS,    //!< of those, blocks whose every lane was zero
+        CPU_RESENDS,      //!< held copies resent by the CPU after a timeout or a repeat pull
+        ROUNDS_COMPLETED, //!< READY multicasts
+        N_REASONS         //!< number of reasons
+    };
+
+    /// What AddJob needs to know of a job.
+    struct JobConfig
+    {
+        uint32_t jobId = 0;                      //!< InaPacket::jobId
+        std::string name;                        //!< for messages
+        uint32_t hotKeys = 0;                    //!< K
+        uint32_t workers = 0;                    //!< N
+        InaAddress group = INA_NO_ADDRESS;       //!< multicast group of the workers
+        std::vector<InaAddress> workerAddresses; //!< by rank
+        uint16_t endpoint = 0;                   //!< the workers' Libra endpoint
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    LibraProgram();
+    ~LibraProgram() override;
+
+    void DeclareResources(ResourceDemand& demand) const override;
+    uint16_t GetProtocolNumber() const override;
+    std::string GetName() const override;
+    void CheckConfig() override;
+    uint64_t GetAggregatorsInUse() const override;
+    uint64_t GetPeakAggregatorsInUse() const override;
+
+    /**
+     * Control plane: give a job its register range (before its first packet).
+     * \param cfg the job
+     * \throws std::runtime_error naming the switch memory and every job's keys when the range does
+     *         not fit beside the jobs already here, or when the job id is taken
+     */
+    void AddJob(const JobConfig& cfg);
+
+    /// \return m
+    uint32_t GetRegisters() const
+    {
+        return m_registers;
+    }
+
+    /// \return cells per lane (S)
+    uint32_t GetSlotsPerRegister() const;
+
+    /// \return hot parameters the switch can hold for all its jobs: S x m
+    uint64_t GetCapacityKeys() const;
+
+    /// \return hot parameters granted to jobs so far
+    uint64_t GetUsedKeys() const;
+
+    /// \return the float add in use
+    LibraLnsAdder::Mode GetAddMode() const
+    {
+        return LibraLnsAdder::ParseMode(m_addModeName);
+    }
+
+    /**
+     * \param jobId a job
+     * \return its register blocks, ceil(K / m) (throws std::invalid_argument for an unknown job)
+     */
+    uint32_t GetBlocks(uint32_t jobId) const;
+
+    /**
+     * Control plane read of a job's register cell, as the float it holds.
+     * \param jobId the job
+     * \param rank a rank of the job
+     * \return the cell's value
+     */
+    float ReadHot(uint32_t jobId, uint32_t rank) const;
+
+    /// \return READY/RESULT copies the CPU holds now
+    uint64_t GetHeldCopies() const
+    {
+        return m_held.size();
+    }
+
+    /// \return records the CPU holds now, over all jobs
+    uint64_t GetRecords() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A job's state in the program.
+    struct Job
+    {
+        JobConfig cfg;                //!< as added
+        uint32_t base = 0;            //!< first cell of its range
+        uint32_t blocks = 0;          //!< ceil(K / m)
+        uint32_t index = 0;           //!< cell of libra_done
+        LibraSwitchRecords records;   //!< Libra_s records
+        uint32_t lastPrunedRound = 0; //!< records before this round are gone
+    };
+
+    /// A READY or RESULT copy on the CPU, kept until every worker acknowledged it.
+    struct Held
+    {
+        InaPacket* copy = nullptr; //!< the packet as multicast
+        std::vector<bool> acked;   //!< by rank
+        uint32_t missing = 0;      //!< workers that have not acknowledged
+        int64_t deadlinePs = 0;    //!< next resend
+    };
+
+    void DoProcess(InaPacket* p, PipelinePass& pass) override;
+    void InitializeState() override;
+
+    void ProcessPush(InaPacket* p, PipelinePass& pass, Job& job);
+    void ProcessDone(InaPacket* p, PipelinePass& pass, Job& job);
+    void ProcessPull(InaPacket* p, PipelinePass& pass, Job& job);
+    void ProcessAck(InaPacket* p, Job& job);
+
+    /// A retransmission reaches the CPU: answer it from the records or re-inject it.
+    void CpuCheck(InaPacket* p);
+    /// Rewrite `p` into an acknowledgement of type `type` back to its sender.
+    void MakeAck(InaPacket* p, LibraHeader::Type type);
+    /// Keep a copy of a multicast READY/RESULT until every worker acknowledged it.
+    void Hold(const Job& job, const InaPacket* p, uint64_t key);
+    /// Send a held copy to one worker.
+    void Resend(const Job& job, const Held& h, uint32_t worker);
+    /// The CPU's resend timer.
+    void OnCpuTimer();
+    void ArmCpuTimer();
+
+    /// \return the held-copy key of (job, round, block), block = blocks for READY
+    static uint64_t HeldKey(uint32_t jobIndex, uint32_t round, uint32_t block)
+    {
+        return uint64_t{jobIndex} << 56 | uint64_t{round} << 24 | block;
+    }
+
+    /// \return the job of `jobId`, or nullptr
+    Job* FindJob(uint32_t jobId);
+
+    // Attributes
+    uint32_t m_registers;      //!< m
+    double m_memoryShare;      //!< c
+    uint32_t m_maxJobs;        //!< cells of libra_done
+    Time m_cpuDelay;           //!< CPU path latency for retransmissions
+    Time m_switchRto;          //!< resend timeout of held copies
+    std::string m_addModeName; //!< AddMode
+
+    LibraLnsAdder m_adder;                               //!< the float add
+    RegisterArray* m_hot = nullptr;                      //!< libra_hot
+    RegisterArray* m_done = nullptr;                     //!< libra_done
+    ExactMatchTable* m_jobTable = nullptr;               //!< jobId -> index
+    std::vector<Job> m_jobs;                             //!< by index
+    uint32_t m_nextBase = 0;                             //!< first free cell
+    InaAddress m_address = INA_NO_ADDRESS;               //!< the switch
+    std::map<uint64_t, Held> m_held;                     //!< CPU copies
+    std::deque<std::pair<int64_t, uint64_t>> m_heldFifo; //!< (deadline, key), deadline order
+    bool m_cpuTimerPending = false;                      //!< OnCpuTimer scheduled
+    uint64_t m_peakHeld = 0;                             //!< most copies held at once
+    std::vector<uint32_t> m_passOf;                      //!< scratch: pass of each pair
+    std::vector<uint32_t> m_laneCount;                   //!< scratch: pairs per lane so far
+    std::vector<std::pair<uint32_t, uint32_t>> m_serve;  //!< scratch: (lane, pair) this pass
+};
+
+} // namespace ns3
+
+#endif /* LIBRA_PROGRAM_H */

@@ -1,0 +1,602 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "libra-protocol.h"
+
+#include "libra-agent.h"
+#include "libra-header.h"
+#include "libra-hot-set.h"
+#include "libra-resources.h"
+
+#include "ns3/aggregation-protocol-registry.h"
+#include "ns3/double.h"
+#include "ns3/ina-fabric.h"
+#include "ns3/ina-host.h"
+#include "ns3/ina-switch.h"
+#include "ns3/log.h"
+#include "ns3/pipeline.h"
+#include "ns3/sharded-ps-protocol.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("LibraProtocol");
+NS_OBJECT_ENSURE_REGISTERED(LibraProtocol);
+
+static AggregationProtocolRegistry::Registrar g_libra(
+    "libra",
+    "ns3::LibraProtocol",
+    "Libra: hot sparse parameters aggregated in the PS's ToR switch (heat layout, Algorithm 1, "
+    "log-domain float add), cold ones on a sharded sparse PS");
+
+TypeId
+LibraProtocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::LibraProtocol")
+            .SetParent<AggregationProtocol>()
+            .SetGroupName("Libra")
+            .AddConstructor<LibraProtocol>()
+            .AddAttribute("Workload",
+                          "the sparse model: oa-like (150 M parameters, Zipf s = 0.975), se-like "
+                          "(9 M, s = 1.024) or custom (Rows and Exponent)",
+                          StringValue("oa-like"),
+                          MakeStringAccessor(&LibraProtocol::m_workloadName),
+                          MakeStringChecker())
+            .AddAttribute("Rows",
+                          "rows of the embedding table; 0: the named workload's",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&LibraProtocol::m_rows),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Exponent",
+                          "Zipf exponent of the row popularity; negative: the named workload's",
+                          DoubleValue(-1),
+                          MakeDoubleAccessor(&LibraProtocol::m_exponent),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("Dim",
+                          "floats per row; each is one parameter (key = row x Dim + j)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&LibraProtocol::m_dim),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("AccessesPerIteration",
+                          "row draws per worker and iteration (duplicates removed: the rows a "
+                          "worker pushes)",
+                          UintegerValue(10000),
+                          MakeUintegerAccessor(&LibraProtocol::m_accesses),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("WorkloadSeed",
+                          "seed of the workload's row draws; 0: the job's seed. Jobs with the "
+                          "same workload and WorkloadSeed draw the same rows (a baseline on the "
+                          "same pushes)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&LibraProtocol::m_workloadSeed),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HotKeys",
+                          "K, parameters aggregated on the switch (0: none, the sparse PS "
+                          "baseline); OA and SE: 30,000 (paper Sec. 5.2)",
+                          UintegerValue(30000),
+                          MakeUintegerAccessor(&LibraProtocol::m_hotKeys),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HotSet",
+                          "how the hot set is found: true-ranks (the workload law's K hottest) "
+                          "or sampled (counted on a SamplingRate sample, paper Sec. 3.3)",
+                          StringValue("true-ranks"),
+                          MakeStringAccessor(&LibraProtocol::m_hotSetSource),
+                          MakeStringChecker())
+            .AddAttribute("SamplingRate",
+                          "sampled hot set: the fraction of the training run sampled (paper: "
+                          "8 %)",
+                          DoubleValue(0.08),
+                          MakeDoubleAccessor(&LibraProtocol::m_samplingRate),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("SampleIterations",
+                          "sampled hot set: iterations of the run the sample is taken from",
+                          UintegerValue(100),
+                          MakeUintegerAccessor(&LibraProtocol::m_sampleIterations),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Registers",
+                          "m, register arrays on the switch (spec A.10: 16)",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&LibraProtocol::m_registers),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("PairsPerPacket",
+                          "cap, hot pairs per packet (spec A.10: 16, 182-B packets; at most 17 "
+                          "fit the 192-B parser limit)",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&LibraProtocol::m_pairsPerPacket),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Placement",
+                          "register placement of the ranks: heat (paper) or random (Sec. 5.4 "
+                          "baseline)",
+                          StringValue("heat"),
+                          MakeStringAccessor(&LibraProtocol::m_placement),
+                          MakeStringChecker())
+            .AddAttribute("Packing",
+                          "packing of a push: algorithm1 (paper) or sequential",
+                          StringValue("algorithm1"),
+                          MakeStringAccessor(&LibraProtocol::m_packing),
+                          MakeStringChecker())
+            .AddAttribute("MaxRecirculations",
+                          "recirculations a push may take (paper Sec. 4: 1); pairs beyond go to "
+                          "the PS",
+                          UintegerValue(LibraLayout::DEFAULT_MAX_RECIRCULATIONS),
+                          MakeUintegerAccessor(&LibraProtocol::m_maxRecirculations),
+                          MakeUintegerChecker<uint32_t>(0, 63))
+            .AddAttribute("AddMode",
+                          "switch float add: lns-approx (paper Sec. 3.5, table lookups) or exact",
+                          StringValue("lns-approx"),
+                          MakeStringAccessor(&LibraProtocol::m_addMode),
+                          MakeStringChecker())
+            .AddAttribute("MemoryShare",
+                          "c of Principle 1 for a switch this job installs Libra on: the share "
+                          "of 20 MiB for all Libra jobs' hot registers",
+                          DoubleValue(0.05),
+                          MakeDoubleAccessor(&LibraProtocol::m_memoryShare),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("Window",
+                          "hot packets (pushes, pulls) a worker keeps unacknowledged",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&LibraProtocol::m_window),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Rto",
+                          "workers' per-packet retransmission timeout (spec A.9: 200 us)",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&LibraProtocol::m_rto),
+                          MakeTimeChecker(PicoSeconds(1)));
+    return tid;
+}
+
+LibraProtocol::LibraProtocol() = default;
+LibraProtocol::~LibraProtocol() = default;
+
+void
+LibraProtocol::DoDispose()
+{
+    m_program = nullptr;
+    m_servers.clear();
+    m_coldPush.clear();
+    m_coldPull.clear();
+    m_dense = nullptr;
+    m_agents.clear();
+    AggregationProtocol::DoDispose();
+}
+
+LibraProtocol::WorkloadSpec
+LibraProtocol::NamedWorkload(const std::string& name)
+{
+    if (name == "oa-like")
+    {
+        return {name,
+                150000000,
+                0.975,
+                "online advertising (paper Sec. 3.1: 150 M parameters, top 30 K take > 50 % of "
+                "updates): Zipf fit of the behaviour spec"};
+    }
+    if (name == "se-like")
+    {
+        return {name,
+                9000000,
+                1.024,
+                "search engine (paper Sec. 3.1: about 9 M parameters, top 30 K take about 70 % of "
+                "updates): Zipf fit of the behaviour spec"};
+    }
+    throw std::invalid_argument("Libra workload '" + name +
+                                "': expected oa-like, se-like or custom (with Rows and Exponent)");
+}
+
+bool
+LibraProtocol::UsesParameterServers() const
+{
+    return true;
+}
+
+void
+LibraProtocol::Fail(const std::string& what) const
+{
+    throw std::runtime_error("job " + GetContext().name + " (libra): " + what);
+}
+
+uint16_t
+LibraProtocol::GetEndpoint() const
+{
+    return static_cast<uint16_t>(LIBRA_ENDPOINT_BASE + GetContext().jobId);
+}
+
+uint32_t
+LibraProtocol::GetBlocks() const
+{
+    return m_layout ? (m_layout->GetHotKeys() + m_registers - 1) / m_registers : 0;
+}
+
+uint32_t
+LibraProtocol::GetNShards() const
+{
+    return static_cast<uint32_t>(m_servers.size());
+}
+
+uint32_t
+LibraProtocol::ShardOf(uint32_t key) const
+{
+    return static_cast<uint32_t>(uint64_t{key} * m_servers.size() / m_totalKeys);
+}
+
+double
+LibraProtocol::HotRelativeTolerance(uint32_t n) const
+{
+    const double steps = n <= 1 ? 0.0 : static_cast<double>(n - 1);
+    if (m_addMode == "exact")
+    {
+        return 2.0 * steps * std::numeric_limits<float>::epsilon();
+    }
+    return std::pow(1.0 + LibraLnsAdder::PerAddErrorBound(), steps) - 1.0;
+}
+
+void
+LibraProtocol::NoteChecks(uint64_t hotChecked,
+                          uint64_t hotErrors,
+                          double worstHotRelative,
+                          uint64_t coldChecked,
+                          uint64_t coldErrors)
+{
+    m_hotChecked += hotChecked;
+    m_hotErrors += hotErrors;
+    m_worstHotRelative = std::max(m_worstHotRelative, worstHotRelative);
+    m_coldChecked += coldChecked;
+    m_coldErrors += coldErrors;
+}
+
+bool
+LibraProtocol::AggregatesInNetwork() const
+{
+    return true;
+}
+
+void
+LibraProtocol::DoInstall()
+{
+    const JobContext& ctx = GetContext();
+    if (!AggregatesInNetwork())
+    {
+        m_hotKeys = 0;
+    }
+    if (ctx.psHosts.empty())
+    {
+        Fail("Libra aggregates the cold parameters on parameter servers: set ps_hosts >= 1");
+    }
+    try
+    {
+        LibraLnsAdder::ParseMode(m_addMode);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(std::string("AddMode: ") + e.what());
+    }
+    BuildWorkload();
+    InstallServers();
+    if (m_hotKeys > 0)
+    {
+        InstallSwitch();
+    }
+    m_book = LibraValueBook(static_cast<uint32_t>(ctx.workerHosts.size()));
+}
+
+void
+LibraProtocol::BuildWorkload()
+{
+    const JobContext& ctx = GetContext();
+    uint32_t rows = m_rows;
+    double exponent = m_exponent;
+    if (m_workloadName == "custom")
+    {
+        if (rows == 0 || exponent < 0)
+        {
+            Fail("Workload custom needs Rows >= 1 and Exponent >= 0");
+        }
+    }
+    else
+    {
+        WorkloadSpec spec;
+        try
+        {
+            spec = NamedWorkload(m_workloadName);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            Fail(std::string("Workload: ") + e.what());
+        }
+        rows = rows == 0 ? spec.rows : rows;
+        exponent = exponent < 0 ? spec.exponent : exponent;
+    }
+    m_totalKeys = uint64_t{rows} * m_dim;
+    if (m_totalKeys > std::numeric_limits<uint32_t>::max())
+    {
+        Fail("Rows x Dim = " + std::to_string(m_totalKeys) + " parameters; keys are 32-bit");
+    }
+    // One law per job; the job's seed (or WorkloadSeed) draws every worker's rows.
+    const uint64_t seed = m_workloadSeed != 0 ? m_workloadSeed : ctx.seed ^ 0x4c42ULL;
+    m_workload = std::make_unique<SparseWorkload>(rows, m_dim, m_accesses, exponent, seed);
+    if (m_hotKeys == 0)
+    {
+        return;
+    }
+    if (m_hotKeys % m_dim != 0)
+    {
+        Fail("HotKeys " + std::to_string(m_hotKeys) + " is not a whole number of rows of Dim " +
+             std::to_string(m_dim) + " parameters");
+    }
+    if (m_hotKeys > m_totalKeys)
+    {
+        Fail("HotKeys " + std::to_string(m_hotKeys) + " exceeds the model's " +
+             std::to_string(m_totalKeys) + " parameters");
+    }
+    std::vector<uint32_t> hotRows;
+    if (m_hotSetSource == "true-ranks")
+    {
+        hotRows = m_workload->HotRows(m_hotKeys / m_dim);
+    }
+    else if (m_hotSetSource == "sampled")
+    {
+        const LibraHotSet set = LibraHotSet::FromSampledTrace(*m_workload,
+                                                              ctx.workerHosts.size(),
+                                                              m_sampleIterations,
+                                                              m_samplingRate);
+        hotRows = set.GetTopKeys(m_hotKeys / m_dim);
+    }
+    else
+    {
+        Fail("HotSet '" + m_hotSetSource + "': expected true-ranks or sampled");
+    }
+    std::vector<uint32_t> keys;
+    keys.reserve(hotRows.size() * m_dim);
+    for (uint32_t row : hotRows)
+    {
+        for (uint32_t j = 0; j < m_dim; ++j)
+        {
+            keys.push_back(row * m_dim + j);
+        }
+    }
+    LibraLayout::Config c;
+    c.hotKeys = static_cast<uint32_t>(keys.size());
+    c.registers = m_registers;
+    c.pairsPerPacket = m_pairsPerPacket;
+    c.seed = ctx.seed;
+    if (m_placement == "heat")
+    {
+        c.placement = LibraLayout::Placement::HEAT;
+    }
+    else if (m_placement == "random")
+    {
+        c.placement = LibraLayout::Placement::RANDOM;
+    }
+    else
+    {
+        Fail("Placement '" + m_placement + "': expected heat or random");
+    }
+    if (m_packing == "algorithm1")
+    {
+        c.packing = LibraLayout::Packing::ALGORITHM1;
+    }
+    else if (m_packing == "sequential")
+    {
+        c.packing = LibraLayout::Packing::SEQUENTIAL;
+    }
+    else
+    {
+        Fail("Packing '" + m_packing + "': expected algorithm1 or sequential");
+    }
+    try
+    {
+        m_layout = std::make_unique<LibraLayout>(c);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(e.what());
+    }
+    m_rankTable = LibraRankTable(std::move(keys));
+}
+
+void
+LibraProtocol::InstallServers()
+{
+    const JobContext& ctx = GetContext();
+    const uint32_t n = static_cast<uint32_t>(ctx.workerHosts.size());
+    const uint32_t s = static_cast<uint32_t>(ctx.psHosts.size());
+    m_coldPush.assign(n, std::vector<Ptr<InaTransportSender>>(s));
+    m_coldPull.assign(n, std::vector<Ptr<InaTransportReceiver>>(s));
+    for (uint32_t p = 0; p < s; ++p)
+    {
+        Ptr<InaHost> server = ctx.fabric->GetHost(ctx.psHosts[p]);
+        std::vector<Ptr<InaTransportReceiver>> pushRx(n);
+        std::vector<Ptr<InaTransportSender>> pullTx(n);
+        for (uint32_t w = 0; w < n; ++w)
+        {
+            Ptr<InaHost> worker = ctx.fabric->GetHost(ctx.workerHosts[w]);
+            const uint32_t flow = ctx.flowIdBase + 2 * (w * s + p);
+            pushRx[w] = CreateObject<InaTransportReceiver>();
+            pushRx[w]->Listen(server, server->AllocateEndpoint(), flow);
+            m_coldPull[w][p] = CreateObject<InaTransportReceiver>();
+            m_coldPull[w][p]->Listen(worker, worker->AllocateEndpoint(), flow + 1);
+            m_coldPush[w][p] = CreateObject<InaTransportSender>();
+            m_coldPush[w][p]->Connect(worker,
+                                      worker->AllocateEndpoint(),
+                                      server->GetAddress(),
+                                      pushRx[w]->GetLocalPort(),
+                                      flow,
+                                      ctx.jobId);
+            pullTx[w] = CreateObject<InaTransportSender>();
+            pullTx[w]->Connect(server,
+                               server->AllocateEndpoint(),
+                               worker->GetAddress(),
+                               m_coldPull[w][p]->GetLocalPort(),
+                               flow + 1,
+                               ctx.jobId);
+        }
+        Ptr<LibraColdServer> cold = CreateObject<LibraColdServer>();
+        cold->Setup("job '" + ctx.name + "' cold shard " + std::to_string(p),
+                    ctx.checkValues,
+                    std::move(pushRx),
+                    std::move(pullTx));
+        m_servers.push_back(cold);
+    }
+    // The dense part (DenseNet) on the same PS hosts, on flow ids of the job's upper half.
+    JobContext dense = ctx;
+    dense.flowIdBase = ctx.flowIdBase + JobContext::FLOW_IDS_PER_JOB / 2;
+    m_dense = CreateObject<ShardedPsProtocol>();
+    m_dense->Install(dense);
+}
+
+void
+LibraProtocol::InstallSwitch()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    if (ctx.jobId > LIBRA_ENDPOINT_LAST - LIBRA_ENDPOINT_BASE)
+    {
+        Fail("job id " + std::to_string(ctx.jobId) + " is beyond the " +
+             std::to_string(LIBRA_ENDPOINT_LAST - LIBRA_ENDPOINT_BASE) +
+             " Libra jobs a fabric "
+             "can hold (host endpoints " +
+             std::to_string(LIBRA_ENDPOINT_BASE) + ".." + std::to_string(LIBRA_ENDPOINT_LAST) +
+             ")");
+    }
+    // Paper Sec. 6: the ToR of the PS runs Libra.
+    const uint32_t node = topo.RackOf(ctx.psHosts.front());
+    const std::string tier = topo.GetTier(node);
+    if (std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) == ctx.inaTiers.end())
+    {
+        Fail("Libra aggregates in the ToR of the job's first PS host (" + topo.GetNode(node).name +
+             ", tier " + tier + "), but switch.ina_tiers does not allow tier " + tier);
+    }
+    Ptr<InaSwitch> sw = ctx.fabric->GetSwitch(node);
+    Ptr<Pipeline> pipeline = sw->GetPipeline();
+    Ptr<SwitchProgram> existing = pipeline->GetProgram(LIBRA_PROTOCOL);
+    const std::string where = "switch " + topo.GetNode(node).name;
+    if (existing)
+    {
+        m_program = DynamicCast<LibraProgram>(existing);
+        if (!m_program)
+        {
+            Fail(where + " already runs program \"" + existing->GetName() +
+                 "\" for Libra's protocol number");
+        }
+        if (m_program->GetRegisters() != m_registers ||
+            LibraLnsAdder::ModeName(m_program->GetAddMode()) != m_addMode)
+        {
+            Fail(where + " already runs Libra with Registers " +
+                 std::to_string(m_program->GetRegisters()) + " and AddMode " +
+                 LibraLnsAdder::ModeName(m_program->GetAddMode()) +
+                 " (installed by another job) but this job asks for Registers " +
+                 std::to_string(m_registers) + " and AddMode " + m_addMode +
+                 "; Libra jobs that share a switch must agree on them");
+        }
+    }
+    else
+    {
+        m_program = CreateObject<LibraProgram>();
+        m_program->SetAttribute("Registers", UintegerValue(m_registers));
+        m_program->SetAttribute("MemoryShare", DoubleValue(m_memoryShare));
+        m_program->SetAttribute("AddMode", StringValue(m_addMode));
+        m_program->SetPipelineLimits(pipeline->GetLimits());
+        pipeline->Install(m_program);
+    }
+    m_switchAddress = sw->GetAddress();
+    m_group = ctx.fabric->CreateMulticastGroup(node, ctx.workerHosts);
+    LibraProgram::JobConfig cfg;
+    cfg.jobId = ctx.jobId;
+    cfg.name = ctx.name;
+    cfg.hotKeys = m_layout->GetHotKeys();
+    cfg.workers = static_cast<uint32_t>(ctx.workerHosts.size());
+    cfg.group = m_group;
+    for (uint32_t h : ctx.workerHosts)
+    {
+        cfg.workerAddresses.push_back(ctx.fabric->GetHost(h)->GetAddress());
+    }
+    cfg.endpoint = GetEndpoint();
+    m_program->AddJob(cfg);
+}
+
+Ptr<AggregationAgent>
+LibraProtocol::DoCreateAgent(uint32_t rank)
+{
+    Ptr<LibraAgent> agent = CreateObject<LibraAgent>();
+    agent->SetProtocol(this);
+    agent->SetPsFlows(m_coldPush.at(rank), m_coldPull.at(rank), m_dense->CreateAgent(rank));
+    m_agents.push_back(agent);
+    return agent;
+}
+
+std::map<std::string, double>
+LibraProtocol::GetCounters() const
+{
+    LibraAgent::Counters sum;
+    double throughput = 0;
+    double pairsPerS = 0;
+    for (const auto& a : m_agents)
+    {
+        const LibraAgent::Counters& c = a->GetCounters();
+        sum.rounds += c.rounds;
+        sum.hotPairs += c.hotPairs;
+        sum.coldPairs += c.coldPairs;
+        sum.fallbackPairs += c.fallbackPairs;
+        sum.hotPackets += c.hotPackets;
+        sum.collisions += c.collisions;
+        sum.recirculations += c.recirculations;
+        sum.pulls += c.pulls;
+        sum.resends += c.resends;
+        sum.resultsReceived += c.resultsReceived;
+        if (c.sparseBusyPs > 0)
+        {
+            // The gradient bytes of the pairs (4 B each) over the time the rounds were out.
+            const double pairs = static_cast<double>(c.hotPairs + c.coldPairs);
+            const double seconds = c.sparseBusyPs * 1e-12;
+            throughput += pairs * 32.0 / seconds / 1e9;
+            pairsPerS += pairs / seconds;
+        }
+    }
+    const double workers = m_agents.empty() ? 1.0 : static_cast<double>(m_agents.size());
+    const double packets = sum.hotPackets == 0 ? 1.0 : static_cast<double>(sum.hotPackets);
+    const double pairs = static_cast<double>(sum.hotPairs + sum.coldPairs);
+    std::map<std::string, double> m;
+    m["hot_keys"] = m_layout ? m_layout->GetHotKeys() : 0;
+    m["registers"] = m_registers;
+    m["register_blocks"] = GetBlocks();
+    m["ps_shards"] = m_servers.size();
+    m["sparse_rounds"] = static_cast<double>(sum.rounds);
+    m["hot_pairs"] = static_cast<double>(sum.hotPairs);
+    m["cold_pairs"] = static_cast<double>(sum.coldPairs);
+    m["fallback_pairs"] = static_cast<double>(sum.fallbackPairs);
+    m["hot_share"] = pairs > 0 ? sum.hotPairs / pairs : 0;
+    m["hot_packets"] = static_cast<double>(sum.hotPackets);
+    m["pull_packets"] = static_cast<double>(sum.pulls);
+    m["collisions_per_packet"] = sum.collisions / packets;
+    m["recirculations_per_packet"] = sum.recirculations / packets;
+    m["hot_resends"] = static_cast<double>(sum.resends);
+    m["results_received"] = static_cast<double>(sum.resultsReceived);
+    m["sparse_agg_throughput_gbps"] = throughput / workers;
+    m["sparse_pairs_per_s"] = pairsPerS;
+    m["paper_memory_bytes"] =
+        m_layout ? static_cast<double>(
+                       LibraResources::Account(m_layout->GetHotKeys(), m_addMode != "exact")
+                           .GetTotalBytes())
+                 : 0;
+    m["hot_values_checked"] = static_cast<double>(m_hotChecked);
+    m["hot_value_errors"] = static_cast<double>(m_hotErrors);
+    m["hot_worst_relative_error"] = m_worstHotRelative;
+    m["hot_relative_tolerance_n"] = HotRelativeTolerance(static_cast<uint32_t>(workers));
+    m["cold_values_checked"] = static_cast<double>(m_coldChecked);
+    m["cold_value_errors"] = static_cast<double>(m_coldErrors);
+    for (const auto& [name, value] : m_dense->GetCounters())
+    {
+        m["dense_" + name] = value;
+    }
+    return m;
+}
+
+} // namespace ns3

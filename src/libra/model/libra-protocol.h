@@ -1,0 +1,257 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef LIBRA_PROTOCOL_H
+#define LIBRA_PROTOCOL_H
+
+#include "libra-cold-server.h"
+#include "libra-layout.h"
+#include "libra-lns-adder.h"
+#include "libra-program.h"
+#include "libra-rank-table.h"
+#include "libra-value-book.h"
+
+#include "ns3/aggregation-protocol.h"
+#include "ns3/nstime.h"
+#include "ns3/sparse-workload.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class LibraAgent;
+
+/**
+ * \ingroup libra
+ * Libra (Pan et al., "Libra: In-network Gradient Aggregation for Speeding up Distributed Sparse
+ * Deep Training") for one job: registered as protocol "libra"; "libra-ps" is the same job with no
+ * hot parameters, the sparse parameter server without in-network aggregation (the paper's PS-lite
+ * baseline on the same host stack, spec A.14.9).
+ *
+ * The job's sparse gradients come from a SparseWorkload named by the Workload attribute (oa-like,
+ * se-like: the spec's Zipf fits of the paper's two industrial models; custom: Rows, Exponent), with
+ * AccessesPerIteration row draws per worker and iteration and Dim floats per row (key = row x Dim
+ * + j, one 4-B parameter each). The hot set is the HotKeys hottest parameters, from the law's
+ * ranks (HotSet true-ranks) or identified on a SamplingRate sample of a SampleIterations-long run
+ * (sampled, paper Sec. 3.3). The job's `workload` (tensor_bytes or a zoo model) is its dense part
+ * (the DenseNet), aggregated by the same PS hosts.
+ *
+ * Install: the aggregating switch is the ToR of the first PS host (paper Sec. 6); a LibraProgram is
+ * installed there (or joined: jobs share it, each with its own register range, and a job that does
+ * not fit is refused naming the numbers); the workers' multicast group; one LibraColdServer per PS
+ * host (keys range-partitioned); and a sharded PS for the dense tensors.
+ */
+class LibraProtocol : public AggregationProtocol
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    LibraProtocol();
+    ~LibraProtocol() override;
+
+    /// A named sparse workload.
+    struct WorkloadSpec
+    {
+        std::string name;        //!< oa-like, se-like, custom
+        uint32_t rows = 0;       //!< R
+        double exponent = 0;     //!< Zipf s
+        std::string description; //!< where it comes from
+    };
+
+    /**
+     * \param name oa-like or se-like
+     * \return the spec's fit (rows, exponent) of that model
+     * \throws std::invalid_argument listing the names
+     */
+    static WorkloadSpec NamedWorkload(const std::string& name);
+
+    bool UsesParameterServers() const override;
+    std::map<std::string, double> GetCounters() const override;
+
+    /**
+     * The bound on one hot value's error relative to the sum of the magnitudes of its n
+     * contributions: ((1 + d)^(n-1) - 1) with d the per-add bound of the LNS tables
+     * (LibraLnsAdder::PerAddErrorBound), or 2 (n - 1) eps for exact float adds.
+     * \param n contributions
+     * \return the bound
+     */
+    double HotRelativeTolerance(uint32_t n) const;
+
+    /// \return the layout (K, m, cap, placement, packing)
+    const LibraLayout& GetLayout() const
+    {
+        return *m_layout;
+    }
+
+    /// \return the workers' key <-> rank table
+    const LibraRankTable& GetRankTable() const
+    {
+        return m_rankTable;
+    }
+
+    /// \return the sparse workload
+    const SparseWorkload& GetWorkload() const
+    {
+        return *m_workload;
+    }
+
+    /// \return floats per row
+    uint32_t GetDim() const
+    {
+        return m_dim;
+    }
+
+    /// \return K (0: every pair is cold)
+    uint32_t GetHotKeys() const
+    {
+        return m_hotKeys;
+    }
+
+    /// \return the aggregating switch's address (INA_NO_ADDRESS without hot keys)
+    InaAddress GetSwitchAddress() const
+    {
+        return m_switchAddress;
+    }
+
+    /// \return the program on the aggregating switch (nullptr without hot keys)
+    Ptr<LibraProgram> GetProgram() const
+    {
+        return m_program;
+    }
+
+    /// \return the workers' endpoint
+    uint16_t GetEndpoint() const;
+
+    /// \return register blocks of the job, ceil(K / m)
+    uint32_t GetBlocks() const;
+
+    /// \return hot packets a worker keeps in flight
+    uint32_t GetWindow() const
+    {
+        return m_window;
+    }
+
+    /// \return the workers' retransmission timeout
+    Time GetRto() const
+    {
+        return m_rto;
+    }
+
+    /// \return recirculations a push may need (beyond them, pairs go to the PS)
+    uint32_t GetMaxRecirculations() const
+    {
+        return m_maxRecirculations;
+    }
+
+    /// \return the PS shards
+    uint32_t GetNShards() const;
+
+    /**
+     * \param key a parameter key
+     * \return its shard (range partition, as PS-lite)
+     */
+    uint32_t ShardOf(uint32_t key) const;
+
+    /// \return the true sums (check_values)
+    LibraValueBook& GetBook()
+    {
+        return m_book;
+    }
+
+    /**
+     * \param iteration an iteration
+     * \return the tensor id the sparse values of that iteration are drawn under (GradientValues)
+     */
+    static uint64_t SparseTensorId(uint32_t iteration)
+    {
+        return (uint64_t{1} << 62) | iteration;
+    }
+
+    /// Value checks of one worker's round (hot and cold), for the job's summary.
+    void NoteChecks(uint64_t hotChecked,
+                    uint64_t hotErrors,
+                    double worstHotRelative,
+                    uint64_t coldChecked,
+                    uint64_t coldErrors);
+
+    /// \return hot + cold values checked (the job adds them to its value check)
+    uint64_t GetOwnValuesChecked() const override
+    {
+        return m_hotChecked + m_coldChecked;
+    }
+
+    /// \return hot + cold values wrong
+    uint64_t GetOwnValueErrors() const override
+    {
+        return m_hotErrors + m_coldErrors;
+    }
+
+  protected:
+    void DoDispose() override;
+
+    /// \return false to aggregate nothing in the network (LibraSparsePsProtocol): HotKeys is 0
+    virtual bool AggregatesInNetwork() const;
+
+  private:
+    void DoInstall() override;
+    Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
+    void BuildWorkload();
+    void InstallSwitch();
+    void InstallServers();
+    [[noreturn]] void Fail(const std::string& what) const;
+
+    // Attributes
+    std::string m_workloadName;
+    uint32_t m_rows;
+    double m_exponent;
+    uint32_t m_dim;
+    uint32_t m_accesses;
+    uint64_t m_workloadSeed;
+    uint32_t m_hotKeys;
+    std::string m_hotSetSource;
+    double m_samplingRate;
+    uint32_t m_sampleIterations;
+    uint32_t m_registers;
+    uint32_t m_pairsPerPacket;
+    std::string m_placement;
+    std::string m_packing;
+    uint32_t m_maxRecirculations;
+    std::string m_addMode;
+    double m_memoryShare;
+    uint32_t m_window;
+    Time m_rto;
+
+    // installed
+    std::unique_ptr<SparseWorkload> m_workload;
+    std::unique_ptr<LibraLayout> m_layout;
+    LibraRankTable m_rankTable;
+    uint64_t m_totalKeys = 0;
+    Ptr<LibraProgram> m_program;
+    InaAddress m_switchAddress = INA_NO_ADDRESS;
+    InaAddress m_group = INA_NO_ADDRESS;
+    std::vector<Ptr<LibraColdServer>> m_servers;
+    std::vector<std::vector<Ptr<InaTransportSender>>> m_coldPush;   //!< [worker][shard]
+    std::vector<std::vector<Ptr<InaTransportReceiver>>> m_coldPull; //!< [worker][shard]
+    Ptr<AggregationProtocol> m_dense;
+    std::vector<Ptr<LibraAgent>> m_agents;
+    LibraValueBook m_book;
+    uint64_t m_hotChecked = 0;
+    uint64_t m_hotErrors = 0;
+    double m_worstHotRelative = 0;
+    uint64_t m_coldChecked = 0;
+    uint64_t m_coldErrors = 0;
+};
+
+} // namespace ns3
+
+#endif /* LIBRA_PROTOCOL_H */

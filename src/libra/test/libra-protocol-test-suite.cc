@@ -1,0 +1,315 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Libra end to end on a star: training jobs whose sparse rounds go through the switch program
+// (hot) and the sparse PS (cold), with every value checked; several jobs on one switch; a job the
+// switch memory cannot hold; loss on every link; the sparse PS baseline (no hot keys).
+#include "ns3/aggregation-protocol-registry.h"
+#include "ns3/double.h"
+#include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
+#include "ns3/libra-agent.h"
+#include "ns3/libra-lns-adder.h"
+#include "ns3/libra-program.h"
+#include "ns3/libra-protocol.h"
+#include "ns3/pipeline.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/training-job.h"
+#include "ns3/uinteger.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+using Attrs = std::vector<std::pair<std::string, std::string>>;
+
+/// A small sparse model: 200,000 rows, Zipf 1.0, 2,000 draws per worker and iteration, 3,000 hot
+/// parameters in 16 registers (188 blocks), a 4-KB dense part.
+Attrs
+SmallModel()
+{
+    return {{"Workload", "custom"},
+            {"Rows", "200000"},
+            {"Exponent", "1.0"},
+            {"AccessesPerIteration", "2000"},
+            {"HotKeys", "3000"}};
+}
+
+Ptr<InaFabric>
+Star(uint32_t hosts, double loss = 0)
+{
+    InaFabricHelper helper;
+    helper.SetQueue(1000000, 0);
+    helper.SetLossRate(loss);
+    return helper.Build(InaTopology::Star(hosts, {100000000000ULL, 1000000}));
+}
+
+/// A Libra training job on `fabric`: workers hosts[first .. first + n), the PS the next host.
+Ptr<TrainingJob>
+MakeJob(Ptr<InaFabric> fabric,
+        uint32_t jobId,
+        uint32_t first,
+        uint32_t n,
+        uint32_t iterations,
+        const Attrs& attrs,
+        const std::string& protocol = "libra")
+{
+    JobContext ctx;
+    ctx.fabric = fabric;
+    ctx.jobId = jobId;
+    ctx.name = "libra-" + std::to_string(jobId);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        ctx.workerHosts.push_back(first + i);
+    }
+    ctx.psHosts = {first + n};
+    ctx.inaTiers = {"tor"};
+    ctx.seed = 11 + jobId;
+    ctx.checkValues = true;
+    ctx.flowIdBase = (jobId + 1) * JobContext::FLOW_IDS_PER_JOB;
+    ObjectFactory f(AggregationProtocolRegistry::Lookup(protocol));
+    for (const auto& [name, value] : attrs)
+    {
+        f.Set(name, StringValue(value));
+    }
+    Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+    job->SetAttribute("Iterations", UintegerValue(iterations));
+    job->Setup(ctx, ModelZoo::TensorWorkload(4096), f.Create<AggregationProtocol>());
+    return job;
+}
+
+double
+Counter(Ptr<TrainingJob> job, const std::string& name)
+{
+    return job->GetProtocol()->GetCounters().at(name);
+}
+
+uint64_t
+Reason(Ptr<LibraProgram> program, const std::string& name)
+{
+    return program->GetReasonCount(name);
+}
+
+} // namespace
+
+/**
+ * Four workers, three iterations, LNS add. Every round: each hot pair is added once (the switch's
+ * pairs_aggregated equals the hot pairs the workers sent), every worker gets every block's result
+ * once, the pipeline recirculated exactly the passes the workers' Analyse predicted, the
+ * registers are back to zero after the last round, and every hot value is within the tables'
+ * stated bound of the true sum and every cold value exact.
+ */
+class LibraEndToEndTestCase : public TestCase
+{
+  public:
+    LibraEndToEndTestCase(std::string mode)
+        : TestCase("libra end to end, AddMode " + mode + ": every value checked, every pair once")
+        , m_mode(std::move(mode))
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(5);
+        Attrs attrs = SmallModel();
+        attrs.emplace_back("AddMode", m_mode);
+        Ptr<TrainingJob> job = MakeJob(fabric, 1, 0, 4, 3, attrs);
+        job->Start();
+        Simulator::Run();
+        Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
+        Ptr<LibraProgram> program = protocol->GetProgram();
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "every iteration completed");
+        const double hotPairs = Counter(job, "hot_pairs");
+        NS_TEST_EXPECT_MSG_GT(hotPairs, 0, "hot pairs went to the switch");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "cold_pairs"), 0, "cold pairs went to the PS");
+        NS_TEST_EXPECT_MSG_EQ(Reason(program, "pairs_aggregated"),
+                              static_cast<uint64_t>(hotPairs),
+                              "every hot pair added exactly once");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "results_received"),
+                              4.0 * 3 * protocol->GetBlocks(),
+                              "every worker got every block's result once per round");
+        NS_TEST_EXPECT_MSG_EQ(Reason(program, "rounds_completed"), 3, "three rounds");
+        uint64_t predicted = 0;
+        for (uint32_t r = 0; r < 4; ++r)
+        {
+            predicted += DynamicCast<LibraAgent>(job->GetWorkers()[r]->GetAgent())
+                             ->GetCounters()
+                             .recirculations;
+        }
+        NS_TEST_EXPECT_MSG_EQ(program->GetPipeline()->GetUsage().recirculations,
+                              predicted,
+                              "the pipeline recirculated the passes the workers predicted");
+        for (uint32_t rank = 0; rank < protocol->GetHotKeys(); ++rank)
+        {
+            if (program->ReadHot(1, rank) != 0.0f)
+            {
+                NS_TEST_EXPECT_MSG_EQ(program->ReadHot(1, rank), 0.0f, "registers reset by pulls");
+                break;
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "hot_values_checked"), 0, "hot values checked");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "hot values within bound");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "cold_values_checked"), 0, "cold values checked");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "cold values exact");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "dense values and the sparse ones");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(Counter(job, "hot_worst_relative_error"),
+                                    protocol->HotRelativeTolerance(4),
+                                    "worst error within the 4-contribution bound");
+        if (m_mode == "lns-approx")
+        {
+            // The log-domain add is not exact: some error must show (a bound that is never
+            // approached would say nothing).
+            NS_TEST_EXPECT_MSG_GT(Counter(job, "hot_worst_relative_error"), 0, "LNS rounding");
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_mode;
+};
+
+/**
+ * Two jobs share the switch's Libra program, each with its own register range, and both come
+ * out exact; a third job that the switch's Libra memory cannot hold is refused with a message
+ * naming the numbers.
+ */
+class LibraMultiJobTestCase : public TestCase
+{
+  public:
+    LibraMultiJobTestCase()
+        : TestCase("two libra jobs share the switch; a third that does not fit is refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(12);
+        // MemoryShare 0.0006 of 20 MiB = 3,145 keys of 4 B: 196 cells in each of 16 registers.
+        // A job of 1,500 hot keys takes 94 cells: two fit (188), a third (282) does not.
+        Attrs attrs = SmallModel();
+        attrs.emplace_back("MemoryShare", "0.0006");
+        attrs[4].second = "1500";
+        Ptr<TrainingJob> a = MakeJob(fabric, 1, 0, 3, 2, attrs);
+        Ptr<TrainingJob> b = MakeJob(fabric, 2, 4, 3, 2, attrs);
+        bool refused = false;
+        std::string what;
+        try
+        {
+            MakeJob(fabric, 3, 8, 3, 2, attrs);
+        }
+        catch (const std::runtime_error& e)
+        {
+            refused = true;
+            what = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(refused, true, "the third job is refused");
+        NS_TEST_EXPECT_MSG_NE(what.find("switch memory cannot hold its 1500 hot parameters"),
+                              std::string::npos,
+                              what);
+        NS_TEST_EXPECT_MSG_NE(what.find("libra-1 1500, libra-2 1500"), std::string::npos, what);
+        a->Start();
+        b->Start();
+        Simulator::Run();
+        Ptr<LibraProgram> program = DynamicCast<LibraProtocol>(a->GetProtocol())->GetProgram();
+        NS_TEST_EXPECT_MSG_EQ(program,
+                              DynamicCast<LibraProtocol>(b->GetProtocol())->GetProgram(),
+                              "one program per switch");
+        for (const auto& job : {a, b})
+        {
+            NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), true, "completed");
+            NS_TEST_EXPECT_MSG_GT(Counter(job, "hot_values_checked"), 0, "checked");
+            NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "hot within bound");
+            NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "cold exact");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * 1 % loss on every link direction: pushes, ACKs, DONEs, READYs, pulls and results get lost; the
+ * workers resend, the switch CPU answers repeats from its records and resends held results. Every
+ * value is still within bound (a push added twice would not be), and repeats were absorbed.
+ */
+class LibraLossTestCase : public TestCase
+{
+  public:
+    LibraLossTestCase()
+        : TestCase("libra under 1 % loss on every link: nothing lost, nothing added twice")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(5, 0.01);
+        Attrs attrs = SmallModel();
+        attrs.emplace_back("AddMode", "exact");
+        Ptr<TrainingJob> job = MakeJob(fabric, 1, 0, 4, 3, attrs);
+        job->Start();
+        Simulator::Run();
+        Ptr<LibraProgram> program = DynamicCast<LibraProtocol>(job->GetProtocol())->GetProgram();
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed despite loss");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "hot_resends"), 0, "workers resent lost packets");
+        NS_TEST_EXPECT_MSG_GT(Reason(program, "retx_to_cpu"), 0, "resends went to the CPU");
+        NS_TEST_EXPECT_MSG_GT(Reason(program, "repeats_absorbed"), 0, "repeats not re-applied");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "hot_values_checked"), 0, "checked");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "nothing lost or doubled");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "cold exact");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "dense exact");
+        NS_TEST_EXPECT_MSG_EQ(program->GetHeldCopies(), 0, "every held result acknowledged");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * libra-ps (HotKeys ignored): the sparse PS baseline. No program on the switch, every pair cold and
+ * exact.
+ */
+class LibraSparsePsTestCase : public TestCase
+{
+  public:
+    LibraSparsePsTestCase()
+        : TestCase("libra-ps, the sparse PS baseline: no switch program, every pair cold and exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(5);
+        Ptr<TrainingJob> job = MakeJob(fabric, 1, 0, 4, 2, SmallModel(), "libra-ps");
+        job->Start();
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetSwitch(5)->GetPipeline()->GetNPrograms(), 0, "no program");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_pairs"), 0, "nothing hot");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "cold_values_checked"), 0, "checked");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "exact");
+        Simulator::Destroy();
+    }
+};
+
+class LibraProtocolTestSuite : public InaTestSuite
+{
+  public:
+    LibraProtocolTestSuite()
+        : InaTestSuite("libra-protocol", Type::UNIT)
+    {
+        AddTestCase(new LibraEndToEndTestCase("lns-approx"));
+        AddTestCase(new LibraEndToEndTestCase("exact"));
+        AddTestCase(new LibraMultiJobTestCase);
+        AddTestCase(new LibraLossTestCase);
+        AddTestCase(new LibraSparsePsTestCase);
+    }
+};
+
+static LibraProtocolTestSuite g_libraProtocolTestSuite;
