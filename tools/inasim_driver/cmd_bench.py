@@ -43,6 +43,10 @@ BENCHMARKS = {
                      "the ESA paper's simulation (8 jobs x 8 workers of DNN A on one 100 Gb/s "
                      "switch) with ESA, ATP and SwitchML: wall time, hops/s, mean JCT, "
                      "utilisation", ("scheduler",)),
+    "grid": Benchmark("grid-bench", (),
+                      "GRID's planner at 100 workers on the paper's 500-server leaf-spine and "
+                      "80-switch fat-tree (plan wall time, rate), and GRID at packet level on "
+                      "Fig. 1's fabric (wall time, hops/s)", ("scheduler",)),
 }
 
 DEFAULT_OUT = ROOT / "results" / "bench"

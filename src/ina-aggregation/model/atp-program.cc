@@ -352,6 +352,22 @@ AtpProgram::NoteFreed()
     --m_inUse;
 }
 
+bool
+AtpProgram::IsAggregationWork(const InaPacket* p) const
+{
+    const AtpHeader* h = p->Header<AtpHeader>();
+    uint64_t entry = 0;
+    if ((h->flags & (AtpHeader::FLAG_ACK | AtpHeader::FLAG_OVERFLOW)) != 0 ||
+        p->jobId > MAX_JOB_ID || h->psIndex >= ATP_MAX_PS || m_regs.jobs == nullptr ||
+        !m_regs.jobs->ControlLookup(JobTableKey(p->jobId, h->psIndex), &entry))
+    {
+        return false;
+    }
+    const JobConfig& job = m_jobs[entry];
+    const bool edge = (h->flags & AtpHeader::FLAG_EDGE) != 0;
+    return job.role == Role::LEVEL1 ? (!edge && h->bitmap1 == job.groupBit) : edge;
+}
+
 void
 AtpProgram::DoProcess(InaPacket* p, PipelinePass& pass)
 {

@@ -121,6 +121,9 @@ class AtpProgram : public SwitchProgram
     void CheckConfig() override;
     uint64_t GetAggregatorsInUse() const override;
     uint64_t GetPeakAggregatorsInUse() const override;
+    /// A gradient this switch aggregates for its job (DoProcess's routing, without registers):
+    /// not a result, a float overflow, another group's gradient or a level-2 packet before level 1.
+    bool IsAggregationWork(const InaPacket* p) const override;
 
     /**
      * Lay the value lanes out for this pipeline (lanes per stage = its stateful ALUs per stage).

@@ -121,12 +121,13 @@ SwitchMlProgram::CheckConfig()
     const uint32_t seenLanes = (m_maxFanIn + 31) / 32;
     if (seenLanes > GetPipelineLimits().statefulAlusPerStage)
     {
-        throw std::invalid_argument(
-            "MaxFanIn " + std::to_string(m_maxFanIn) + " needs " + std::to_string(seenLanes) +
-            " bitmap registers in one stage but a stage has " +
-            std::to_string(GetPipelineLimits().statefulAlusPerStage) +
-            " stateful ALUs (StatefulAlusPerStage); at most " +
-            std::to_string(32 * GetPipelineLimits().statefulAlusPerStage) + " contributors per switch");
+        throw std::invalid_argument("MaxFanIn " + std::to_string(m_maxFanIn) + " needs " +
+                                    std::to_string(seenLanes) +
+                                    " bitmap registers in one stage but a stage has " +
+                                    std::to_string(GetPipelineLimits().statefulAlusPerStage) +
+                                    " stateful ALUs (StatefulAlusPerStage); at most " +
+                                    std::to_string(32 * GetPipelineLimits().statefulAlusPerStage) +
+                                    " contributors per switch");
     }
 }
 
@@ -462,6 +463,14 @@ SwitchMlProgram::ReadExponent(uint32_t jobId, uint16_t idx, uint8_t ver) const
     }
     const uint32_t slot = ControlSlot(jobId, idx, ver);
     return static_cast<int16_t>(static_cast<uint16_t>(m_exponent->ControlRead(slot * 2 + ver)));
+}
+
+bool
+SwitchMlProgram::IsAggregationWork(const InaPacket* p) const
+{
+    const SwitchMlHeader* h = p->Header<SwitchMlHeader>();
+    return (h->flags & SwitchMlHeader::FLAG_HARVEST) == 0 && h->type == SwitchMlHeader::UPDATE &&
+           p->dst == GetSwitchAddress();
 }
 
 void
