@@ -97,6 +97,7 @@ SwitchMlAgent::DoSetup()
     m_elements = m_protocol->GetElementsPerPacket();
     m_block = m_protocol->GetQuantizer() == SwitchMlProtocol::BLOCK_EXPONENT;
     m_factor = m_protocol->GetScalingFactor();
+    m_half = m_protocol->GetWireFormat() == SwitchMlProtocol::FLOAT16;
     m_rtoPs = m_protocol->GetRto().GetTimeStep();
     m_wireData = m_protocol->GetWireBytes(true);
     m_wireBoot = m_protocol->GetWireBytes(false);
@@ -238,10 +239,21 @@ SwitchMlAgent::SendPhase(uint32_t s, bool retransmission)
             p->values = m_pool->AllocValues(m_elements);
             const double factor =
                 m_block ? SwitchMlQuantizer::BlockFactor(m_workers, st.emax) : m_factor;
-            m_counters.quantizationOverflows += SwitchMlQuantizer::Quantize(v + block * m_elements,
-                                                                            count(block),
-                                                                            factor,
-                                                                            p->values->AsInt32());
+            const float* in = v + block * m_elements;
+            const uint32_t n = count(block);
+            if (m_half)
+            {
+                // What travels is the half float; the switch's table turns it into round(f h),
+                // the same integer the worker computes here from it.
+                m_halfScratch.resize(n);
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    m_halfScratch[i] = SwitchMlQuantizer::ToHalf(in[i]);
+                }
+                in = m_halfScratch.data();
+            }
+            m_counters.quantizationOverflows +=
+                SwitchMlQuantizer::Quantize(in, n, factor, p->values->AsInt32());
         }
     }
     ++m_stats.packetsSent;
@@ -296,11 +308,18 @@ SwitchMlAgent::Receive(InaPacket* p, uint32_t port)
         {
             const double factor =
                 m_block ? SwitchMlQuantizer::BlockFactor(m_workers, st.emax) : m_factor;
-            SwitchMlQuantizer::Dequantize(
-                p->values->AsInt32(),
-                static_cast<uint32_t>(std::min<uint64_t>(m_elements, t.elements - begin)),
-                factor,
-                t.values->data() + begin);
+            const uint32_t n =
+                static_cast<uint32_t>(std::min<uint64_t>(m_elements, t.elements - begin));
+            float* out = t.values->data() + begin;
+            SwitchMlQuantizer::Dequantize(p->values->AsInt32(), n, factor, out);
+            if (m_half)
+            {
+                // The switch returns the aggregate as a half float (its int32 -> float16 table).
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    out[i] = SwitchMlQuantizer::ToHalf(out[i]);
+                }
+            }
         }
     }
     // The result also carries the agreed exponent of the slot's next chunk in this tensor.

@@ -147,6 +147,8 @@ class SwitchMlAgent : public AggregationAgent, public InaPacketSink
     uint32_t m_workers = 0;                   //!< n, for the block factor
     uint32_t m_elements = 32;                 //!< elements per packet
     bool m_block = false;                     //!< block-exponent quantizer
+    bool m_half = false;                      //!< float16 on the wire
+    std::vector<float> m_halfScratch;         //!< float16: one packet's values as halves
     double m_factor = 1;                      //!< global factor f
     int64_t m_rtoPs = 0;                      //!< RTO in time steps
     uint32_t m_wireData = 0;                  //!< wire bytes with payload

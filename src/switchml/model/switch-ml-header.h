@@ -36,7 +36,8 @@ constexpr uint16_t SWITCHML_ENDPOINT_LAST = 1023;
  *
  * Wire layout (spec A1): Ethernet 14 + IPv4 20 + UDP 8 = 42 B, then
  * - 32 elements (v1 paper): a 10-B SwitchML header (type 4 bit, size 3, ver 1, job 8, wid 16,
- *   idx 16, off 32) and 128 B of int32: 180 B; 182 B with the 2-B block exponent;
+ *   idx 16, off 32) and 128 B of int32: 180 B; 182 B with the 2-B block exponent; 116 B with
+ *   float16 on the wire (64 B of payload);
  * - 64 elements (NSDI'21 code): an 8-B header (no wid: the switch maps the source address to the
  *   worker with a table), 256 B of int32 and a 2-B exponent: 308 B.
  * A packet with no payload (the exponent-only first phase of a slot in block-exponent mode) is the
@@ -77,14 +78,19 @@ struct SwitchMlHeader
      * \param elements elements per packet (32 or 64)
      * \param exponentField whether the packet carries the 2-B exponent
      * \param hasData whether it carries the payload vector
+     * \param elementBytes bytes of one element on the wire: 4 (int32), or 2 (float16, converted
+     *        to and from int32 in the switch; paper, Section 3.7)
      * \return the bytes the packet occupies on a link
      */
-    static constexpr uint32_t WireBytes(uint32_t elements, bool exponentField, bool hasData)
+    static constexpr uint32_t WireBytes(uint32_t elements,
+                                        bool exponentField,
+                                        bool hasData,
+                                        uint32_t elementBytes = 4)
     {
         // The NSDI'21 layout always has the exponent field; v1 only when the exchange is on.
         const bool v2 = elements > 32;
         const uint32_t header = L2_L3_L4_BYTES + (v2 ? 8 : 10) + (v2 || exponentField ? 2 : 0);
-        const uint32_t bytes = header + (hasData ? 4 * elements : 0);
+        const uint32_t bytes = header + (hasData ? elementBytes * elements : 0);
         return std::max(bytes, MIN_FRAME_BYTES);
     }
 };
@@ -92,6 +98,7 @@ struct SwitchMlHeader
 static_assert(sizeof(SwitchMlHeader) <= InaPacket::HDR_BYTES, "SwitchMlHeader must fit InaPacket");
 static_assert(SwitchMlHeader::WireBytes(32, false, true) == 180, "v1 frame is 180 B");
 static_assert(SwitchMlHeader::WireBytes(64, true, true) == 308, "NSDI'21 frame is 308 B");
+static_assert(SwitchMlHeader::WireBytes(32, false, true, 2) == 116, "v1 float16 frame is 116 B");
 
 } // namespace ns3
 

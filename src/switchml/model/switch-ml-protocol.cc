@@ -58,6 +58,18 @@ SwitchMlProtocol::GetTypeId()
                                           "global",
                                           SwitchMlProtocol::BLOCK_EXPONENT,
                                           "block-exponent"))
+            .AddAttribute("WireFormat",
+                          "Elements on the wire: int32 (4 B, converted on the workers) or "
+                          "float16 (2 B: workers send half floats, the switch converts them to "
+                          "int32 with the global factor by lookup tables and the aggregate back; "
+                          "paper, Section 3.7, its \"SwitchML (16)\"). float16 needs the global "
+                          "quantizer.",
+                          EnumValue(SwitchMlProtocol::INT32),
+                          MakeEnumAccessor(&SwitchMlProtocol::m_wireFormat),
+                          MakeEnumChecker(SwitchMlProtocol::INT32,
+                                          "int32",
+                                          SwitchMlProtocol::FLOAT16,
+                                          "float16"))
             .AddAttribute("ScalingFactor",
                           "Global quantizer: the factor f. 0 picks the largest f that cannot "
                           "overflow, (2^31 - 1 - n) / (n MaxAbsGradient) (paper, Theorem 2).",
@@ -130,6 +142,11 @@ SwitchMlProtocol::DoInstall()
     {
         Fail("attribute ElementsPerPacket is " + std::to_string(m_elements) +
              "; expected 32 (2019 paper) or 64 (NSDI'21)");
+    }
+    if (m_wireFormat == FLOAT16 && m_quantizer != GLOBAL)
+    {
+        Fail("attribute WireFormat float16 needs Quantizer global: the switch converts half "
+             "floats with the model's one scaling factor (paper, Section 3.7)");
     }
     if (!m_rto.IsStrictlyPositive())
     {
@@ -505,7 +522,9 @@ SwitchMlProtocol::ValueTolerance(uint32_t contributions, double maxAbsValue) con
     const double f = m_factor > 0          ? m_factor
                      : m_scalingFactor > 0 ? m_scalingFactor
                                            : SwitchMlQuantizer::GlobalFactor(n, m_maxAbsGradient);
-    return SwitchMlQuantizer::GlobalTolerance(n, f, maxAbsValue);
+    const double halves =
+        m_wireFormat == FLOAT16 ? SwitchMlQuantizer::HalfTolerance(n, maxAbsValue) : 0;
+    return SwitchMlQuantizer::GlobalTolerance(n, f, maxAbsValue) + halves;
 }
 
 std::map<std::string, double>
@@ -619,7 +638,16 @@ SwitchMlProtocol::GetEndpoint() const
 uint32_t
 SwitchMlProtocol::GetWireBytes(bool hasData) const
 {
-    return SwitchMlHeader::WireBytes(m_elements, m_quantizer == BLOCK_EXPONENT, hasData);
+    return SwitchMlHeader::WireBytes(m_elements,
+                                     m_quantizer == BLOCK_EXPONENT,
+                                     hasData,
+                                     m_wireFormat == FLOAT16 ? 2 : 4);
+}
+
+SwitchMlProtocol::WireFormat
+SwitchMlProtocol::GetWireFormat() const
+{
+    return m_wireFormat;
 }
 
 } // namespace ns3

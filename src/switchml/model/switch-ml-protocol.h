@@ -57,6 +57,13 @@ class SwitchMlProtocol : public AggregationProtocol
         BLOCK_EXPONENT //!< per-packet block exponent, exchanged one phase ahead (NSDI'21)
     };
 
+    /// How elements travel between workers and switches.
+    enum WireFormat
+    {
+        INT32,  //!< 4-B integers, converted on the workers (the paper's deployment)
+        FLOAT16 //!< 2-B half floats, converted to and from int32 in the switch ("SwitchML (16)")
+    };
+
     /// One aggregating switch of the job's tree.
     struct TreeSwitch
     {
@@ -117,6 +124,7 @@ class SwitchMlProtocol : public AggregationProtocol
     uint32_t GetElementsPerPacket() const;
     /// \return the quantizer
     Quantizer GetQuantizer() const;
+    WireFormat GetWireFormat() const;
     /// \return the global scaling factor in use (GLOBAL)
     double GetScalingFactor() const;
     /// \return the retransmission timeout
@@ -148,6 +156,7 @@ class SwitchMlProtocol : public AggregationProtocol
     // Attributes
     uint32_t m_elements;       //!< elements per packet
     Quantizer m_quantizer;     //!< float conversion
+    WireFormat m_wireFormat;   //!< element format on the wire
     double m_scalingFactor;    //!< global f; 0: from the paper's Theorem 2
     double m_maxAbsGradient;   //!< B of Theorem 2
     uint32_t m_poolSize;       //!< slots asked per switch; 0: automatic

@@ -5,6 +5,7 @@
 #include "switch-ml-quantizer.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -133,6 +134,40 @@ SwitchMlQuantizer::BlockTolerance(uint32_t workers, double maxAbs)
     // F >= PerWorkerLimit / (2 maxAbs), so n / (2F) <= n maxAbs / PerWorkerLimit.
     const double quant = workers * maxAbs / PerWorkerLimit(workers);
     return quant + RoundingSlack(workers, maxAbs, quant);
+}
+
+float
+SwitchMlQuantizer::ToHalf(float x)
+{
+    if (std::isnan(x))
+    {
+        return x;
+    }
+    const double ax = std::fabs(static_cast<double>(x));
+    // 65504 is the largest half; from the midpoint to the next binade (65520) on it rounds up.
+    if (ax >= 65520.0)
+    {
+        return std::copysign(std::numeric_limits<float>::infinity(), x);
+    }
+    // 11 significant bits in the normal range (from 2^-14), a fixed 2^-24 step below it.
+    double step = std::ldexp(1.0, -24);
+    if (ax >= std::ldexp(1.0, -14))
+    {
+        int e = 0;
+        std::frexp(ax, &e); // ax = m 2^e, m in [0.5, 1)
+        step = std::ldexp(1.0, e - 11);
+    }
+    // nearbyint rounds ties to even in the default rounding mode, as the conversion does.
+    return static_cast<float>(std::copysign(std::nearbyint(ax / step) * step, x));
+}
+
+double
+SwitchMlQuantizer::HalfTolerance(uint32_t workers, double maxAbs)
+{
+    const double halfUlp = std::ldexp(1.0, -11);
+    const double subnormal = std::ldexp(1.0, -25);
+    return workers * (maxAbs * halfUlp + subnormal) +
+           (workers * maxAbs * (1 + halfUlp) * halfUlp + subnormal);
 }
 
 } // namespace ns3

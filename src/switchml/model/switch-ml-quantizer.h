@@ -87,6 +87,23 @@ class SwitchMlQuantizer
     static void Dequantize(const int32_t* in, uint32_t count, double factor, float* out);
 
     /**
+     * The float16 value nearest to x (IEEE 754 binary16, ties to even), as a float: what a worker
+     * puts on the wire with float16 (paper, Section 3.7), and what the switch's conversion of an
+     * aggregate back to float16 returns. Beyond the largest half (65504) it is +-infinity; NaN
+     * stays NaN; below 2^-14 the step is 2^-24 (subnormals).
+     */
+    static float ToHalf(float x);
+
+    /**
+     * What float16 on the wire adds to GlobalTolerance: each of n contributions rounded to half
+     * (at most B 2^-11 each) and the aggregate rounded to half on its way back (at most
+     * n B 2^-11), plus a subnormal step for each.
+     * \param workers n
+     * \param maxAbs B, the bound on every contribution
+     */
+    static double HalfTolerance(uint32_t workers, double maxAbs);
+
+    /**
      * The largest |returned sum - true sum| of one element with the global factor.
      * \param workers n
      * \param factor f

@@ -13,6 +13,7 @@
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -183,6 +184,54 @@ class SwitchMlNsdiTestCase : public TestCase
             run.protocol->GetTree()[0].program->GetCount(SwitchProgram::Counter::RECIRCULATIONS),
             3948,
             "counted by the pipeline");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup switchml-test
+ * float16 on the wire ("SwitchML (16)"): 4 workers, a 1 MB tensor. 32 elements ride in 116-B
+ * frames (64 B of halves) instead of 180 B, and the sums are within the half-float bound but not
+ * exact to float (the values really travel as halves).
+ */
+class SwitchMlFloat16TestCase : public TestCase
+{
+  public:
+    SwitchMlFloat16TestCase()
+        : TestCase("float16 on the wire: 116-B frames, sums within the half-float bound")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Star(4);
+        JobSpec spec;
+        spec.hosts = Range(0, 4);
+        spec.tensorBytes = {1000000};
+        spec.attributes = {{"WireFormat", "float16"}};
+        JobRun run(fabric, spec);
+        RunJobs({&run});
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "every worker done");
+        double worst = 0;
+        NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(&worst), 0, "worst error " << worst);
+        NS_TEST_EXPECT_MSG_GT(worst, 1e-5, "halves lose more than float rounding");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(worst,
+                                    run.protocol->ValueTolerance(4, 1.0),
+                                    "within the bound");
+        const uint64_t chunks = (250000 + 31) / 32;
+        NS_TEST_EXPECT_MSG_EQ(run.agents[0]->GetStats().wireBytesSent,
+                              chunks * 116,
+                              "116-B frames");
+        Simulator::Destroy();
+        JobSpec bad;
+        bad.hosts = Range(0, 2);
+        bad.attributes = {{"WireFormat", "float16"}, {"Quantizer", "block-exponent"}};
+        NS_TEST_EXPECT_MSG_EQ(InstallError(Star(2), bad),
+                              "job j1 (switchml): attribute WireFormat float16 needs Quantizer "
+                              "global: the switch converts half floats with the model's one "
+                              "scaling factor (paper, Section 3.7)",
+                              "float16 needs the global quantizer");
         Simulator::Destroy();
     }
 };
@@ -880,14 +929,15 @@ class SwitchMlLongLossTestCase : public TestCase
  * \ingroup switchml-test
  * The SwitchML end-to-end test suite.
  */
-class SwitchMlProtocolTestSuite : public TestSuite
+class SwitchMlProtocolTestSuite : public InaTestSuite
 {
   public:
     SwitchMlProtocolTestSuite()
-        : TestSuite("switchml-protocol", Type::UNIT)
+        : InaTestSuite("switchml-protocol", Type::UNIT)
     {
         AddTestCase(new SwitchMlStarTestCase);
         AddTestCase(new SwitchMlNsdiTestCase);
+        AddTestCase(new SwitchMlFloat16TestCase);
         AddTestCase(new SwitchMlOneWorkerJobTestCase);
         for (double loss : {0.0, 0.0001, 0.001, 0.01})
         {
