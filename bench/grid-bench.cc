@@ -19,6 +19,7 @@
 // Runs through the scenario runner, as `./inasim run` does.
 
 #include "ns3/core-module.h"
+#include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-scenario-module.h"
 
 #include <chrono>
@@ -63,6 +64,7 @@ main(int argc, char* argv[])
     std::string outBase = "results/bench/grid";
     uint32_t workers = 100;
     std::string tensor = "100MB";
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     CommandLine cmd(__FILE__);
     cmd.AddValue("out", "folder for the runs' outputs", outBase);
     cmd.AddValue("workers", "workers of the planner-level cases", workers);

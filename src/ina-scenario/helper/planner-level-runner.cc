@@ -4,11 +4,14 @@
  */
 #include "planner-level-runner.h"
 
-#include "ns3/grid-online-planner.h"
 #include "ns3/job-placement.h"
 #include "ns3/model-zoo.h"
 #include "ns3/scenario-loader.h"
 #include "ns3/scenario-runner.h"
+
+#ifdef INASIM_HAVE_GRID
+#include "ns3/grid-online-planner.h"
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +26,8 @@
 
 namespace ns3
 {
+
+#ifdef INASIM_HAVE_GRID
 
 namespace
 {
@@ -69,6 +74,8 @@ WriteText(const std::filesystem::path& path, const std::string& text)
 
 } // namespace
 
+#endif // INASIM_HAVE_GRID
+
 PlannerLevelRunner::PlannerLevelRunner(const Scenario& scenario,
                                        const InaTopology& topology,
                                        const std::string& outDir)
@@ -84,6 +91,19 @@ PlannerLevelRunner::SetConsole(std::ostream* summary)
 {
     m_summaryOut = summary;
 }
+
+#ifndef INASIM_HAVE_GRID
+
+int
+PlannerLevelRunner::Run()
+{
+    throw m_scenario.Error("level",
+                           "level: planner runs GRID's planner, but the grid module is not built "
+                           "(it needs lp_solve 5.5: apt install liblpsolve55-dev, then configure "
+                           "again with INASIM_LPSOLVE=ON)");
+}
+
+#else
 
 int
 PlannerLevelRunner::Run()
@@ -422,5 +442,7 @@ PlannerLevelRunner::Run()
     }
     return completed ? 0 : 1;
 }
+
+#endif // INASIM_HAVE_GRID
 
 } // namespace ns3
