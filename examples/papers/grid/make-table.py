@@ -30,16 +30,18 @@ ROWS = [
      "jobs.0.rate_gbps", "worker rate (Gb/s)", "geryon", 1.0, ""),
     ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable", "grid-fattree-a-sweep", 40,
      "ratio:grid/atp", "GRID rate / ATP rate", "grid/atp", 1.19,
-     "our ATP model aggregates each rack at its ToR and sends one stream per rack into the PS's "
-     "100 Gb/s link, so the PS link binds ATP exactly as SwitchML; the paper's ATP beats "
-     "SwitchML by 2.5x here, which needs aggregation beyond the racks that its one-sentence "
-     "description of ATP does not explain"),
+     "ATP and SwitchML tie in our fluid models (every rack aggregated at its own ToR, one "
+     "stream per rack into the 100 Gb/s PS link, nothing left over for ATP to pass on); the "
+     "paper's ATP is 2.5x its SwitchML here, which needs aggregation beyond the racks that its "
+     "description of ATP does not give"),
     ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable", "grid-fattree-a-sweep", 40,
      "ratio:grid/switchml", "GRID rate / SwitchML rate", "grid/switchml", 3.0,
-     "placement: our workers fill racks in order with the PS next to the last worker; the paper "
-     "does not say where its PS is"),
+     "ours: GRID 100/3 Gb/s (three aggregating switches into the PS link) against SwitchML's "
+     "100/7 (seven racks); the paper prints only the ratio, and its placement of workers and PS "
+     "is not given (ours: racks filled in order, the PS on the next free host)"),
     ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable", "grid-fattree-a-sweep", 40,
-     "ratio:grid/geryon", "GRID rate / Geryon rate", "grid/geryon", 12.0, ""),
+     "ratio:grid/geryon", "GRID rate / Geryon rate", "grid/geryon", 12.0,
+     "Geryon is B/N = 2.5 Gb/s in both; the paper's 12 implies GRID at 30 Gb/s, ours is 33.3"),
     ("Fig. 12(a) / Sec. 6.3", "fat-tree, (b) random 20 % programmable", "grid-fattree-b-sweep",
      100, "jobs.0.rate_gbps", "worker rate (Gb/s)", "grid", 23.5,
      "the printed LP has no link rows and promises 100 Gb/s; ours adds them (the paper's falling "
@@ -63,18 +65,23 @@ ROWS = [
      "of it aggregated in switches when the PS link is 100 Gb/s)"),
     ("Fig. 14(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 100,
      "jobs.0.switch_agg_gbps", "aggregated in switches (Gb/s)", "atp", 148.0,
-     "as Fig. 12(a): few workers meet a programmable switch on their default route"),
+     "the paper's pair (10 Gb/s per worker, 148 Gb/s in switches) is inconsistent: 850 Gb/s "
+     "would have to enter the PS over its 100 Gb/s link; ours (5.6 Gb/s, 561 Gb/s in switches) "
+     "fits the link"),
     ("Fig. 14(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 100,
      "jobs.0.switch_agg_gbps", "aggregated in switches (Gb/s)", "switchml", 178.45,
-     "as Fig. 12(a)"),
+     "the same inconsistency in the paper (8.9 x 100 - 178 = 712 Gb/s for a 100 Gb/s PS "
+     "link); ours is consistent with its 1.2 Gb/s"),
     ("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
      "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "grid", 86.0,
      "the paper's GRID leaves 14 % of the PS link idle while its text says GRID uses almost all "
      "of it; ours fills it whenever the PS link binds"),
     ("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
-     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "atp", 95.0, ""),
+     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "atp", 95.0,
+     "the PS link binds every scheme at 40 workers in our runs"),
     ("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
-     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "switchml", 81.6, ""),
+     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "switchml", 81.6,
+     "the PS link binds every scheme at 40 workers in our runs"),
     ("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
      "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "geryon", 100.0, ""),
     ("Fig. 15 / Sec. 6.3", "fat-tree, (a)", "grid-fattree-a-sweep", 100,
