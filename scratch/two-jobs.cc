@@ -49,6 +49,10 @@ struct JobPlan
 int
 main(int argc, char* argv[])
 {
+    // Picosecond time and inasim's scheduler, first: before any Time exists, and before the
+    // command line, so that a --SchedulerType given there still wins (docs/architecture.md).
+    InaFabricHelper::ConfigureSimulator();
+
     uint32_t iterations = 2;
     uint32_t tensorKb = 4000;
     uint32_t workers = 4;
@@ -60,9 +64,6 @@ main(int argc, char* argv[])
     cmd.AddValue("tensor-kb", "gradient per iteration (one tensor), in KB (1000 B)", tensorKb);
     cmd.AddValue("workers", "workers per job", workers);
     cmd.Parse(argc, argv);
-
-    // Picosecond time and inasim's scheduler, before any Time exists (docs/architecture.md).
-    InaFabricHelper::ConfigureSimulator();
 
     // The fabric: 2 leaves x 2 spines, 8 hosts per leaf, 100 Gb/s links with 1 us of delay.
     InaFabricHelper fabricHelper;

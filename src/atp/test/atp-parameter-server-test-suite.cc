@@ -7,10 +7,10 @@
 // levels, merging partials, discarding overlaps whole (or replacing by a superset when asked),
 // answering again after completion, and dropping stale and malformed packets.
 
-#include "ns3/atp-header.h"
 #include "ns3/atp-parameter-server.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-test-suite.h"
+#include "ns3/pool-header.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -25,7 +25,7 @@ namespace
 {
 
 constexpr uint32_t JOB = 6;
-constexpr uint16_t ENDPOINT = ATP_ENDPOINT_BASE + JOB;
+constexpr uint16_t ENDPOINT = POOL_ENDPOINT_BASE + JOB;
 
 /// Records the parameter packets reaching one host's endpoint.
 class ResultSink : public InaPacketSink
@@ -46,10 +46,10 @@ class ResultSink : public InaPacketSink
 
     void Receive(InaPacket* p, uint32_t port) override
     {
-        Result r{p->seq, p->Header<AtpHeader>()->flags, {}};
+        Result r{p->seq, p->Header<PoolHeader>()->flags, {}};
         if (p->values != nullptr)
         {
-            r.values.assign(p->values->AsInt32(), p->values->AsInt32() + AtpHeader::VALUES);
+            r.values.assign(p->values->AsInt32(), p->values->AsInt32() + PoolHeader::VALUES);
         }
         results.push_back(r);
         m_pool->Free(p);
@@ -112,17 +112,17 @@ struct Rig
         p->dst = 5;
         p->jobId = JOB;
         p->protocol = ATP_PROTOCOL;
-        p->wireBytes = AtpHeader::WIRE_BYTES;
+        p->wireBytes = PoolHeader::WIRE_BYTES;
         p->seq = seq;
         p->ecn = 1;
-        AtpHeader* h = p->Header<AtpHeader>();
+        PoolHeader* h = p->Header<PoolHeader>();
         h->bitmap0 = bitmap0;
         h->bitmap1 = bitmap1;
-        h->flags = static_cast<uint8_t>(flags | (edge ? AtpHeader::FLAG_EDGE : 0));
+        h->flags = static_cast<uint8_t>(flags | (edge ? PoolHeader::FLAG_EDGE : 0));
         h->aggregatorIndex = 3;
-        h->jobIdAndSeq = AtpHeader::Key(JOB, seq);
-        p->values = pool.AllocValues(AtpHeader::VALUES);
-        std::memcpy(p->values->AsInt32(), values.data(), AtpHeader::VALUES * 4);
+        h->jobIdAndSeq = PoolHeader::Key(JOB, seq);
+        p->values = pool.AllocValues(PoolHeader::VALUES);
+        std::memcpy(p->values->AsInt32(), values.data(), PoolHeader::VALUES * 4);
         ps->Receive(p, 0);
         Simulator::Run();
     }
@@ -136,7 +136,7 @@ struct Rig
 std::vector<int32_t>
 Ramp(int32_t base)
 {
-    std::vector<int32_t> v(AtpHeader::VALUES);
+    std::vector<int32_t> v(PoolHeader::VALUES);
     std::iota(v.begin(), v.end(), base);
     return v;
 }
@@ -144,7 +144,7 @@ Ramp(int32_t base)
 std::vector<int32_t>
 Sum(std::initializer_list<std::vector<int32_t>> vs)
 {
-    std::vector<int32_t> s(AtpHeader::VALUES, 0);
+    std::vector<int32_t> s(PoolHeader::VALUES, 0);
     for (const auto& v : vs)
     {
         for (size_t i = 0; i < s.size(); ++i)
@@ -179,10 +179,10 @@ class AtpPsMergeTestCase : public TestCase
         const auto g1 = Ramp(10);
         const auto g2 = Ramp(100);
         const auto rack1 = Ramp(1000);
-        rig.Send(1, false, 1, 1, g0, AtpHeader::FLAG_COLLISION);
-        rig.Send(1, false, 3, 1, Sum({g0, g1}), AtpHeader::FLAG_RESEND);
+        rig.Send(1, false, 1, 1, g0, PoolHeader::FLAG_COLLISION);
+        rig.Send(1, false, 3, 1, Sum({g0, g1}), PoolHeader::FLAG_RESEND);
         NS_TEST_EXPECT_MSG_EQ(rig.Counts().overlapDiscarded, 1, "overlap discarded");
-        rig.Send(1, true, 3, 2, rack1, AtpHeader::FLAG_COLLISION);
+        rig.Send(1, true, 3, 2, rack1, PoolHeader::FLAG_COLLISION);
         rig.Send(1, false, 2, 1, g1);
         NS_TEST_EXPECT_MSG_EQ(rig.ps->GetOpenFragments(), 1, "one open");
         NS_TEST_EXPECT_MSG_EQ(rig.sinks[0]->results.size(), 0, "not yet");
@@ -194,8 +194,8 @@ class AtpPsMergeTestCase : public TestCase
             const auto& r = sink->results[0];
             NS_TEST_EXPECT_MSG_EQ(r.seq, 1, "fragment 1");
             NS_TEST_EXPECT_MSG_EQ((r.values == Sum({g0, g1, g2, rack1})), true, "exact sum");
-            NS_TEST_EXPECT_MSG_EQ(((r.flags & AtpHeader::FLAG_ACK) != 0), true, "ACK");
-            NS_TEST_EXPECT_MSG_EQ(((r.flags & AtpHeader::FLAG_COLLISION) != 0), true, "collided");
+            NS_TEST_EXPECT_MSG_EQ(((r.flags & PoolHeader::FLAG_ACK) != 0), true, "ACK");
+            NS_TEST_EXPECT_MSG_EQ(((r.flags & PoolHeader::FLAG_COLLISION) != 0), true, "collided");
         }
         const auto& c = rig.Counts();
         NS_TEST_EXPECT_MSG_EQ(c.partials, 5, "five partials");
@@ -203,9 +203,9 @@ class AtpPsMergeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(c.fragments, 1, "one fragment");
 
         // A worker that missed the result resends: answered at once, to everyone.
-        rig.Send(1, false, 1, 2, rack1, AtpHeader::FLAG_RESEND);
+        rig.Send(1, false, 1, 2, rack1, PoolHeader::FLAG_RESEND);
         NS_TEST_EXPECT_MSG_EQ(rig.sinks[3]->results.size(), 2, "answered again");
-        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[3]->results[1].flags & AtpHeader::FLAG_RESEND) != 0),
+        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[3]->results[1].flags & PoolHeader::FLAG_RESEND) != 0),
                               true,
                               "the resend flag is kept");
         NS_TEST_EXPECT_MSG_EQ((rig.sinks[3]->results[1].values == Sum({g0, g1, g2, rack1})),
@@ -216,7 +216,7 @@ class AtpPsMergeTestCase : public TestCase
         rig.Send(2, true, 3, 3, Ramp(-5));
         NS_TEST_EXPECT_MSG_EQ(rig.sinks[4]->results.size(), 3, "answered");
         NS_TEST_EXPECT_MSG_EQ((rig.sinks[4]->results[2].values == Ramp(-5)), true, "as is");
-        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[4]->results[2].flags & AtpHeader::FLAG_COLLISION) != 0),
+        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[4]->results[2].flags & PoolHeader::FLAG_COLLISION) != 0),
                               false,
                               "did not collide");
         NS_TEST_EXPECT_MSG_EQ(rig.Counts().fullAggregates, 1, "one full");
@@ -243,8 +243,8 @@ class AtpPsSupersetTestCase : public TestCase
         for (bool superset : {false, true})
         {
             Rig rig(superset);
-            rig.Send(1, false, 1, 1, Ramp(1), AtpHeader::FLAG_COLLISION);
-            rig.Send(1, true, 7, 1, Sum({Ramp(1), Ramp(2), Ramp(3)}), AtpHeader::FLAG_RESEND);
+            rig.Send(1, false, 1, 1, Ramp(1), PoolHeader::FLAG_COLLISION);
+            rig.Send(1, true, 7, 1, Sum({Ramp(1), Ramp(2), Ramp(3)}), PoolHeader::FLAG_RESEND);
             NS_TEST_EXPECT_MSG_EQ(rig.Counts().supersetReplaced, superset ? 1 : 0, "replaced");
             NS_TEST_EXPECT_MSG_EQ(rig.Counts().overlapDiscarded, superset ? 0 : 1, "discarded");
             rig.Send(1, true, 3, 2, Ramp(4));
@@ -285,7 +285,7 @@ class AtpPsBadPacketTestCase : public TestCase
         rig.Send(3, false, 1, 4, Ramp(1));
         rig.Send(3, false, 8, 1, Ramp(1));
         rig.Send(3, true, 0, 4, Ramp(1));
-        rig.Send(3, false, 1, 1, Ramp(1), AtpHeader::FLAG_ACK);
+        rig.Send(3, false, 1, 1, Ramp(1), PoolHeader::FLAG_ACK);
         NS_TEST_EXPECT_MSG_EQ(rig.Counts().malformed, 5, "malformed");
         NS_TEST_EXPECT_MSG_EQ(rig.Counts().packets, 1, "one accepted");
         NS_TEST_EXPECT_MSG_EQ(rig.ps->GetOpenFragments(), 1, "fragment 200 open");

@@ -9,11 +9,11 @@
 
 #include "../../ina-protocol-kit/test/recording-switch.h"
 
-#include "ns3/atp-header.h"
 #include "ns3/atp-program.h"
 #include "ns3/ina-test-suite.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline.h"
+#include "ns3/pool-header.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -35,7 +35,7 @@ constexpr uint32_t JOB = 3;
 constexpr uint32_t OTHER = 4;
 
 /// The switch double: keeps a copy of every packet a pass hands it, then frees it.
-using RecordingSwitch = tests::RecordingSwitch<AtpHeader, SWITCH>;
+using RecordingSwitch = tests::RecordingSwitch<PoolHeader, SWITCH>;
 
 /// What one test packet carries.
 struct Pkt
@@ -93,13 +93,13 @@ struct Rig
     {
         InaPacket* p = sw.pool.Alloc();
         p->src = 100;
-        p->dst = (k.flags & AtpHeader::FLAG_ACK) != 0 ? GROUP : PS;
+        p->dst = (k.flags & PoolHeader::FLAG_ACK) != 0 ? GROUP : PS;
         p->jobId = k.job;
         p->protocol = ATP_PROTOCOL;
-        p->wireBytes = AtpHeader::WIRE_BYTES;
+        p->wireBytes = PoolHeader::WIRE_BYTES;
         p->seq = k.seq;
         p->ecn = k.ecn;
-        AtpHeader* h = p->Header<AtpHeader>();
+        PoolHeader* h = p->Header<PoolHeader>();
         h->bitmap0 = k.bitmap0;
         h->bitmap1 = k.bitmap1;
         h->fanInDegree0 = k.fanIn0;
@@ -107,7 +107,7 @@ struct Rig
         h->flags = k.flags;
         h->aggregatorIndex = k.index;
         h->psIndex = k.ps;
-        h->jobIdAndSeq = AtpHeader::Key(k.job, k.seq);
+        h->jobIdAndSeq = PoolHeader::Key(k.job, k.seq);
         if (!k.values.empty())
         {
             p->values = sw.pool.AllocValues(k.values.size());
@@ -130,7 +130,7 @@ struct Rig
 std::vector<int32_t>
 Ramp(int32_t base)
 {
-    std::vector<int32_t> v(AtpHeader::VALUES);
+    std::vector<int32_t> v(PoolHeader::VALUES);
     std::iota(v.begin(), v.end(), base);
     return v;
 }
@@ -139,7 +139,7 @@ Ramp(int32_t base)
 std::vector<int32_t>
 Sum(std::initializer_list<std::vector<int32_t>> vs)
 {
-    std::vector<int32_t> s(AtpHeader::VALUES, 0);
+    std::vector<int32_t> s(PoolHeader::VALUES, 0);
     for (const auto& v : vs)
     {
         for (size_t i = 0; i < s.size(); ++i)
@@ -170,7 +170,7 @@ Ack(uint32_t job, uint64_t seq, uint16_t index)
     k.job = job;
     k.seq = seq;
     k.index = index;
-    k.flags = AtpHeader::FLAG_ACK;
+    k.flags = PoolHeader::FLAG_ACK;
     k.values = Ramp(0);
     return k;
 }
@@ -202,7 +202,7 @@ class AtpOneLevelTestCase : public TestCase
 
         size_t r = rig.Send(Worker(0, u0));
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'C', "absorbed");
-        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(7), AtpHeader::Key(JOB, 5), "claimed");
+        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(7), PoolHeader::Key(JOB, 5), "claimed");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadBitmap(7), 1, "w0's bit");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadCounter(7), 1, "one contribution");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetAggregatorsInUse(), 1, "one held");
@@ -215,9 +215,11 @@ class AtpOneLevelTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, PS, "to the parameter server");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Sum({u0, u1, u2})), true, "the sum");
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.bitmap0, 7, "union bitmap");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_EDGE) != 0), true, "level 1 done");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_ECN) != 0), false, "no ECN");
-        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(7), AtpHeader::Key(JOB, 5), "still held");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_EDGE) != 0),
+                              true,
+                              "level 1 done");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_ECN) != 0), false, "no ECN");
+        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(7), PoolHeader::Key(JOB, 5), "still held");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadCounter(7), 3, "complete");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetAggregatorsInUse(), 1, "held until the ACK");
 
@@ -233,7 +235,7 @@ class AtpOneLevelTestCase : public TestCase
         // Fragment 21 reuses index 7: its first contribution overwrites.
         rig.Send(Worker(1, Ramp(40), 21));
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadValue(7, 0), 40, "overwritten, not added");
-        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(7), AtpHeader::Key(JOB, 21), "new key");
+        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(7), PoolHeader::Key(JOB, 21), "new key");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::ALLOCATED), 2, "two allocations");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::ABSORBED), 3, "three absorbed");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::COMPLETED), 1, "one completion");
@@ -271,14 +273,14 @@ class AtpCollisionTestCase : public TestCase
         size_t r = rig.Send(b);
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'F', "forwarded");
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, PS, "to its PS");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_COLLISION) != 0), true, "marked");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_COLLISION) != 0), true, "marked");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Ramp(500)), true, "unchanged values");
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.bitmap0, 1, "unchanged bitmap");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_EDGE) != 0), false, "not done");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_EDGE) != 0), false, "not done");
         b.bitmap0 = 2;
         rig.Send(b);
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::COLLISION), 2, "both collided");
-        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(2), AtpHeader::Key(JOB, 5), "winner holds it");
+        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(2), PoolHeader::Key(JOB, 5), "winner holds it");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadBitmap(2), 1, "winner's bitmap only");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadValue(2, 3), 4, "winner's values only");
 
@@ -286,7 +288,7 @@ class AtpCollisionTestCase : public TestCase
         r = rig.Send(Ack(OTHER, 9, 2));
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, GROUP, "still multicast");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::ACK_PASSED), 1, "passed");
-        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(2), AtpHeader::Key(JOB, 5), "still held");
+        NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(2), PoolHeader::Key(JOB, 5), "still held");
 
         rig.Send(Worker(1, Ramp(2), 5, 2));
         r = rig.Send(Worker(2, Ramp(3), 5, 2));
@@ -295,11 +297,11 @@ class AtpCollisionTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetAggregatorsInUse(), 0, "freed");
 
         // A resend of the loser finds the aggregator free: untouched, and nothing allocated.
-        b.flags = AtpHeader::FLAG_RESEND;
+        b.flags = PoolHeader::FLAG_RESEND;
         r = rig.Send(b);
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'F', "forwarded");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Ramp(500)), true, "untouched");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_COLLISION) != 0),
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_COLLISION) != 0),
                               false,
                               "a resend is never tagged collision");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::RESEND_PASSED), 1, "passed");
@@ -336,14 +338,14 @@ class AtpResendTestCase : public TestCase
         rig.Send(Worker(0, u0));
         rig.Send(Worker(1, u1, 5, 7));
         Pkt re = Worker(0, u0);
-        re.flags = AtpHeader::FLAG_RESEND;
+        re.flags = PoolHeader::FLAG_RESEND;
         size_t r = rig.Send(re);
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'F', "flushed");
         NS_TEST_EXPECT_MSG_EQ(rec[r].dst, PS, "to the PS");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Sum({u0, u1})), true, "w0 + w1, once");
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.bitmap0, 3, "union");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_EDGE) != 0), false, "partial");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_RESEND) != 0), true, "resend");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_EDGE) != 0), false, "partial");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_RESEND) != 0), true, "resend");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(7), 0, "freed");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadCounter(7), 0, "counter cleared");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetAggregatorsInUse(), 0, "none held");
@@ -352,11 +354,11 @@ class AtpResendTestCase : public TestCase
         rig.Send(Worker(0, u0, 6, 8));
         rig.Send(Worker(1, u1, 6, 8));
         re = Worker(2, u2, 6, 8);
-        re.flags = AtpHeader::FLAG_RESEND;
+        re.flags = PoolHeader::FLAG_RESEND;
         r = rig.Send(re);
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Sum({u0, u1, u2})), true, "all three");
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.bitmap0, 7, "whole group");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_EDGE) != 0), true, "whole");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_EDGE) != 0), true, "whole");
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadId(8), 0, "freed");
 
         // Fragment 7 on index 9 completes, its parameter packet is lost; w1 resends.
@@ -365,11 +367,11 @@ class AtpResendTestCase : public TestCase
         r = rig.Send(Worker(2, u2, 7, 9));
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'F', "completed");
         re = Worker(1, u1, 7, 9);
-        re.flags = AtpHeader::FLAG_RESEND;
+        re.flags = PoolHeader::FLAG_RESEND;
         r = rig.Send(re);
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Sum({u0, u1, u2})), true, "the stored sum");
         NS_TEST_EXPECT_MSG_EQ(rec[r].h.bitmap0, 7, "whole group");
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_EDGE) != 0), true, "whole");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_EDGE) != 0), true, "whole");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetAggregatorsInUse(), 0, "none held");
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::RESEND_FLUSHED), 3, "three flushes");
         // The late parameter packet finds nothing to free.
@@ -406,14 +408,14 @@ class AtpLevelsTestCase : public TestCase
             k.bitmap1 = 1u << g;
             k.fanIn0 = 2;
             k.fanIn1 = 3;
-            k.flags = AtpHeader::FLAG_EDGE;
+            k.flags = PoolHeader::FLAG_EDGE;
             k.values = v;
             return k;
         };
         // A single worker of group 1 that collided at its level-1 switch.
         Pkt left = group(1, Ramp(99));
         left.bitmap0 = 2;
-        left.flags = AtpHeader::FLAG_COLLISION;
+        left.flags = PoolHeader::FLAG_COLLISION;
         size_t r = rig.Send(left);
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'F', "passed");
         NS_TEST_EXPECT_MSG_EQ((rec[r].values == Ramp(99)), true, "untouched");
@@ -431,7 +433,7 @@ class AtpLevelsTestCase : public TestCase
 
         // A partial rack flush (resend, edgeSwitchIdentifier 0) is never merged at level 2.
         Pkt partial = group(0, Ramp(5));
-        partial.flags = AtpHeader::FLAG_RESEND;
+        partial.flags = PoolHeader::FLAG_RESEND;
         partial.seq = 6;
         r = rig.Send(partial);
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::BYPASSED), 2, "bypassed");
@@ -447,7 +449,7 @@ class AtpLevelsTestCase : public TestCase
         r = rig.Send(foreign);
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'F', "another group's packet passes");
         Pkt done = mine;
-        done.flags = AtpHeader::FLAG_EDGE;
+        done.flags = PoolHeader::FLAG_EDGE;
         rig.Send(done);
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::NOT_AGGREGATED), 2, "both passed");
         Pkt unknown = mine;
@@ -495,7 +497,7 @@ class AtpEcnSaturationTestCase : public TestCase
         down[1] = -100;
         rig.Send(Worker(1, down));
         r = rig.Send(Worker(2, down));
-        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & AtpHeader::FLAG_ECN) != 0), true, "ORed");
+        NS_TEST_EXPECT_MSG_EQ(((rec[r].h.flags & PoolHeader::FLAG_ECN) != 0), true, "ORed");
         NS_TEST_EXPECT_MSG_EQ(rec[r].values[0], AtpQuantizerMax(), "saturated high");
         NS_TEST_EXPECT_MSG_EQ(rec[r].values[1], -AtpQuantizerMax(), "saturated low");
         NS_TEST_EXPECT_MSG_EQ(rec[r].values[2], 2 + 12 + 12, "others exact");
@@ -553,7 +555,7 @@ class AtpBadPacketTestCase : public TestCase
         rig.Send(k);
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::BAD_PACKET), 4, "four bad packets");
         k = Worker(0, Ramp(1));
-        k.flags = AtpHeader::FLAG_OVERFLOW;
+        k.flags = PoolHeader::FLAG_OVERFLOW;
         rig.Send(k);
         NS_TEST_EXPECT_MSG_EQ(rig.Reason(AtpProgram::OVERFLOW_PASSED), 1, "float payload");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetAggregatorsInUse(), 0, "nothing taken");

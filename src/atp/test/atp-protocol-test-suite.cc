@@ -14,7 +14,6 @@
 #include "../../ina-protocol-kit/test/protocol-test-fabric.h"
 
 #include "ns3/atp-agent.h"
-#include "ns3/atp-header.h"
 #include "ns3/atp-parameter-server.h"
 #include "ns3/atp-program.h"
 #include "ns3/atp-protocol.h"
@@ -23,6 +22,7 @@
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-test-suite.h"
 #include "ns3/pipeline.h"
+#include "ns3/pool-header.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -86,7 +86,7 @@ class JobRun : public TypedJobRun<AtpProtocol, AtpAgent>
         uint64_t f = 0;
         for (uint64_t b : GetSpec().tensorBytes)
         {
-            f += (b / 4 + AtpHeader::VALUES - 1) / AtpHeader::VALUES;
+            f += (b / 4 + PoolHeader::VALUES - 1) / PoolHeader::VALUES;
         }
         return f;
     }
@@ -257,7 +257,7 @@ class AtpCollisionTestCase : public TestCase
         RunJobs({&ra, &rb});
         NS_TEST_ASSERT_MSG_EQ((ra.Complete() && rb.Complete()), true, "both done");
         NS_TEST_EXPECT_MSG_EQ(ra.ValueErrors() + rb.ValueErrors(), 0, "both exact");
-        Ptr<AtpProgram> program = ra.protocol->GetSwitches()[0].program;
+        Ptr<PoolProgram> program = ra.protocol->GetSwitches()[0].program;
         NS_TEST_EXPECT_MSG_EQ(program->GetReasonCount(AtpProgram::COLLISION), 2, "two collided");
         NS_TEST_EXPECT_MSG_EQ(program->GetReasonCount(AtpProgram::COMPLETED), 1, "job 1 only");
         NS_TEST_EXPECT_MSG_EQ(program->GetReasonCount(AtpProgram::ACK_FREED), 1, "job 1's ACK");
@@ -624,7 +624,7 @@ class AtpManyJobsTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(r->ValueErrors(), 0, "exact");
             fallback += r->Sum(&AggregationAgent::Stats::psFallbackPackets);
         }
-        Ptr<AtpProgram> program = runs[0]->protocol->GetSwitches()[0].program;
+        Ptr<PoolProgram> program = runs[0]->protocol->GetSwitches()[0].program;
         NS_TEST_EXPECT_MSG_EQ(program->GetNJobs(), 16, "one program, sixteen jobs");
         NS_TEST_EXPECT_MSG_GT(program->GetReasonCount(AtpProgram::COLLISION), 0, "contention");
         NS_TEST_EXPECT_MSG_GT(fallback, 0, "fallback");

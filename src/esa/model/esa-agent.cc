@@ -4,11 +4,11 @@
  */
 #include "esa-agent.h"
 
-#include "ns3/atp-quantizer.h"
 #include "esa-priority.h"
 #include "esa-protocol.h"
 
 #include "ns3/ina-host.h"
+#include "ns3/int32-quantizer.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -21,16 +21,11 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("EsaAgent");
 NS_OBJECT_ENSURE_REGISTERED(EsaAgent);
 
-namespace
-{
-constexpr uint8_t ECT = 1; //!< IP ECN "ECN-capable transport"
-} // namespace
-
 TypeId
 EsaAgent::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::EsaAgent")
-                            .SetParent<AtpAgent>()
+                            .SetParent<PoolAgent>()
                             .SetGroupName("InaAggregation")
                             .AddConstructor<EsaAgent>();
     return tid;
@@ -44,7 +39,7 @@ void
 EsaAgent::DoDispose()
 {
     m_esa = nullptr;
-    AtpAgent::DoDispose();
+    PoolAgent::DoDispose();
 }
 
 const EsaAgent::EsaCounters&
@@ -81,7 +76,7 @@ EsaAgent::Configure()
     m_pulled.assign(ring, 0);
     m_cacheSeq.assign(ring, 0);
     m_cacheValuesOn = GetContext().checkValues;
-    m_cacheValues.assign(m_cacheValuesOn ? ring * AtpHeader::VALUES : 0, 0);
+    m_cacheValues.assign(m_cacheValuesOn ? ring * PoolHeader::VALUES : 0, 0);
     const int64_t minPs = m_esa->GetRtoMin().GetTimeStep();
     m_rtoMinPs = minPs;
     m_rtoMaxPs = std::max(minPs, m_esa->GetRtoMax().GetTimeStep());
@@ -151,7 +146,7 @@ EsaAgent::PriorityOf(uint64_t seq)
         // Without the workload: what this worker still has to all-reduce, from this tensor on,
         // at its line rate.
         const double handed = static_cast<double>(m_stats.payloadBytes);
-        const double done = static_cast<double>(m_counters.fragments) * AtpHeader::VALUES * 4;
+        const double done = static_cast<double>(m_counters.fragments) * PoolHeader::VALUES * 4;
         timeS = EsaPriority::RemainingTime(std::max(0.0, handed - done), m_rateBps, 0);
         break;
     }
@@ -198,7 +193,7 @@ EsaAgent::SendFragment(uint64_t seq, bool resend)
         }
         m_sentPs[seq & m_mask] = Simulator::Now().GetTimeStep();
         m_reminded[seq & m_mask] = 0;
-        AtpAgent::SendFragment(seq, false);
+        PoolAgent::SendFragment(seq, false);
         return;
     }
     // ATP resends on a timeout; ESA reminds the parameter server instead (once per expiry it
@@ -216,7 +211,7 @@ void
 EsaAgent::SendReminder(uint64_t seq)
 {
     const Tensor& t = TensorOf(seq);
-    const AtpProtocol::WorkerRoute& r = m_protocol->GetWorkerRoute(t.ps, GetRank());
+    const PoolProtocol::WorkerRoute& r = m_protocol->GetWorkerRoute(t.ps, GetRank());
     m_reminded[seq & m_mask] = seq;
     m_sentPs[seq & m_mask] = Simulator::Now().GetTimeStep();
     InaPacket* p = GetHost()->GetPool().Alloc();
@@ -228,20 +223,20 @@ EsaAgent::SendReminder(uint64_t seq)
     p->protocol = m_protocol->GetSwitchProtocol();
     p->wireBytes = EsaHeader::CONTROL_BYTES;
     p->seq = seq;
-    p->ecn = ECT;
+    p->ecn = INA_ECN_ECT;
     p->sentPs = Simulator::Now().GetTimeStep();
-    AtpHeader* h = p->Header<AtpHeader>();
+    PoolHeader* h = p->Header<PoolHeader>();
     h->bitmap0 = r.bitmap0;
     h->bitmap1 = r.bitmap1;
     h->fanInDegree0 = r.fanIn0;
     h->fanInDegree1 = r.fanIn1;
-    h->flags = r.edge ? AtpHeader::FLAG_EDGE : 0;
+    h->flags = r.edge ? PoolHeader::FLAG_EDGE : 0;
     EsaHeader::SetKind(h, EsaHeader::CONTROL);
     h->reserved = EsaHeader::WORKER_REMINDER;
     h->priority = 0;
     h->aggregatorIndex = IndexOf(seq);
     h->psIndex = t.ps;
-    h->jobIdAndSeq = AtpHeader::Key(GetContext().jobId, seq);
+    h->jobIdAndSeq = PoolHeader::Key(GetContext().jobId, seq);
     ++m_stats.packetsSent;
     m_stats.wireBytesSent += p->wireBytes;
     GetHost()->Send(p);
@@ -252,7 +247,7 @@ EsaAgent::AnswerPull(InaPacket* p)
 {
     const uint64_t seq = p->seq;
     const uint32_t slot = static_cast<uint32_t>(seq & m_mask);
-    AtpHeader* h = p->Header<AtpHeader>();
+    PoolHeader* h = p->Header<PoolHeader>();
     const InaAddress ps = p->src;
     InaPacketPool& pool = GetHost()->GetPool();
     const bool cached = m_cacheSeq[slot] == seq;
@@ -281,11 +276,11 @@ EsaAgent::AnswerPull(InaPacket* p)
         {
             if (p->values == nullptr)
             {
-                p->values = pool.AllocValues(AtpHeader::VALUES);
+                p->values = pool.AllocValues(PoolHeader::VALUES);
             }
             std::memcpy(p->values->AsInt32(),
-                        m_cacheValues.data() + static_cast<size_t>(slot) * AtpHeader::VALUES,
-                        AtpHeader::VALUES * 4);
+                        m_cacheValues.data() + static_cast<size_t>(slot) * PoolHeader::VALUES,
+                        PoolHeader::VALUES * 4);
         }
     }
     else
@@ -299,44 +294,44 @@ EsaAgent::AnswerPull(InaPacket* p)
         }
         const Tensor& t = TensorOf(seq);
         psIndex = t.ps;
-        const AtpProtocol::WorkerRoute& r = m_protocol->GetWorkerRoute(t.ps, GetRank());
+        const PoolProtocol::WorkerRoute& r = m_protocol->GetWorkerRoute(t.ps, GetRank());
         h->bitmap0 = r.bitmap0;
         h->bitmap1 = r.bitmap1;
         h->fanInDegree0 = r.fanIn0;
         h->fanInDegree1 = r.fanIn1;
-        h->flags = r.edge ? AtpHeader::FLAG_EDGE : 0;
+        h->flags = r.edge ? PoolHeader::FLAG_EDGE : 0;
         h->reserved = EsaHeader::CONTRIBUTION;
         if (t.values != nullptr)
         {
             if (p->values == nullptr)
             {
-                p->values = pool.AllocValues(AtpHeader::VALUES);
+                p->values = pool.AllocValues(PoolHeader::VALUES);
             }
             int32_t* out = p->values->AsInt32();
-            std::fill(out, out + AtpHeader::VALUES, 0);
-            const uint64_t begin = (seq - t.firstSeq) * AtpHeader::VALUES;
+            std::fill(out, out + PoolHeader::VALUES, 0);
+            const uint64_t begin = (seq - t.firstSeq) * PoolHeader::VALUES;
             if (begin < t.elements)
             {
                 const auto count = static_cast<uint32_t>(
-                    std::min<uint64_t>(AtpHeader::VALUES, t.elements - begin));
+                    std::min<uint64_t>(PoolHeader::VALUES, t.elements - begin));
                 m_counters.quantizationOverflows +=
-                    AtpQuantizer::Quantize(t.values->data() + begin,
-                                           count,
-                                           m_protocol->GetScalingFactor(),
-                                           out);
+                    Int32Quantizer::Quantize(t.values->data() + begin,
+                                             count,
+                                             m_protocol->GetScalingFactor(),
+                                             out);
             }
         }
     }
     EsaHeader::SetKind(h, EsaHeader::CONTROL);
     h->psIndex = psIndex;
     h->aggregatorIndex = IndexOf(seq);
-    h->jobIdAndSeq = AtpHeader::Key(GetContext().jobId, seq);
+    h->jobIdAndSeq = PoolHeader::Key(GetContext().jobId, seq);
     p->dst = ps;
     p->flowId = GetContext().flowIdBase + psIndex;
     p->srcPort = m_protocol->GetEndpoint();
     p->dstPort = p->srcPort;
-    p->wireBytes = AtpHeader::WIRE_BYTES;
-    p->ecn = ECT;
+    p->wireBytes = PoolHeader::WIRE_BYTES;
+    p->ecn = INA_ECN_ECT;
     p->sentPs = Simulator::Now().GetTimeStep();
     ++m_stats.packetsSent;
     m_stats.wireBytesSent += p->wireBytes;
@@ -348,11 +343,11 @@ EsaAgent::CacheResult(uint64_t seq, const InaPacket* p)
 {
     const uint32_t slot = static_cast<uint32_t>(seq & m_mask);
     m_cacheSeq[slot] = seq;
-    if (m_cacheValuesOn && p->values != nullptr && p->values->words.size() >= AtpHeader::VALUES)
+    if (m_cacheValuesOn && p->values != nullptr && p->values->words.size() >= PoolHeader::VALUES)
     {
-        std::memcpy(m_cacheValues.data() + static_cast<size_t>(slot) * AtpHeader::VALUES,
+        std::memcpy(m_cacheValues.data() + static_cast<size_t>(slot) * PoolHeader::VALUES,
                     p->values->AsInt32(),
-                    AtpHeader::VALUES * 4);
+                    PoolHeader::VALUES * 4);
     }
 }
 
@@ -369,16 +364,16 @@ EsaAgent::DeliverEarly(uint64_t seq)
     p->jobId = GetContext().jobId;
     p->protocol = m_protocol->GetSwitchProtocol();
     p->seq = seq;
-    p->wireBytes = AtpHeader::WIRE_BYTES;
-    AtpHeader* h = p->Header<AtpHeader>();
-    h->flags = AtpHeader::FLAG_ACK;
-    h->jobIdAndSeq = AtpHeader::Key(GetContext().jobId, seq);
+    p->wireBytes = PoolHeader::WIRE_BYTES;
+    PoolHeader* h = p->Header<PoolHeader>();
+    h->flags = PoolHeader::FLAG_ACK;
+    h->jobIdAndSeq = PoolHeader::Key(GetContext().jobId, seq);
     if (m_cacheValuesOn)
     {
-        p->values = pool.AllocValues(AtpHeader::VALUES);
+        p->values = pool.AllocValues(PoolHeader::VALUES);
         std::memcpy(p->values->AsInt32(),
-                    m_cacheValues.data() + static_cast<size_t>(slot) * AtpHeader::VALUES,
-                    AtpHeader::VALUES * 4);
+                    m_cacheValues.data() + static_cast<size_t>(slot) * PoolHeader::VALUES,
+                    PoolHeader::VALUES * 4);
     }
     Receive(p, 0);
 }
@@ -390,7 +385,7 @@ EsaAgent::Receive(InaPacket* p, uint32_t port)
     {
         Configure();
     }
-    const AtpHeader* h = p->Header<AtpHeader>();
+    const PoolHeader* h = p->Header<PoolHeader>();
     const bool ours =
         p->protocol == m_protocol->GetSwitchProtocol() && p->jobId == GetContext().jobId;
     if (ours && EsaHeader::GetKind(h) == EsaHeader::CONTROL && h->reserved == EsaHeader::PULL)
@@ -398,7 +393,7 @@ EsaAgent::Receive(InaPacket* p, uint32_t port)
         AnswerPull(p);
         return;
     }
-    const bool result = ours && (h->flags & AtpHeader::FLAG_ACK) != 0;
+    const bool result = ours && (h->flags & PoolHeader::FLAG_ACK) != 0;
     const uint64_t s = p->seq;
     const int64_t now = Simulator::Now().GetTimeStep();
     if (result && s >= GetNextSeq() && m_pulled[s & m_mask] == s)
@@ -420,7 +415,7 @@ EsaAgent::Receive(InaPacket* p, uint32_t port)
         m_rto.Sample(now - m_sentPs[s & m_mask]);
         ++m_esaCounts.rttSamples;
     }
-    AtpAgent::Receive(p, port); // consumes p
+    PoolAgent::Receive(p, port); // consumes p
     CheckStall(now);
     if (!fresh || m_dupThreshold == 0)
     {

@@ -5,9 +5,10 @@
 #ifndef ESA_AGENT_H
 #define ESA_AGENT_H
 
-#include "ns3/atp-agent.h"
 #include "esa-header.h"
 #include "esa-rto-estimator.h"
+
+#include "ns3/pool-agent.h"
 
 #include <cstdint>
 #include <vector>
@@ -19,7 +20,7 @@ class EsaProtocol;
 
 /**
  * \ingroup esa
- * The worker side of ESA (ESA paper 5.1 and 5.3; spec B4.1, B4.2): ATP's worker (AtpAgent: the
+ * The worker side of ESA (ESA paper 5.1 and 5.3; spec B4.1, B4.2): ATP's worker (PoolAgent: the
  * stream of 62-value fragments, the sliding window and its ECN-driven congestion control, the
  * quantizer) with ESA's changes:
  * - every fragment carries the priority of its tensor (EsaPriority, equation 1), computed when
@@ -40,7 +41,7 @@ class EsaProtocol;
  *   for a fragment handed but not sent yet (a worker behind the others), which is then never
  *   sent to the switch; a fragment not handed yet cannot be answered (the server pulls again).
  */
-class EsaAgent : public AtpAgent
+class EsaAgent : public PoolAgent
 {
   public:
     /// What ESA's part of the agent counted.
@@ -114,7 +115,7 @@ class EsaAgent : public AtpAgent
     // Timeout
     EsaRtoEstimator m_rto{1, 1, 1}; //!< the reminder timeout
     int64_t m_firstRtoPs = 0;       //!< ATP's FirstRto
-    uint64_t m_timeoutsSeen = 0;    //!< AtpAgent's timeout count when last looked at
+    uint64_t m_timeoutsSeen = 0;    //!< PoolAgent's timeout count when last looked at
     uint64_t m_stallFor = 0;        //!< lastAck + 1 when last looked at
     int64_t m_stallSincePs = 0;     //!< since when it has been missing (or last reminded)
     int64_t m_stallRtoPs = 0;       //!< the stall guard: RtoMin, doubled per reminder for it

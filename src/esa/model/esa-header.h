@@ -5,24 +5,21 @@
 #ifndef ESA_HEADER_H
 #define ESA_HEADER_H
 
-#include "ns3/atp-header.h"
+#include "ns3/pool-header.h"
 
 #include <cstdint>
 
 namespace ns3
 {
 
-/// InaPacket::protocol of every ESA packet ("ES"): ESA jobs share their own pool, apart from ATP's.
-constexpr uint16_t ESA_PROTOCOL = 0x4553;
-
 /**
  * \ingroup esa
- * ESA's packets: ATP's header (AtpHeader) with its 8-bit `priority` field filled in (ESA paper
+ * ESA's packets: ATP's header (PoolHeader) with its 8-bit `priority` field filled in (ESA paper
  * 5.1: "The ESA Header adds an 8-bit priority field based on the ATP Head"), on 306-B frames as
  * ATP's (ESA 7.1.1; the priority byte is taken as fitting in spare header bits, spec B1.1).
  *
  * What the paper leaves to the implementation (spec B1.1, interpretation): the packet kind rides
- * in ATP's two spare flag bits (AtpHeader::FLAG_SPARE), and the kind of a host-to-host control
+ * in ATP's two spare flag bits (PoolHeader::FLAG_SPARE), and the kind of a host-to-host control
  * message in the header's `reserved` byte.
  * - DATA: a gradient fragment on its way to the switches (and, with FLAG_ACK, a result);
  * - REMINDER: from a parameter server to one aggregating switch (dst = that switch): flush the
@@ -37,16 +34,16 @@ constexpr uint16_t ESA_PROTOCOL = 0x4553;
  */
 struct EsaHeader
 {
-    /// Packet kinds (AtpHeader::flags & AtpHeader::FLAG_SPARE).
+    /// Packet kinds (PoolHeader::flags & PoolHeader::FLAG_SPARE).
     enum Kind : uint8_t
     {
         DATA = 0,     //!< a gradient fragment, or with FLAG_ACK a result
         REMINDER = 1, //!< parameter server <-> switch: flush one aggregator
         EVICTED = 2,  //!< a preempted partial aggregate, to its job's parameter server
-        CONTROL = 3   //!< host to host (AtpHeader::reserved says what)
+        CONTROL = 3   //!< host to host (PoolHeader::reserved says what)
     };
 
-    /// Control messages (AtpHeader::reserved of a CONTROL packet).
+    /// Control messages (PoolHeader::reserved of a CONTROL packet).
     enum Control : uint8_t
     {
         WORKER_REMINDER = 1, //!< worker -> PS: my result of this fragment is overdue
@@ -59,19 +56,19 @@ struct EsaHeader
     static constexpr uint32_t CONTROL_BYTES = 60;
 
     /// \return the kind of a packet
-    static Kind GetKind(const AtpHeader* h)
+    static Kind GetKind(const PoolHeader* h)
     {
-        return static_cast<Kind>(h->flags & AtpHeader::FLAG_SPARE);
+        return static_cast<Kind>(h->flags & PoolHeader::FLAG_SPARE);
     }
 
     /// Set the kind of a packet.
-    static void SetKind(AtpHeader* h, Kind k)
+    static void SetKind(PoolHeader* h, Kind k)
     {
-        h->flags = static_cast<uint8_t>((h->flags & ~AtpHeader::FLAG_SPARE) | k);
+        h->flags = static_cast<uint8_t>((h->flags & ~PoolHeader::FLAG_SPARE) | k);
     }
 };
 
-static_assert(EsaHeader::CONTROL <= AtpHeader::FLAG_SPARE, "ESA's kinds fit ATP's spare bits");
+static_assert(EsaHeader::CONTROL <= PoolHeader::FLAG_SPARE, "ESA's kinds fit ATP's spare bits");
 
 } // namespace ns3
 

@@ -17,16 +17,11 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("EsaParameterServer");
 NS_OBJECT_ENSURE_REGISTERED(EsaParameterServer);
 
-namespace
-{
-constexpr uint8_t ECT = 1; //!< IP ECN "ECN-capable transport"
-} // namespace
-
 TypeId
 EsaParameterServer::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::EsaParameterServer")
-                            .SetParent<AtpParameterServer>()
+                            .SetParent<PoolParameterServer>()
                             .SetGroupName("InaAggregation")
                             .AddConstructor<EsaParameterServer>();
     return tid;
@@ -41,7 +36,7 @@ EsaParameterServer::DoDispose()
 {
     m_timer.Cancel();
     m_esa.indexOf = Callback<uint16_t, uint64_t>();
-    AtpParameterServer::DoDispose();
+    PoolParameterServer::DoDispose();
 }
 
 void
@@ -143,11 +138,11 @@ EsaParameterServer::Track(uint64_t seq, bool activity)
 void
 EsaParameterServer::Receive(InaPacket* p, uint32_t port)
 {
-    AtpHeader* h = p->Header<AtpHeader>();
+    PoolHeader* h = p->Header<PoolHeader>();
     if (!m_configured || p->protocol != m_config.protocol || p->jobId != m_config.jobId ||
-        h->psIndex != m_config.psIndex || p->seq == 0 || (h->flags & AtpHeader::FLAG_ACK) != 0)
+        h->psIndex != m_config.psIndex || p->seq == 0 || (h->flags & PoolHeader::FLAG_ACK) != 0)
     {
-        AtpParameterServer::Receive(p, port); // counted as malformed there
+        PoolParameterServer::Receive(p, port); // counted as malformed there
         return;
     }
     const uint64_t seq = p->seq;
@@ -168,7 +163,7 @@ EsaParameterServer::Receive(InaPacket* p, uint32_t port)
             ++m_esaCounts.cachedResults;
             h->bitmap0 = 0;
             h->bitmap1 = m_groups >= 32 ? 0xffffffffu : (1u << m_groups) - 1;
-            h->flags |= AtpHeader::FLAG_EDGE;
+            h->flags |= PoolHeader::FLAG_EDGE;
             break;
         default:
             ++m_counts.malformed;
@@ -199,7 +194,7 @@ EsaParameterServer::Receive(InaPacket* p, uint32_t port)
         ++m_esaCounts.flushAnswers;
     }
     const uint64_t discarded = m_counts.overlapDiscarded;
-    AtpParameterServer::Receive(p, port);
+    PoolParameterServer::Receive(p, port);
     AfterMerge(seq, kind == EsaHeader::REMINDER || m_counts.overlapDiscarded != discarded);
 }
 
@@ -277,23 +272,23 @@ EsaParameterServer::NewControl(uint64_t seq, InaAddress dst, EsaHeader::Kind kin
     p->srcPort = m_config.endpoint;
     p->dstPort = m_config.endpoint;
     p->protocol = m_config.protocol;
-    p->ecn = ECT;
+    p->ecn = INA_ECN_ECT;
     p->seq = seq;
     p->sentPs = Simulator::Now().GetTimeStep();
-    AtpHeader* h = p->Header<AtpHeader>();
+    PoolHeader* h = p->Header<PoolHeader>();
     h->flags = 0;
     EsaHeader::SetKind(h, kind);
     h->reserved = control;
     h->psIndex = m_config.psIndex;
     h->aggregatorIndex = m_esa.indexOf(seq);
-    h->jobIdAndSeq = AtpHeader::Key(m_config.jobId, seq);
+    h->jobIdAndSeq = PoolHeader::Key(m_config.jobId, seq);
     // A reminder is full-size, so the switch can swap the partial aggregate into it.
     if (kind == EsaHeader::REMINDER)
     {
-        p->wireBytes = AtpHeader::WIRE_BYTES;
+        p->wireBytes = PoolHeader::WIRE_BYTES;
         if (m_config.checkValues)
         {
-            p->values = pool.AllocValues(AtpHeader::VALUES);
+            p->values = pool.AllocValues(PoolHeader::VALUES);
         }
     }
     else
@@ -346,25 +341,25 @@ EsaParameterServer::OnWorkerReminder(InaPacket* p)
     {
         // The worker missed the result: send it again, to that worker alone.
         ++m_esaCounts.resultsResent;
-        AtpHeader* h = p->Header<AtpHeader>();
-        h->flags = AtpHeader::FLAG_ACK;
+        PoolHeader* h = p->Header<PoolHeader>();
+        h->flags = PoolHeader::FLAG_ACK;
         h->reserved = 0;
         h->priority = 0;
         h->aggregatorIndex = m_esa.indexOf(seq);
-        h->jobIdAndSeq = AtpHeader::Key(m_config.jobId, seq);
+        h->jobIdAndSeq = PoolHeader::Key(m_config.jobId, seq);
         p->dst = worker;
         p->flowId = m_esa.controlFlowId;
         p->srcPort = m_config.endpoint;
         p->dstPort = m_config.endpoint;
-        p->ecn = ECT;
-        p->wireBytes = AtpHeader::WIRE_BYTES;
+        p->ecn = INA_ECN_ECT;
+        p->wireBytes = PoolHeader::WIRE_BYTES;
         if (m_config.checkValues && SlotSeq(slot) == seq && SlotFilled(slot))
         {
             if (p->values == nullptr)
             {
-                p->values = pool.AllocValues(AtpHeader::VALUES);
+                p->values = pool.AllocValues(PoolHeader::VALUES);
             }
-            std::memcpy(p->values->AsInt32(), SlotValues(slot), AtpHeader::VALUES * 4);
+            std::memcpy(p->values->AsInt32(), SlotValues(slot), PoolHeader::VALUES * 4);
         }
         m_config.host->Send(p);
         return;
@@ -409,13 +404,13 @@ EsaParameterServer::SendResult(InaPacket* p, uint32_t slot)
     }
     e.done = true;
     e.open = false;
-    AtpHeader* h = p->Header<AtpHeader>();
+    PoolHeader* h = p->Header<PoolHeader>();
     EsaHeader::SetKind(h, EsaHeader::DATA);
     h->reserved = 0;
     h->priority = 0;
     h->aggregatorIndex = m_esa.indexOf(seq);
-    h->jobIdAndSeq = AtpHeader::Key(m_config.jobId, seq);
-    AtpParameterServer::SendResult(p, slot);
+    h->jobIdAndSeq = PoolHeader::Key(m_config.jobId, seq);
+    PoolParameterServer::SendResult(p, slot);
 }
 
 void

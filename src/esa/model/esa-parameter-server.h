@@ -5,12 +5,12 @@
 #ifndef ESA_PARAMETER_SERVER_H
 #define ESA_PARAMETER_SERVER_H
 
-#include "ns3/atp-parameter-server.h"
 #include "esa-header.h"
 #include "esa-rto-estimator.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
+#include "ns3/pool-parameter-server.h"
 
 #include <cstdint>
 #include <vector>
@@ -21,7 +21,7 @@ namespace ns3
 /**
  * \ingroup esa
  * One parameter server of one ESA job (ESA paper 5.1 and 5.3; spec B4.3): ATP's server
- * (AtpParameterServer: the ring of fragments, the per-worker bitmap, the merge that discards a
+ * (PoolParameterServer: the ring of fragments, the per-worker bitmap, the merge that discards a
  * partial overlapping what is recorded) completing what the switches could not: fragments that
  * lost a collision, partial aggregates evicted by a preemption or flushed by a reminder, and the
  * workers' own contributions it pulls. A contribution is counted at most once: every worker's bit
@@ -45,7 +45,7 @@ namespace ns3
  *   is dropped instead of answered again as ATP does.
  * The timers use one event per server, re-armed lazily: no event per packet.
  */
-class EsaParameterServer : public AtpParameterServer
+class EsaParameterServer : public PoolParameterServer
 {
   public:
     /// What the ESA protocol adds to ATP's configuration.

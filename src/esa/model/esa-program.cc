@@ -4,12 +4,11 @@
  */
 #include "esa-program.h"
 
-#include "ns3/atp-quantizer.h"
-
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
+#include "ns3/value-lanes.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -22,9 +21,6 @@ NS_OBJECT_ENSURE_REGISTERED(EsaProgram);
 
 namespace
 {
-constexpr uint32_t MAX_JOB_ID = 0xffff; //!< 16 bits of the job table's key
-constexpr uint8_t CE = 3;               //!< IP ECN "congestion experienced"
-
 uint32_t
 KeyOf(uint64_t cell)
 {
@@ -49,23 +45,6 @@ PsOf(uint64_t cell)
     return static_cast<uint8_t>((cell >> EsaProgram::PS_SHIFT) & 3);
 }
 
-uint64_t
-Pack(int32_t lo, int32_t hi)
-{
-    return (static_cast<uint64_t>(static_cast<uint32_t>(hi)) << 32) | static_cast<uint32_t>(lo);
-}
-
-int32_t
-Lo(uint64_t cell)
-{
-    return static_cast<int32_t>(static_cast<uint32_t>(cell));
-}
-
-int32_t
-Hi(uint64_t cell)
-{
-    return static_cast<int32_t>(static_cast<uint32_t>(cell >> 32));
-}
 } // namespace
 
 TypeId
@@ -73,7 +52,7 @@ EsaProgram::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::EsaProgram")
-            .SetParent<AtpProgram>()
+            .SetParent<PoolProgram>()
             .SetGroupName("InaAggregation")
             .AddConstructor<EsaProgram>()
             .AddAttribute("Preemption",
@@ -107,33 +86,20 @@ EsaProgram::GetTypeId()
 }
 
 EsaProgram::EsaProgram()
+    : PoolProgram("result",
+                  {"preempted",
+                   "fallback",
+                   "downgraded",
+                   "evicted_sent",
+                   "level1_done",
+                   "reminder_flushed",
+                   "reminder_missed",
+                   "stale_holder",
+                   "duplicate_contribution",
+                   "passed",
+                   "no_route"})
 {
     NS_LOG_FUNCTION(this);
-    SetReasonNames({"allocated",
-                    "absorbed",
-                    "completed",
-                    "collision",
-                    "duplicate_reemitted",
-                    "duplicate_dropped",
-                    "resend_flushed",
-                    "resend_passed",
-                    "bypassed",
-                    "result_freed",
-                    "result_passed",
-                    "not_aggregated",
-                    "overflow_passed",
-                    "bad_packet",
-                    "preempted",
-                    "fallback",
-                    "downgraded",
-                    "evicted_sent",
-                    "level1_done",
-                    "reminder_flushed",
-                    "reminder_missed",
-                    "stale_holder",
-                    "duplicate_contribution",
-                    "passed",
-                    "no_route"});
 }
 
 EsaProgram::~EsaProgram() = default;
@@ -165,44 +131,36 @@ EsaProgram::GetPreemptProbability() const
 ResourceDemand
 EsaProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 {
-    ResourceDemand d = AtpProgram::Demand(poolSize, limits);
-    auto& arrays = d.registerArrays;
-    arrays.erase(std::remove_if(arrays.begin(),
-                                arrays.end(),
-                                [](const RegisterArrayDecl& a) {
-                                    return a.name == "counter";
-                                }),
-                 arrays.end());
-    for (RegisterArrayDecl& a : arrays)
-    {
-        if (a.name == "agtr_id")
-        {
-            a.widthBits = 64; // key, priority, count, PS index
-        }
-    }
-    return d;
+    // "agtr_id" holds key, priority, count and PS index; no separate "counter".
+    return PoolDemand(poolSize, limits, 64, false);
 }
 
 void
-EsaProgram::InitializeState()
+EsaProgram::InitializePool()
 {
-    AtpProgram::InitializeState();
-    m_meta = &GetRegister("agtr_id");
-    m_bitmap = &GetRegister("bitmap");
-    m_ecn = &GetRegister("ecn");
-    m_value = &GetRegister("value");
-    m_jobs = &GetTable("jobs");
+    const FcfsAggregatorPool::Registers r = ResolvePoolRegisters(false);
+    m_meta = r.id;
+    m_bitmap = r.bitmap;
+    m_ecn = r.ecn;
+    m_value = r.value;
     m_routes.clear();
     m_routed.clear();
     m_seqOf.assign(GetPoolSize(), 0);
     m_coin = std::make_unique<EsaCoin>(m_coinSeed, m_probability);
+    m_occupancy.Reset();
+}
+
+const AggregatorOccupancy&
+EsaProgram::GetOccupancy() const
+{
+    return m_occupancy;
 }
 
 void
 EsaProgram::SetJobRoute(uint32_t jobId, uint8_t psIndex, const JobRoute& route)
 {
     uint64_t entry = 0;
-    if (!IsInstalled() || !m_jobs->ControlLookup(JobTableKey(jobId, psIndex), &entry))
+    if (!ControlLookupJob(jobId, psIndex, &entry))
     {
         throw std::runtime_error("ESA: job id " + std::to_string(jobId) + ", parameter server " +
                                  std::to_string(psIndex) +
@@ -226,44 +184,42 @@ EsaProgram::SetJobRoute(uint32_t jobId, uint8_t psIndex, const JobRoute& route)
 uint32_t
 EsaProgram::ReadKey(uint32_t index) const
 {
-    return ReadId(index);
+    return KeyOf(m_meta->ControlRead(ControlIndex(index)));
 }
 
 uint8_t
 EsaProgram::ReadPriority(uint32_t index) const
 {
-    ReadId(index); // range check
-    return PriorityOf(m_meta->ControlRead(index));
+    return PriorityOf(m_meta->ControlRead(ControlIndex(index)));
 }
 
 uint32_t
 EsaProgram::ReadCount(uint32_t index) const
 {
-    ReadId(index); // range check
-    return CountOf(m_meta->ControlRead(index));
+    return CountOf(m_meta->ControlRead(ControlIndex(index)));
 }
 
 void
-EsaProgram::SetContributors(AtpHeader* h, const JobConfig& job, uint32_t bitmap)
+EsaProgram::SetContributors(PoolHeader* h, const JobConfig& job, uint32_t bitmap)
 {
     if (job.role == Role::LEVEL1)
     {
         h->bitmap0 = bitmap;
         h->bitmap1 = job.groupBit;
-        h->flags &= ~AtpHeader::FLAG_EDGE;
+        h->flags &= ~PoolHeader::FLAG_EDGE;
     }
     else
     {
         h->bitmap0 = 0;
         h->bitmap1 = bitmap;
-        h->flags |= AtpHeader::FLAG_EDGE;
+        h->flags |= PoolHeader::FLAG_EDGE;
     }
 }
 
 void
 EsaProgram::DoProcess(InaPacket* p, PipelinePass& pass)
 {
-    AtpHeader* h = p->Header<AtpHeader>();
+    PoolHeader* h = p->Header<PoolHeader>();
     if (pass.GetPassIndex() > 0)
     {
         SecondPass(p, pass, h);
@@ -287,8 +243,7 @@ EsaProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         return;
     }
     uint64_t entry = 0;
-    const bool known = p->jobId <= MAX_JOB_ID && h->psIndex < ATP_MAX_PS &&
-                       pass.Lookup(*m_jobs, JobTableKey(p->jobId, h->psIndex), &entry);
+    const bool known = LookupJob(p, pass, h, &entry);
     if (!known || h->aggregatorIndex >= GetPoolSize())
     {
         CountReason(known ? BAD_PACKET : NOT_AGGREGATED);
@@ -297,14 +252,14 @@ EsaProgram::DoProcess(InaPacket* p, PipelinePass& pass)
             // Addressed to this switch: answer "nothing here" rather than loop.
             h->bitmap0 = 0;
             h->bitmap1 = 0;
-            h->flags &= ~AtpHeader::FLAG_EDGE;
+            h->flags &= ~PoolHeader::FLAG_EDGE;
             p->dst = p->src;
         }
         Forward(p);
         return;
     }
     const JobConfig& job = GetJobEntry(entry);
-    if ((h->flags & AtpHeader::FLAG_ACK) != 0)
+    if ((h->flags & PoolHeader::FLAG_ACK) != 0)
     {
         PassResult(p, pass, h);
         return;
@@ -314,38 +269,10 @@ EsaProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         Remind(p, pass, h, job);
         return;
     }
-    if ((h->flags & AtpHeader::FLAG_OVERFLOW) != 0)
+    const uint32_t gate = Gate(p, h, job);
+    if (gate != N_REASONS)
     {
-        CountReason(OVERFLOW_PASSED);
-        Forward(p);
-        return;
-    }
-    const bool edge = (h->flags & AtpHeader::FLAG_EDGE) != 0;
-    uint32_t fanIn;
-    if (job.role == Role::LEVEL1)
-    {
-        if (edge || h->bitmap1 != job.groupBit)
-        {
-            CountReason(NOT_AGGREGATED);
-            Forward(p);
-            return;
-        }
-        fanIn = h->fanInDegree0;
-    }
-    else
-    {
-        if (!edge)
-        {
-            CountReason(BYPASSED); // collided or flushed at level 1: the PS merges it
-            Forward(p);
-            return;
-        }
-        fanIn = h->fanInDegree1;
-    }
-    if (fanIn == 0 || fanIn > AtpHeader::MAX_FAN_IN ||
-        (p->values != nullptr && p->values->words.size() < AtpHeader::VALUES))
-    {
-        CountReason(BAD_PACKET);
+        CountReason(gate); // collided or flushed at level 1 (BYPASSED): the PS merges it
         Forward(p);
         return;
     }
@@ -361,7 +288,7 @@ EsaProgram::DoProcess(InaPacket* p, PipelinePass& pass)
 void
 EsaProgram::Aggregate(InaPacket* p,
                       PipelinePass& pass,
-                      AtpHeader* h,
+                      PoolHeader* h,
                       const JobConfig& job,
                       const JobRoute& route)
 {
@@ -428,7 +355,7 @@ EsaProgram::Aggregate(InaPacket* p,
         {
             CountReason(DOWNGRADED);
         }
-        h->flags |= AtpHeader::FLAG_COLLISION;
+        h->flags |= PoolHeader::FLAG_COLLISION;
         Forward(p);
         return;
     }
@@ -454,7 +381,7 @@ EsaProgram::Aggregate(InaPacket* p,
     }
 
     // Stage 2: congestion, ORed over the contributions like ATP's.
-    const bool ecnIn = p->ecn == CE || (h->flags & AtpHeader::FLAG_ECN) != 0;
+    const bool ecnIn = h->CongestionSeen(p);
     const bool ecnBefore =
         pass.ReadModifyWrite(*m_ecn, index, 0, [action, ecnIn, complete](uint64_t& cell) {
             const uint64_t old = cell;
@@ -476,46 +403,16 @@ EsaProgram::Aggregate(InaPacket* p,
         int32_t* v = p->values->AsInt32();
         if (action == Action::AGGREGATE)
         {
-            pass.ReadModifyWriteLanes(*m_value,
-                                      index,
-                                      0,
-                                      VALUE_LANES,
-                                      [v, complete](uint32_t l, uint64_t& cell) {
-                                          const int32_t lo =
-                                              AtpQuantizer::SaturatingAdd(Lo(cell), v[2 * l]);
-                                          const int32_t hi =
-                                              AtpQuantizer::SaturatingAdd(Hi(cell), v[2 * l + 1]);
-                                          cell = Pack(lo, hi);
-                                          if (complete)
-                                          {
-                                              v[2 * l] = lo;
-                                              v[2 * l + 1] = hi;
-                                          }
-                                      });
+            ValueLanes::Accumulate(pass, *m_value, index, VALUE_LANES, v, complete);
         }
         else if (action == Action::PREEMPT)
         {
             // Packet swapping: the fragment's values in, the holder's partial out.
-            pass.ReadModifyWriteLanes(*m_value,
-                                      index,
-                                      0,
-                                      VALUE_LANES,
-                                      [v](uint32_t l, uint64_t& cell) {
-                                          const uint64_t old = cell;
-                                          cell = Pack(v[2 * l], v[2 * l + 1]);
-                                          v[2 * l] = Lo(old);
-                                          v[2 * l + 1] = Hi(old);
-                                      });
+            ValueLanes::Swap(pass, *m_value, index, VALUE_LANES, v);
         }
         else if (!complete)
         {
-            pass.ReadModifyWriteLanes(*m_value,
-                                      index,
-                                      0,
-                                      VALUE_LANES,
-                                      [v](uint32_t l, uint64_t& cell) {
-                                          cell = Pack(v[2 * l], v[2 * l + 1]);
-                                      });
+            ValueLanes::Overwrite(pass, *m_value, index, VALUE_LANES, v);
         }
     }
 
@@ -525,8 +422,8 @@ EsaProgram::Aggregate(InaPacket* p,
         CountReason(staleHolder ? STALE_HOLDER : PREEMPTED);
         if (complete)
         {
-            NoteFreed();
-            AtpHeader* rh = result->Header<AtpHeader>();
+            m_occupancy.Freed();
+            PoolHeader* rh = result->Header<PoolHeader>();
             Complete(result, rh, job, route, ecnIn);
         }
         // The packet now carries the holder's partial: its identity rides in the header until the
@@ -537,8 +434,8 @@ EsaProgram::Aggregate(InaPacket* p,
         h->psIndex = PsOf(before);
         h->bitmap0 = oldBitmap;
         h->priority = 0;
-        h->flags =
-            static_cast<uint8_t>((ecnBefore ? AtpHeader::FLAG_ECN : 0) | AtpHeader::FLAG_COLLISION);
+        h->flags = static_cast<uint8_t>((ecnBefore ? PoolHeader::FLAG_ECN : 0) |
+                                        PoolHeader::FLAG_COLLISION);
         EsaHeader::SetKind(h, EsaHeader::EVICTED);
         p->jobId = KeyOf(before) >> 16;
         p->seq = holderSeq;
@@ -550,7 +447,8 @@ EsaProgram::Aggregate(InaPacket* p,
     {
         if (action == Action::ALLOCATE)
         {
-            NoteAllocated();
+            CountReason(ALLOCATED);
+            m_occupancy.Taken();
             m_seqOf[index] = p->seq;
         }
         CountReason(ABSORBED);
@@ -559,7 +457,7 @@ EsaProgram::Aggregate(InaPacket* p,
     }
     if (action == Action::AGGREGATE)
     {
-        NoteFreed();
+        m_occupancy.Freed();
     }
     m_seqOf[index] = 0;
     if (level1)
@@ -575,24 +473,24 @@ EsaProgram::Aggregate(InaPacket* p,
 
 void
 EsaProgram::Complete(InaPacket* p,
-                     AtpHeader* h,
+                     PoolHeader* h,
                      const JobConfig& job,
                      const JobRoute& route,
                      bool ecn)
 {
     if (ecn)
     {
-        h->flags |= AtpHeader::FLAG_ECN;
+        h->flags |= PoolHeader::FLAG_ECN;
     }
     if (!route.top)
     {
         // A level-1 aggregate under a level-2 switch: on to the parameter server's rack.
-        h->flags |= AtpHeader::FLAG_EDGE;
+        h->flags |= PoolHeader::FLAG_EDGE;
         CountReason(LEVEL1_DONE);
         Forward(p);
         return;
     }
-    h->flags |= AtpHeader::FLAG_ACK;
+    h->flags |= PoolHeader::FLAG_ACK;
     EsaHeader::SetKind(h, EsaHeader::DATA);
     h->priority = 0;
     p->dst = route.resultGroup;
@@ -605,7 +503,7 @@ EsaProgram::Complete(InaPacket* p,
 }
 
 void
-EsaProgram::Remind(InaPacket* p, PipelinePass& pass, AtpHeader* h, const JobConfig& job)
+EsaProgram::Remind(InaPacket* p, PipelinePass& pass, PoolHeader* h, const JobConfig& job)
 {
     const uint32_t index = h->aggregatorIndex;
     const uint32_t key = h->jobIdAndSeq;
@@ -619,19 +517,19 @@ EsaProgram::Remind(InaPacket* p, PipelinePass& pass, AtpHeader* h, const JobConf
         return old;
     });
     const bool hit = current && EsaPreemptionPolicy::ReminderHits(KeyOf(before), key);
-    h->flags &= ~(AtpHeader::FLAG_COLLISION | AtpHeader::FLAG_ECN);
+    h->flags &= ~(PoolHeader::FLAG_COLLISION | PoolHeader::FLAG_ECN);
     if (!hit)
     {
         // Another key holds it: untouched. The reminder goes back with no contributions.
         h->bitmap0 = 0;
         h->bitmap1 = 0;
-        h->flags &= ~AtpHeader::FLAG_EDGE;
+        h->flags &= ~PoolHeader::FLAG_EDGE;
         p->dst = p->src;
         CountReason(REMINDER_MISSED);
         Forward(p);
         return;
     }
-    NoteFreed();
+    m_occupancy.Freed();
     m_seqOf[index] = 0;
     const auto bitmap =
         static_cast<uint32_t>(pass.ReadModifyWrite(*m_bitmap, index, 0, [](uint64_t& cell) {
@@ -644,18 +542,15 @@ EsaProgram::Remind(InaPacket* p, PipelinePass& pass, AtpHeader* h, const JobConf
         cell = 0;
         return old;
     }) != 0;
-    if (p->values != nullptr && p->values->words.size() >= AtpHeader::VALUES)
+    if (p->values != nullptr && p->values->words.size() >= PoolHeader::VALUES)
     {
         int32_t* v = p->values->AsInt32();
-        pass.ReadModifyWriteLanes(*m_value, index, 0, VALUE_LANES, [v](uint32_t l, uint64_t& cell) {
-            v[2 * l] = Lo(cell);
-            v[2 * l + 1] = Hi(cell);
-        });
+        ValueLanes::ReadOut(pass, *m_value, index, VALUE_LANES, v);
     }
     SetContributors(h, job, bitmap);
     if (ecn)
     {
-        h->flags |= AtpHeader::FLAG_ECN;
+        h->flags |= PoolHeader::FLAG_ECN;
     }
     CountReason(REMINDER_FLUSHED);
     // The flush frees the aggregator's metadata: a resubmit, as a preemption (spec C2).
@@ -663,7 +558,7 @@ EsaProgram::Remind(InaPacket* p, PipelinePass& pass, AtpHeader* h, const JobConf
 }
 
 void
-EsaProgram::PassResult(InaPacket* p, PipelinePass& pass, AtpHeader* h)
+EsaProgram::PassResult(InaPacket* p, PipelinePass& pass, PoolHeader* h)
 {
     const uint32_t index = h->aggregatorIndex;
     const uint32_t key = h->jobIdAndSeq;
@@ -680,7 +575,7 @@ EsaProgram::PassResult(InaPacket* p, PipelinePass& pass, AtpHeader* h)
     {
         // Leftover contributions of a fragment the parameter server completed: dropped (their
         // workers are in the result).
-        NoteFreed();
+        m_occupancy.Freed();
         m_seqOf[index] = 0;
         CountReason(ACK_FREED);
     }
@@ -692,7 +587,7 @@ EsaProgram::PassResult(InaPacket* p, PipelinePass& pass, AtpHeader* h)
 }
 
 void
-EsaProgram::SecondPass(InaPacket* p, PipelinePass& pass, AtpHeader* h)
+EsaProgram::SecondPass(InaPacket* p, PipelinePass& pass, PoolHeader* h)
 {
     if (EsaHeader::GetKind(h) == EsaHeader::REMINDER)
     {
@@ -702,9 +597,7 @@ EsaProgram::SecondPass(InaPacket* p, PipelinePass& pass, AtpHeader* h)
     }
     // An evicted partial: find its own job's entry and parameter server.
     uint64_t entry = 0;
-    if (p->jobId > MAX_JOB_ID || h->psIndex >= ATP_MAX_PS ||
-        !pass.Lookup(*m_jobs, JobTableKey(p->jobId, h->psIndex), &entry) ||
-        entry >= m_routed.size() || !m_routed[entry])
+    if (!LookupJob(p, pass, h, &entry) || entry >= m_routed.size() || !m_routed[entry])
     {
         CountReason(NO_ROUTE);
         Consume(p);

@@ -5,10 +5,12 @@
 #ifndef ESA_PROGRAM_H
 #define ESA_PROGRAM_H
 
-#include "ns3/atp-program.h"
 #include "esa-coin.h"
 #include "esa-header.h"
 #include "esa-preemption-policy.h"
+
+#include "ns3/aggregator-occupancy.h"
+#include "ns3/pool-program.h"
 
 #include <cstdint>
 #include <memory>
@@ -20,8 +22,8 @@ namespace ns3
 
 /**
  * \ingroup esa
- * The switch side of ESA (ESA paper 5.2 and 6; spec B3): ATP's shared pool of aggregators, job
- * table and two-level roles (AtpProgram), with ESA's allocation: a fragment that finds its
+ * The switch side of ESA (ESA paper 5.2 and 6): a shared pool of aggregators, job table and
+ * two-level roles as ATP's (PoolProgram), with ESA's allocation: a fragment that finds its
  * aggregator held by another fragment preempts it if its priority is higher
  * (EsaPreemptionPolicy), the partial aggregate it evicts going to the evicted job's parameter
  * server; otherwise it goes to its own parameter server and the incumbent's priority halves. A
@@ -69,18 +71,18 @@ namespace ns3
  * holder, evicted whatever its priority (counted, and the parameter server drops it as stale): a
  * leftover aggregator can then never absorb a fragment 65,536 sequence numbers later.
  */
-class EsaProgram : public AtpProgram
+class EsaProgram : public PoolProgram
 {
   public:
     /// Events counted per switch, after ATP's (SwitchProgram::GetReasonCount).
     enum EsaReason : uint32_t
     {
-        PREEMPTED = AtpProgram::N_REASONS, //!< a collision won by the contender: holder evicted
-        FALLBACK,                          //!< a collision lost by the contender: to its PS
-        DOWNGRADED,                        //!< of those, the holder's priority lowered
-        EVICTED_SENT,                      //!< evicted partials sent (second pass)
-        LEVEL1_DONE,                       //!< a level-1 aggregate sent on to level 2
-        REMINDER_FLUSHED,                  //!< a reminder found its key: flushed and freed
+        PREEMPTED = PoolReasons::N_REASONS, //!< a collision won by the contender: holder evicted
+        FALLBACK,                           //!< a collision lost by the contender: to its PS
+        DOWNGRADED,                         //!< of those, the holder's priority lowered
+        EVICTED_SENT,                       //!< evicted partials sent (second pass)
+        LEVEL1_DONE,                        //!< a level-1 aggregate sent on to level 2
+        REMINDER_FLUSHED,                   //!< a reminder found its key: flushed and freed
         REMINDER_MISSED,        //!< a reminder found another key or none: sent back empty
         STALE_HOLDER,           //!< an aggregator holding an old fragment of the same key
         DUPLICATE_CONTRIBUTION, //!< a contribution whose bit was set (must stay 0)
@@ -160,32 +162,32 @@ class EsaProgram : public AtpProgram
                            (static_cast<uint64_t>(psIndex & 3) << PS_SHIFT));
     }
 
-  protected:
+  private:
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
-    void InitializeState() override;
+    void InitializePool() override;
+    const AggregatorOccupancy& GetOccupancy() const override;
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
 
-  private:
     /// A gradient fragment at the level this switch aggregates.
     void Aggregate(InaPacket* p,
                    PipelinePass& pass,
-                   AtpHeader* h,
+                   PoolHeader* h,
                    const JobConfig& job,
                    const JobRoute& route);
     /// A reminder for this switch: flush the aggregator of its key.
-    void Remind(InaPacket* p, PipelinePass& pass, AtpHeader* h, const JobConfig& job);
+    void Remind(InaPacket* p, PipelinePass& pass, PoolHeader* h, const JobConfig& job);
     /// A parameter server's result: free a leftover aggregator of its key, forward.
-    void PassResult(InaPacket* p, PipelinePass& pass, AtpHeader* h);
+    void PassResult(InaPacket* p, PipelinePass& pass, PoolHeader* h);
     /// The second pass of an evicted partial or a flushed reminder.
-    void SecondPass(InaPacket* p, PipelinePass& pass, AtpHeader* h);
+    void SecondPass(InaPacket* p, PipelinePass& pass, PoolHeader* h);
     /// Turn a complete aggregate into the job's result (top) or the group's aggregate (level 1).
     void Complete(InaPacket* p,
-                  AtpHeader* h,
+                  PoolHeader* h,
                   const JobConfig& job,
                   const JobRoute& route,
                   bool ecn);
     /// Write an aggregator's bitmap into a packet as the fields of the job's level here.
-    static void SetContributors(AtpHeader* h, const JobConfig& job, uint32_t bitmap);
+    static void SetContributors(PoolHeader* h, const JobConfig& job, uint32_t bitmap);
 
     // Attributes
     int m_mode;           //!< collision policy (an EsaPreemptionMode)
@@ -197,12 +199,12 @@ class EsaProgram : public AtpProgram
     RegisterArray* m_bitmap = nullptr;     //!< "bitmap"
     RegisterArray* m_ecn = nullptr;        //!< "ecn"
     RegisterArray* m_value = nullptr;      //!< "value"
-    ExactMatchTable* m_jobs = nullptr;     //!< "jobs"
     std::vector<JobRoute> m_routes;        //!< by job table entry
     std::vector<bool> m_routed;            //!< SetJobRoute called, by entry
     std::vector<uint64_t> m_seqOf;         //!< per aggregator: the holder's full fragment number
     std::unique_ptr<EsaCoin> m_coin;       //!< RANDOM's coin
     InaAddress m_address = INA_NO_ADDRESS; //!< this switch, cached on first use
+    AggregatorOccupancy m_occupancy;       //!< aggregators held, peak
 };
 
 } // namespace ns3

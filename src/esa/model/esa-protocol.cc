@@ -39,7 +39,7 @@ EsaProtocol::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::EsaProtocol")
-            .SetParent<AtpProtocol>()
+            .SetParent<PoolProtocol>()
             .SetGroupName("InaAggregation")
             .AddConstructor<EsaProtocol>()
             .AddAttribute("Preemption",
@@ -140,7 +140,7 @@ EsaProtocol::DoDispose()
 {
     m_esaAgents.clear();
     m_profile.reset();
-    AtpProtocol::DoDispose();
+    PoolProtocol::DoDispose();
 }
 
 std::string
@@ -155,30 +155,24 @@ EsaProtocol::GetSwitchProtocol() const
     return ESA_PROTOCOL;
 }
 
-Ptr<AtpProgram>
+Ptr<PoolProgram>
 EsaProtocol::CreateProgram() const
 {
-    ObjectFactory f("ns3::EsaProgram");
-    UintegerValue pool;
-    GetAttribute("PoolSize", pool);
-    if (pool.Get() != 0)
-    {
-        f.Set("PoolSize", pool);
-    }
+    ObjectFactory f = ProgramFactory("ns3::EsaProgram");
     f.Set("Preemption", EnumValue(m_mode));
     f.Set("PreemptProbability", DoubleValue(m_probability));
     f.Set("CoinSeed", UintegerValue(GetContext().seed));
     return f.Create<EsaProgram>();
 }
 
-Ptr<AtpParameterServer>
+Ptr<PoolParameterServer>
 EsaProtocol::CreateServer() const
 {
     return CreateObject<EsaParameterServer>();
 }
 
-Ptr<AtpAgent>
-EsaProtocol::CreateAtpAgent() const
+Ptr<PoolAgent>
+EsaProtocol::CreatePoolAgent() const
 {
     Ptr<EsaAgent> a = CreateObject<EsaAgent>();
     m_esaAgents.push_back(a);
@@ -268,7 +262,7 @@ void
 EsaProtocol::DoInstall()
 {
     CheckEsa();
-    AtpProtocol::DoInstall();
+    PoolProtocol::DoInstall();
     m_range = GetHashRange();
     ConfigureEsa();
 }
@@ -468,7 +462,7 @@ EsaProtocol::GetPreemptionMode() const
 std::map<std::string, double>
 EsaProtocol::GetCounters() const
 {
-    std::map<std::string, double> c = AtpProtocol::GetCounters();
+    std::map<std::string, double> c = PoolProtocol::GetCounters();
     double reminders = 0;
     double timeoutRounds = 0;
     double dupRounds = 0;

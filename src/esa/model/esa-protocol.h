@@ -5,10 +5,11 @@
 #ifndef ESA_PROTOCOL_H
 #define ESA_PROTOCOL_H
 
-#include "ns3/atp-protocol.h"
 #include "esa-job-profile.h"
 #include "esa-preemption-policy.h"
 #include "esa-priority.h"
+
+#include "ns3/pool-protocol.h"
 
 #include <cstdint>
 #include <map>
@@ -25,7 +26,7 @@ class EsaAgent;
  * \ingroup esa
  * ESA (Wang et al., INFOCOM'23; spec shared/research/spec-switchml-esa.md Part B) for one job:
  * registered as protocol "esa". ESA is ATP with a different allocation policy, so this is
- * AtpProtocol with ESA's parts: the same aggregation trees (one or two levels, up to four
+ * PoolProtocol with ESA's parts: the same aggregation trees (one or two levels, up to four
  * parameter servers), window and congestion control, quantizer and job table, and
  * - EsaProgram at every aggregating switch (its own protocol number, so ESA jobs share a pool of
  *   their own): preemption by priority, multicast at completion, reminders;
@@ -43,7 +44,7 @@ class EsaAgent;
  * on its own) and without them every tensor is layer 1 of 1 with ratio 1, and the remaining time
  * is the bytes the worker still has to all-reduce at its line rate.
  */
-class EsaProtocol : public AtpProtocol
+class EsaProtocol : public PoolProtocol
 {
   public:
     /// How the aggregator index of a fragment is chosen.
@@ -107,9 +108,9 @@ class EsaProtocol : public AtpProtocol
     void DoInstall() override;
     void DoDispose() override;
     std::string GetProtocolLabel() const override;
-    Ptr<AtpProgram> CreateProgram() const override;
-    Ptr<AtpParameterServer> CreateServer() const override;
-    Ptr<AtpAgent> CreateAtpAgent() const override;
+    Ptr<PoolProgram> CreateProgram() const override;
+    Ptr<PoolParameterServer> CreateServer() const override;
+    Ptr<PoolAgent> CreatePoolAgent() const override;
 
   private:
     /// Check ESA's attributes; throws like Fail.

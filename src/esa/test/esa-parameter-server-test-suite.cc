@@ -26,7 +26,7 @@ namespace
 {
 
 constexpr uint32_t JOB = 6;
-constexpr uint16_t ENDPOINT = ATP_ENDPOINT_BASE + JOB;
+constexpr uint16_t ENDPOINT = POOL_ENDPOINT_BASE + JOB;
 constexpr uint32_t FAKE_SWITCH = 3; //!< a host standing in for the aggregating switch
 constexpr uint32_t PS = 4;
 
@@ -53,7 +53,7 @@ class Sink : public InaPacketSink
 
     void Receive(InaPacket* p, uint32_t port) override
     {
-        const AtpHeader* h = p->Header<AtpHeader>();
+        const PoolHeader* h = p->Header<PoolHeader>();
         Rx r{p->seq,
              h->flags,
              EsaHeader::GetKind(h),
@@ -63,7 +63,7 @@ class Sink : public InaPacketSink
              {}};
         if (p->values != nullptr)
         {
-            r.values.assign(p->values->AsInt32(), p->values->AsInt32() + AtpHeader::VALUES);
+            r.values.assign(p->values->AsInt32(), p->values->AsInt32() + PoolHeader::VALUES);
         }
         rx.push_back(r);
         m_pool->Free(p);
@@ -75,7 +75,7 @@ class Sink : public InaPacketSink
         size_t n = 0;
         for (const Rx& r : rx)
         {
-            n += (r.flags & AtpHeader::FLAG_ACK) != 0 ? 1 : 0;
+            n += (r.flags & PoolHeader::FLAG_ACK) != 0 ? 1 : 0;
         }
         return n;
     }
@@ -115,7 +115,7 @@ struct Rig
     {
         InaFabricHelper helper;
         fabric = helper.Build(InaTopology::Star(5, {100000000000ULL, 1000000}));
-        AtpParameterServer::Config c;
+        PoolParameterServer::Config c;
         c.name = "test PS";
         c.jobId = JOB;
         c.protocol = ESA_PROTOCOL;
@@ -165,10 +165,10 @@ struct Rig
         p->dst = PS;
         p->jobId = JOB;
         p->protocol = ESA_PROTOCOL;
-        p->wireBytes = AtpHeader::WIRE_BYTES;
+        p->wireBytes = PoolHeader::WIRE_BYTES;
         p->seq = seq;
         p->ecn = 1;
-        AtpHeader* h = p->Header<AtpHeader>();
+        PoolHeader* h = p->Header<PoolHeader>();
         h->bitmap0 = bitmap0;
         h->bitmap1 = 1;
         h->fanInDegree0 = 3;
@@ -176,11 +176,11 @@ struct Rig
         EsaHeader::SetKind(h, kind);
         h->reserved = control;
         h->aggregatorIndex = IndexOf(seq);
-        h->jobIdAndSeq = AtpHeader::Key(JOB, seq);
+        h->jobIdAndSeq = PoolHeader::Key(JOB, seq);
         if (!values.empty())
         {
-            p->values = pool.AllocValues(AtpHeader::VALUES);
-            std::memcpy(p->values->AsInt32(), values.data(), AtpHeader::VALUES * 4);
+            p->values = pool.AllocValues(PoolHeader::VALUES);
+            std::memcpy(p->values->AsInt32(), values.data(), PoolHeader::VALUES * 4);
         }
         ps->Receive(p, 0);
         Simulator::Stop(MicroSeconds(ms * 1000));
@@ -196,7 +196,7 @@ struct Rig
 std::vector<int32_t>
 Ramp(int32_t base)
 {
-    std::vector<int32_t> v(AtpHeader::VALUES);
+    std::vector<int32_t> v(PoolHeader::VALUES);
     std::iota(v.begin(), v.end(), base);
     return v;
 }
@@ -204,7 +204,7 @@ Ramp(int32_t base)
 std::vector<int32_t>
 Sum(std::initializer_list<std::vector<int32_t>> vs)
 {
-    std::vector<int32_t> s(AtpHeader::VALUES, 0);
+    std::vector<int32_t> s(PoolHeader::VALUES, 0);
     for (const auto& v : vs)
     {
         for (size_t i = 0; i < s.size(); ++i)
@@ -294,8 +294,8 @@ class EsaPsWorkerReminderTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(sw.rx.size(), 1u, "one reminder to the one switch");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].seq, 7u, "for fragment 7");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].index, 5u, "at its aggregator");
-        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].wireBytes, AtpHeader::WIRE_BYTES, "full size");
-        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].values.size(), AtpHeader::VALUES, "room for the partial");
+        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].wireBytes, PoolHeader::WIRE_BYTES, "full size");
+        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].values.size(), PoolHeader::VALUES, "room for the partial");
         NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(7) + rig.sinks[1]->Pulls(7), 0u, "no pull yet");
         rig.Send(7, EsaHeader::REMINDER, 0, 1, Ramp(5), FAKE_SWITCH);
         NS_TEST_ASSERT_MSG_EQ(rig.Esa().flushAnswers, 1u, "an answer with a partial");

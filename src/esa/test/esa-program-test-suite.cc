@@ -43,7 +43,7 @@ constexpr uint32_t JOB_B = 4;
 constexpr uint16_t INDEX = 7;
 
 /// The switch double: keeps a copy of every packet a pass hands it, then frees it.
-using RecordingSwitch = tests::RecordingSwitch<AtpHeader, SWITCH>;
+using RecordingSwitch = tests::RecordingSwitch<PoolHeader, SWITCH>;
 
 /// What one test packet carries.
 struct Pkt
@@ -81,8 +81,8 @@ struct Rig
         program = f.Create<EsaProgram>();
         program->SetPipelineLimits(pipeline->GetLimits());
         pipeline->Install(program);
-        AddJob(JOB_A, AtpProgram::Role::LEVEL1, true);
-        AddJob(JOB_B, AtpProgram::Role::LEVEL1, true);
+        AddJob(JOB_A, EsaProgram::Role::LEVEL1, true);
+        AddJob(JOB_B, EsaProgram::Role::LEVEL1, true);
     }
 
     ~Rig()
@@ -91,9 +91,9 @@ struct Rig
         Simulator::Destroy();
     }
 
-    void AddJob(uint32_t jobId, AtpProgram::Role role, bool top, uint32_t groupBit = 1)
+    void AddJob(uint32_t jobId, EsaProgram::Role role, bool top, uint32_t groupBit = 1)
     {
-        AtpProgram::JobConfig c;
+        EsaProgram::JobConfig c;
         c.jobId = jobId;
         c.name = "job" + std::to_string(jobId);
         c.role = role;
@@ -102,7 +102,7 @@ struct Rig
         EsaProgram::JobRoute r;
         r.ps = jobId == JOB_A ? PS_A : PS_B;
         r.resultGroup = jobId == JOB_A ? GROUP_A : GROUP_B;
-        r.endpoint = static_cast<uint16_t>(ATP_ENDPOINT_BASE + jobId);
+        r.endpoint = static_cast<uint16_t>(POOL_ENDPOINT_BASE + jobId);
         r.psFlowId = 100 + jobId;
         r.resultFlowId = 200 + jobId;
         r.top = top;
@@ -117,10 +117,10 @@ struct Rig
         p->dst = k.dst != 0 ? k.dst : (k.job == JOB_A ? PS_A : PS_B);
         p->jobId = k.job;
         p->protocol = ESA_PROTOCOL;
-        p->wireBytes = AtpHeader::WIRE_BYTES;
+        p->wireBytes = PoolHeader::WIRE_BYTES;
         p->seq = k.seq;
         p->ecn = 1;
-        AtpHeader* h = p->Header<AtpHeader>();
+        PoolHeader* h = p->Header<PoolHeader>();
         h->bitmap0 = k.bitmap0;
         h->bitmap1 = k.bitmap1;
         h->fanInDegree0 = k.fanIn0;
@@ -129,7 +129,7 @@ struct Rig
         EsaHeader::SetKind(h, k.kind);
         h->priority = k.priority;
         h->aggregatorIndex = k.index;
-        h->jobIdAndSeq = AtpHeader::Key(k.job, k.seq);
+        h->jobIdAndSeq = PoolHeader::Key(k.job, k.seq);
         if (!k.values.empty())
         {
             p->values = sw.pool.AllocValues(k.values.size());
@@ -151,7 +151,7 @@ struct Rig
 std::vector<int32_t>
 Ramp(int32_t base)
 {
-    std::vector<int32_t> v(AtpHeader::VALUES);
+    std::vector<int32_t> v(PoolHeader::VALUES);
     std::iota(v.begin(), v.end(), base);
     return v;
 }
@@ -160,7 +160,7 @@ Ramp(int32_t base)
 std::vector<int32_t>
 Sum(std::initializer_list<std::vector<int32_t>> vs)
 {
-    std::vector<int32_t> s(AtpHeader::VALUES, 0);
+    std::vector<int32_t> s(PoolHeader::VALUES, 0);
     for (const auto& v : vs)
     {
         for (size_t i = 0; i < s.size(); ++i)
@@ -215,14 +215,14 @@ class EsaCompleteTestCase : public TestCase
         Rig rig;
         rig.Send(A(1, 100));
         rig.Send(A(2, 200));
-        NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), AtpHeader::Key(JOB_A, 5), "held");
+        NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), PoolHeader::Key(JOB_A, 5), "held");
         NS_TEST_ASSERT_MSG_EQ(rig.program->ReadCount(INDEX), 2u, "two contributions");
         NS_TEST_ASSERT_MSG_EQ(rig.program->GetAggregatorsInUse(), 1u, "one in use");
         const size_t i = rig.Send(A(4, 300));
         const auto& r = rig.sw.records[i];
         NS_TEST_ASSERT_MSG_EQ(r.action, 'F', "forwarded");
         NS_TEST_ASSERT_MSG_EQ(r.dst, GROUP_A, "to the workers' group, not the PS");
-        NS_TEST_ASSERT_MSG_EQ(((r.h.flags & AtpHeader::FLAG_ACK) != 0), true, "a result");
+        NS_TEST_ASSERT_MSG_EQ(((r.h.flags & PoolHeader::FLAG_ACK) != 0), true, "a result");
         NS_TEST_ASSERT_MSG_EQ(r.h.bitmap0, 7u, "every worker");
         NS_TEST_ASSERT_MSG_EQ(r.passes, 1u, "one pass");
         const auto expect = Sum({Ramp(100), Ramp(200), Ramp(300)});
@@ -231,8 +231,8 @@ class EsaCompleteTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), 0u, "freed at completion");
         NS_TEST_ASSERT_MSG_EQ(rig.program->GetAggregatorsInUse(), 0u, "none in use");
         NS_TEST_ASSERT_MSG_EQ(rig.program->GetPeakAggregatorsInUse(), 1u, "peak 1");
-        NS_TEST_ASSERT_MSG_EQ(rig.Reason(AtpProgram::COMPLETED), 1u, "completed once");
-        NS_TEST_ASSERT_MSG_EQ(rig.Reason(AtpProgram::ABSORBED), 2u, "two absorbed");
+        NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::COMPLETED), 1u, "completed once");
+        NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::ABSORBED), 2u, "two absorbed");
     }
 };
 
@@ -264,14 +264,14 @@ class EsaPreemptTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(e.dst, PS_A, "to the evicted job's PS");
         NS_TEST_ASSERT_MSG_EQ(e.jobId, JOB_A, "as job A's packet");
         NS_TEST_ASSERT_MSG_EQ(e.seq, 5u, "with A's full fragment number");
-        NS_TEST_ASSERT_MSG_EQ(e.h.jobIdAndSeq, AtpHeader::Key(JOB_A, 5), "A's key");
+        NS_TEST_ASSERT_MSG_EQ(e.h.jobIdAndSeq, PoolHeader::Key(JOB_A, 5), "A's key");
         NS_TEST_ASSERT_MSG_EQ(+EsaHeader::GetKind(&e.h), +EsaHeader::EVICTED, "kind EVICTED");
         NS_TEST_ASSERT_MSG_EQ(e.h.bitmap0, 3u, "workers 1 and 2 exactly");
         NS_TEST_ASSERT_MSG_EQ(e.h.bitmap1, 1u, "A's group");
-        NS_TEST_ASSERT_MSG_EQ((e.h.flags & AtpHeader::FLAG_EDGE), 0, "a level-1 partial");
+        NS_TEST_ASSERT_MSG_EQ((e.h.flags & PoolHeader::FLAG_EDGE), 0, "a level-1 partial");
         NS_TEST_ASSERT_MSG_EQ((e.values == Sum({Ramp(100), Ramp(200)})), true, "A's partial sum");
         NS_TEST_ASSERT_MSG_EQ(e.passes, 2u, "the resubmit pass");
-        NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), AtpHeader::Key(JOB_B, 9), "B holds it");
+        NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), PoolHeader::Key(JOB_B, 9), "B holds it");
         NS_TEST_ASSERT_MSG_EQ(+rig.program->ReadPriority(INDEX), 9, "with B's priority");
         NS_TEST_ASSERT_MSG_EQ(rig.program->ReadCount(INDEX), 1u, "one contribution");
         NS_TEST_ASSERT_MSG_EQ(rig.program->GetAggregatorsInUse(), 1u, "still one in use");
@@ -313,12 +313,12 @@ class EsaTieTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(r.dst, PS_B, "to its own PS");
             NS_TEST_ASSERT_MSG_EQ(r.jobId, JOB_B, "unchanged");
             NS_TEST_ASSERT_MSG_EQ((r.values == Ramp(1000)), true, "its own values");
-            NS_TEST_ASSERT_MSG_EQ(((r.h.flags & AtpHeader::FLAG_COLLISION) != 0),
+            NS_TEST_ASSERT_MSG_EQ(((r.h.flags & PoolHeader::FLAG_COLLISION) != 0),
                                   true,
                                   "collision");
             NS_TEST_ASSERT_MSG_EQ(+EsaHeader::GetKind(&r.h), +EsaHeader::DATA, "still data");
             NS_TEST_ASSERT_MSG_EQ(r.passes, 1u, "one pass");
-            NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), AtpHeader::Key(JOB_A, 5), "A");
+            NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), PoolHeader::Key(JOB_A, 5), "A");
             NS_TEST_ASSERT_MSG_EQ(+rig.program->ReadPriority(INDEX), 3, "6 >> 1");
             NS_TEST_ASSERT_MSG_EQ(rig.program->ReadCount(INDEX), 1u, "count kept");
             NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::FALLBACK), 1u, "fallback");
@@ -419,7 +419,7 @@ class EsaReminderTestCase : public TestCase
         rem.priority = 0;
         rem.src = PS_A;
         rem.dst = SWITCH;
-        rem.values = std::vector<int32_t>(AtpHeader::VALUES, 0);
+        rem.values = std::vector<int32_t>(PoolHeader::VALUES, 0);
         const size_t i = rig.Send(rem);
         const auto& r = rig.sw.records[i];
         NS_TEST_ASSERT_MSG_EQ(r.dst, PS_A, "back to the PS");
@@ -438,7 +438,7 @@ class EsaReminderTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(m.h.bitmap0, 0u, "empty");
         NS_TEST_ASSERT_MSG_EQ(m.h.bitmap1, 0u, "empty");
         NS_TEST_ASSERT_MSG_EQ(m.passes, 1u, "one pass");
-        NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), AtpHeader::Key(JOB_B, 9), "B kept");
+        NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), PoolHeader::Key(JOB_B, 9), "B kept");
         NS_TEST_ASSERT_MSG_EQ(rig.program->ReadCount(INDEX), 1u, "B's count kept");
         NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::REMINDER_MISSED), 1u, "missed");
         // A reminder for another switch passes through untouched.
@@ -469,13 +469,13 @@ class EsaResultAndStaleTestCase : public TestCase
         Rig rig;
         rig.Send(A(1, 100));
         Pkt res = A(2, 0);
-        res.flags = AtpHeader::FLAG_ACK;
+        res.flags = PoolHeader::FLAG_ACK;
         res.dst = GROUP_A;
         res.seq = 6; // another fragment
         res.index = INDEX;
         res.values.clear();
         rig.Send(res);
-        NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), AtpHeader::Key(JOB_A, 5), "kept");
+        NS_TEST_ASSERT_MSG_EQ(rig.program->ReadKey(INDEX), PoolHeader::Key(JOB_A, 5), "kept");
         res.seq = 5;
         const size_t i = rig.Send(res);
         NS_TEST_ASSERT_MSG_EQ(rig.sw.records[i].dst, GROUP_A, "on to the workers");
@@ -535,7 +535,7 @@ class EsaFanInOneAndLevelsTestCase : public TestCase
         {
             Rig rig;
             constexpr uint32_t JOB_C = 5;
-            rig.AddJob(JOB_C, AtpProgram::Role::LEVEL1, false, 2);
+            rig.AddJob(JOB_C, EsaProgram::Role::LEVEL1, false, 2);
             Pkt c;
             c.job = JOB_C;
             c.dst = PS_B;
@@ -549,8 +549,8 @@ class EsaFanInOneAndLevelsTestCase : public TestCase
             const size_t i = rig.Send(c);
             const auto& r = rig.sw.records[i];
             NS_TEST_ASSERT_MSG_EQ(r.dst, PS_B, "towards the PS's rack");
-            NS_TEST_ASSERT_MSG_EQ(((r.h.flags & AtpHeader::FLAG_EDGE) != 0), true, "level 1 done");
-            NS_TEST_ASSERT_MSG_EQ(((r.h.flags & AtpHeader::FLAG_ACK) != 0), false, "not a result");
+            NS_TEST_ASSERT_MSG_EQ(((r.h.flags & PoolHeader::FLAG_EDGE) != 0), true, "level 1 done");
+            NS_TEST_ASSERT_MSG_EQ(((r.h.flags & PoolHeader::FLAG_ACK) != 0), false, "not a result");
             NS_TEST_ASSERT_MSG_EQ((r.values == Sum({Ramp(10), Ramp(20)})), true, "the group sum");
             NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::LEVEL1_DONE), 1u, "counted");
         }
@@ -558,11 +558,11 @@ class EsaFanInOneAndLevelsTestCase : public TestCase
             // Level 2: aggregates level-1 aggregates (edge set) by group bits and multicasts.
             Rig rig;
             constexpr uint32_t JOB_D = 6;
-            rig.AddJob(JOB_D, AtpProgram::Role::LEVEL2, true);
+            rig.AddJob(JOB_D, EsaProgram::Role::LEVEL2, true);
             Pkt d;
             d.job = JOB_D;
             d.dst = PS_B;
-            d.flags = AtpHeader::FLAG_EDGE;
+            d.flags = PoolHeader::FLAG_EDGE;
             d.bitmap0 = 0;
             d.bitmap1 = 1;
             d.fanIn1 = 2;
@@ -581,7 +581,7 @@ class EsaFanInOneAndLevelsTestCase : public TestCase
             f.seq = 30;
             const size_t j = rig.Send(f);
             NS_TEST_ASSERT_MSG_EQ(rig.sw.records[j].action, 'F', "passed on");
-            NS_TEST_ASSERT_MSG_EQ(rig.Reason(AtpProgram::BYPASSED), 1u, "bypassed");
+            NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::BYPASSED), 1u, "bypassed");
         }
     }
 };
@@ -616,7 +616,7 @@ class EsaResourcesTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(counter, false, "no counter register");
         const uint64_t layout =
             (static_cast<uint64_t>(1) << 48) | (2ULL << 40) | (9ULL << 32) | ((3u << 16) | 5u);
-        NS_TEST_ASSERT_MSG_EQ(EsaProgram::PackCell(AtpHeader::Key(3, 5), 9, 2, 1),
+        NS_TEST_ASSERT_MSG_EQ(EsaProgram::PackCell(PoolHeader::Key(3, 5), 9, 2, 1),
                               layout,
                               "cell layout");
         NS_TEST_ASSERT_MSG_EQ(EsaProgram::PackCell(0, 9, 2, 1), 0u, "key 0 is an empty cell");

@@ -134,7 +134,7 @@ class EsaStarTestCase : public TestCase
         RunJobs({&run});
         NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
         NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
-        NS_TEST_ASSERT_MSG_EQ(run.Reason(AtpProgram::COMPLETED), 4075u, "every fragment here");
+        NS_TEST_ASSERT_MSG_EQ(run.Reason(EsaProgram::COMPLETED), 4075u, "every fragment here");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_packets"), 0, "nothing at the PS");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_results_sent"), 0, "no result from the PS");
         NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
@@ -188,7 +188,7 @@ class EsaCollisionTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(ra.Complete() && rb.Complete(), true, "both complete");
         NS_TEST_ASSERT_MSG_EQ(ra.ValueErrors(), 0u, "a exact");
         NS_TEST_ASSERT_MSG_EQ(rb.ValueErrors(), 0u, "b exact");
-        NS_TEST_ASSERT_MSG_GT(ra.Reason(AtpProgram::COLLISION), 0u, "collisions happened");
+        NS_TEST_ASSERT_MSG_GT(ra.Reason(EsaProgram::COLLISION), 0u, "collisions happened");
         NS_TEST_ASSERT_MSG_GT(ra.Reason(EsaProgram::PREEMPTED), 0u, "preemptions happened");
         if (m_mode != "always")
         {

@@ -21,7 +21,7 @@ TypeId
 GridAgent::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::GridAgent")
-                            .SetParent<AtpAgent>()
+                            .SetParent<PoolAgent>()
                             .SetGroupName("InaAggregation")
                             .AddConstructor<GridAgent>();
     return tid;
@@ -39,11 +39,12 @@ GridAgent::GetGridCounters() const
 void
 GridAgent::Receive(InaPacket* p, uint32_t port)
 {
-    const AtpHeader* h = p->Header<AtpHeader>();
-    if ((h->flags & (GridProgram::FLAG_NOTICE | AtpHeader::FLAG_ACK)) != GridProgram::FLAG_NOTICE ||
+    const PoolHeader* h = p->Header<PoolHeader>();
+    if ((h->flags & (GridProgram::FLAG_NOTICE | PoolHeader::FLAG_ACK)) !=
+            GridProgram::FLAG_NOTICE ||
         p->protocol != GRID_PROTOCOL || p->jobId != GetContext().jobId)
     {
-        AtpAgent::Receive(p, port);
+        PoolAgent::Receive(p, port);
         return;
     }
     const uint64_t seq = p->seq;
@@ -70,7 +71,7 @@ GridAgent::IndexOf(uint64_t seq) const
     }
     if (m_hashMode == 0)
     {
-        return AtpAgent::IndexOf(seq);
+        return PoolAgent::IndexOf(seq);
     }
     const uint32_t words[2] = {GetContext().jobId, static_cast<uint32_t>(seq)};
     uint8_t bytes[8];
@@ -81,7 +82,7 @@ GridAgent::IndexOf(uint64_t seq) const
             bytes[4 * w + b] = static_cast<uint8_t>(words[w] >> (8 * b));
         }
     }
-    return static_cast<uint16_t>(AtpProtocol::Crc32(bytes, sizeof(bytes)) % m_range);
+    return static_cast<uint16_t>(PoolProtocol::Crc32(bytes, sizeof(bytes)) % m_range);
 }
 
 void
@@ -92,7 +93,7 @@ GridAgent::SendFragment(uint64_t seq, bool resend)
         m_resent.assign(1u << 16, 0);
     }
     m_resent[seq & 0xffff] = resend ? 1 : 0;
-    AtpAgent::SendFragment(seq, resend);
+    PoolAgent::SendFragment(seq, resend);
 }
 
 } // namespace ns3

@@ -6,7 +6,7 @@
 #ifndef GRID_AGENT_H
 #define GRID_AGENT_H
 
-#include "ns3/atp-agent.h"
+#include "ns3/pool-agent.h"
 
 #include <cstdint>
 #include <vector>
@@ -16,7 +16,7 @@ namespace ns3
 
 /**
  * \ingroup grid
- * GRID's worker (spec-libra-grid.md B.5): ATP's (AtpAgent: fragment stream, window with +1 MTU
+ * GRID's worker (spec-libra-grid.md B.5): ATP's (PoolAgent: fragment stream, window with +1 MTU
  * per window of results, loss recovery by timeout and fast retransmit) sending to the
  * aggregation node the planner chose, plus the reaction to a collision notice from a switch:
  * halve the window and send the named fragment again, as a first send (not a resend), so it can
@@ -31,10 +31,10 @@ namespace ns3
  * Not done: pacing at the plan's rate (GridPlan::WorkerRoute::rateBps); the window alone limits
  * the sending rate, as in ATP.
  */
-class GridAgent : public AtpAgent
+class GridAgent : public PoolAgent
 {
   public:
-    /// What the agent counted besides AtpAgent's counters.
+    /// What the agent counted besides PoolAgent's counters.
     struct GridCounters
     {
         uint64_t notices = 0;       //!< collision notices received

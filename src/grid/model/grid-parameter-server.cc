@@ -20,7 +20,7 @@ TypeId
 GridParameterServer::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::GridParameterServer")
-                            .SetParent<AtpParameterServer>()
+                            .SetParent<PoolParameterServer>()
                             .SetGroupName("InaAggregation")
                             .AddConstructor<GridParameterServer>();
     return tid;
@@ -57,7 +57,7 @@ GridParameterServer::SendResult(InaPacket* p, uint32_t slot)
     {
         InaPacket* copy = i + 1 < m_targets.size() ? pool.Clone(p) : p;
         m_config.resultGroup = m_targets[i];
-        AtpParameterServer::SendResult(copy, slot);
+        PoolParameterServer::SendResult(copy, slot);
     }
 }
 

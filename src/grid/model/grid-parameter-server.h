@@ -6,7 +6,7 @@
 #ifndef GRID_PARAMETER_SERVER_H
 #define GRID_PARAMETER_SERVER_H
 
-#include "ns3/atp-parameter-server.h"
+#include "ns3/pool-parameter-server.h"
 
 #include <cstdint>
 #include <vector>
@@ -16,14 +16,14 @@ namespace ns3
 
 /**
  * \ingroup grid
- * GRID's parameter server (spec-libra-grid.md B.5, [E]): ATP's (AtpParameterServer: one ring
+ * GRID's parameter server (spec-libra-grid.md B.5, [E]): ATP's (PoolParameterServer: one ring
  * slot per fragment, worker bitmaps so a switch's aggregate and a worker's own contribution are
  * never counted twice, the sum completed from aggregates, flushes and direct workers), except
  * that a completed fragment is returned once per aggregation node: one copy addressed to each
  * aggregating switch (which frees its unit and multicasts it to its workers) and one unicast to
  * each worker the PS aggregates itself.
  */
-class GridParameterServer : public AtpParameterServer
+class GridParameterServer : public PoolParameterServer
 {
   public:
     /**

@@ -20,32 +20,16 @@ TypeId
 GridProgram::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::GridProgram")
-                            .SetParent<AtpProgram>()
+                            .SetParent<PoolProgram>()
                             .SetGroupName("InaAggregation")
                             .AddConstructor<GridProgram>();
     return tid;
 }
 
 GridProgram::GridProgram()
+    : PoolProgram("ack", {"notice_sent", "readdressed", "result_multicast"})
 {
     NS_LOG_FUNCTION(this);
-    SetReasonNames({"allocated",
-                    "absorbed",
-                    "completed",
-                    "collision",
-                    "duplicate_reemitted",
-                    "duplicate_dropped",
-                    "resend_flushed",
-                    "resend_passed",
-                    "bypassed",
-                    "ack_freed",
-                    "ack_passed",
-                    "not_aggregated",
-                    "overflow_passed",
-                    "bad_packet",
-                    "notice_sent",
-                    "readdressed",
-                    "result_multicast"});
 }
 
 GridProgram::~GridProgram() = default;
@@ -62,13 +46,31 @@ GridProgram::GetName() const
     return "grid";
 }
 
+ResourceDemand
+GridProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
+{
+    return PoolDemand(poolSize, limits, 32, true);
+}
+
+void
+GridProgram::InitializePool()
+{
+    m_pool.Bind(ResolvePoolRegisters(true));
+}
+
+const AggregatorOccupancy&
+GridProgram::GetOccupancy() const
+{
+    return m_pool.GetOccupancy();
+}
+
 void
 GridProgram::SetGridJob(const GridJob& job)
 {
-    if (job.jobId == 0 || job.jobId > ATP_MAX_JOB_ID)
+    if (job.jobId == 0 || job.jobId > POOL_MAX_JOB_ID)
     {
         throw std::runtime_error("GridProgram: job id " + std::to_string(job.jobId) +
-                                 " is outside 1.." + std::to_string(ATP_MAX_JOB_ID));
+                                 " is outside 1.." + std::to_string(POOL_MAX_JOB_ID));
     }
     if (m_byJob.size() <= job.jobId)
     {
@@ -100,8 +102,8 @@ GridProgram::DoProcess(InaPacket* p, PipelinePass& pass)
     if (p->jobId < m_byJob.size() && m_byJob[p->jobId] >= 0)
     {
         const GridJob& g = m_grid[m_byJob[p->jobId]];
-        AtpHeader* h = p->Header<AtpHeader>();
-        const bool result = (h->flags & AtpHeader::FLAG_ACK) != 0;
+        PoolHeader* h = p->Header<PoolHeader>();
+        const bool result = (h->flags & PoolHeader::FLAG_ACK) != 0;
         if (p->dst != g.self)
         {
             // Another node's gradient, aggregate or result passing by: a result for another
@@ -124,32 +126,33 @@ GridProgram::DoProcess(InaPacket* p, PipelinePass& pass)
             CountReason(READDRESSED);
         }
     }
-    AtpProgram::DoProcess(p, pass);
+    const JobConfig* job = nullptr;
+    FcfsAggregatorPool::Result collision{COLLISION};
+    if (ProcessFcfs(p, pass, m_pool, &job, &collision))
+    {
+        OnCollision(p, p->Header<PoolHeader>(), *job);
+    }
 }
 
 void
-GridProgram::OnCollision(InaPacket* p,
-                         PipelinePass& pass,
-                         AtpHeader* h,
-                         const JobConfig& job,
-                         uint32_t holder)
+GridProgram::OnCollision(InaPacket* p, PoolHeader* h, const JobConfig& job)
 {
     CountReason(COLLISION);
     if (job.jobId >= m_byJob.size() || m_byJob[job.jobId] < 0)
     {
         // A job AddJob'ed without GRID's addresses cannot be told: ATP's fallback keeps it exact.
-        h->flags |= AtpHeader::FLAG_COLLISION;
+        h->flags |= PoolHeader::FLAG_COLLISION;
         Forward(p);
         return;
     }
     const GridJob& g = m_grid[m_byJob[job.jobId]];
     // Spec B.5: the contribution is dropped; the notice names the fragment (p->seq, the key) so
     // the worker can resend exactly it.
-    h->flags = static_cast<uint8_t>(FLAG_NOTICE | AtpHeader::FLAG_COLLISION);
+    h->flags = static_cast<uint8_t>(FLAG_NOTICE | PoolHeader::FLAG_COLLISION);
     p->dst = p->src;
     p->src = g.self;
     p->flowId = g.noticeFlowId;
-    p->wireBytes = AtpHeader::L2_L3_L4_BYTES + AtpHeader::HEADER_BYTES;
+    p->wireBytes = PoolHeader::L2_L3_L4_BYTES + PoolHeader::HEADER_BYTES;
     CountReason(NOTICE_SENT);
     Forward(p);
 }

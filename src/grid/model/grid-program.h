@@ -6,7 +6,8 @@
 #ifndef GRID_PROGRAM_H
 #define GRID_PROGRAM_H
 
-#include "ns3/atp-program.h"
+#include "ns3/fcfs-aggregator-pool.h"
+#include "ns3/pool-program.h"
 
 #include <cstdint>
 #include <vector>
@@ -14,15 +15,12 @@
 namespace ns3
 {
 
-/// InaPacket::protocol of GRID's packets: GRID jobs share a pool of their own per switch.
-constexpr uint16_t GRID_PROTOCOL = 0x4752;
-
 /**
  * \ingroup grid
- * The switch side of GRID's data plane (spec-libra-grid.md B.5): ATP's aggregator pool and
- * aggregation (AtpProgram: hashed units, contributor bitmap and counter, fan-in from the control
- * plane, the aggregate forwarded to the parameter server on completion, the unit held until the
- * result frees it), with GRID's differences:
+ * The switch side of GRID's data plane: a shared pool program (PoolProgram) owning ATP's first
+ * come, first served aggregator pool (FcfsAggregatorPool: hashed units, contributor bitmap and
+ * counter, fan-in from the control plane, the aggregate forwarded to the parameter server on
+ * completion, the unit held until the result frees it), with GRID's differences:
  * - workers address their gradients to their aggregation switch (the planner chose it, it need
  *   not be on the default route to the parameter server); the switch readdresses them to the
  *   parameter server on a flow id of its own, pinned along the planner's switch-to-PS path;
@@ -31,19 +29,19 @@ constexpr uint16_t GRID_PROTOCOL = 0x4752;
  * - the parameter server sends one result per aggregation switch, addressed to the switch, which
  *   frees the unit and multicasts the result to the workers it aggregated.
  */
-class GridProgram : public AtpProgram
+class GridProgram : public PoolProgram
 {
   public:
     /// A collision notice: a gradient dropped at a held unit, sent back to its worker.
     static constexpr uint8_t FLAG_NOTICE = 0x01;
 
-    /// Events counted per switch besides AtpProgram::Reason.
+    /// Events counted per switch besides PoolReasons::Reason.
     enum GridReason : uint32_t
     {
-        NOTICE_SENT = AtpProgram::N_REASONS, //!< a collision notice sent to a worker
-        READDRESSED,                         //!< a gradient for this switch sent on to the PS
-        RESULT_MULTICAST,                    //!< a result for this switch sent to its workers
-        N_GRID_REASONS                       //!< number of reasons
+        NOTICE_SENT = PoolReasons::N_REASONS, //!< a collision notice sent to a worker
+        READDRESSED,                          //!< a gradient for this switch sent on to the PS
+        RESULT_MULTICAST,                     //!< a result for this switch sent to its workers
+        N_GRID_REASONS                        //!< number of reasons
     };
 
     /// Where GRID's packets of one job go from this switch.
@@ -79,15 +77,15 @@ class GridProgram : public AtpProgram
     /// \return the job's entry (throws std::out_of_range if SetGridJob was not called for it)
     const GridJob& GetGridJob(uint32_t jobId) const;
 
-  protected:
-    void DoProcess(InaPacket* p, PipelinePass& pass) override;
-    void OnCollision(InaPacket* p,
-                     PipelinePass& pass,
-                     AtpHeader* h,
-                     const JobConfig& job,
-                     uint32_t holder) override;
-
   private:
+    ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
+    void InitializePool() override;
+    const AggregatorOccupancy& GetOccupancy() const override;
+    void DoProcess(InaPacket* p, PipelinePass& pass) override;
+    /// A gradient met a unit held by another fragment: GRID drops it and notices its worker.
+    void OnCollision(InaPacket* p, PoolHeader* h, const JobConfig& job);
+
+    FcfsAggregatorPool m_pool;    //!< the aggregators
     std::vector<GridJob> m_grid;  //!< jobs set with SetGridJob
     std::vector<int32_t> m_byJob; //!< job id -> index in m_grid (-1: none)
 };

@@ -50,7 +50,7 @@ GridProtocol::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::GridProtocol")
-            .SetParent<AtpProtocol>()
+            .SetParent<PoolProtocol>()
             .SetGroupName("InaAggregation")
             .AddConstructor<GridProtocol>()
             .AddAttribute("SwitchCapacity",
@@ -98,7 +98,7 @@ void
 GridProtocol::DoDispose()
 {
     m_gridAgents.clear();
-    AtpProtocol::DoDispose();
+    PoolProtocol::DoDispose();
 }
 
 uint16_t
@@ -113,27 +113,20 @@ GridProtocol::GetProtocolLabel() const
     return "grid";
 }
 
-Ptr<AtpProgram>
+Ptr<PoolProgram>
 GridProtocol::CreateProgram() const
 {
-    ObjectFactory f("ns3::GridProgram");
-    UintegerValue pool;
-    GetAttribute("PoolSize", pool);
-    if (pool.Get() != 0)
-    {
-        f.Set("PoolSize", pool);
-    }
-    return f.Create<GridProgram>();
+    return ProgramFactory("ns3::GridProgram").Create<GridProgram>();
 }
 
-Ptr<AtpParameterServer>
+Ptr<PoolParameterServer>
 GridProtocol::CreateServer() const
 {
     return CreateObject<GridParameterServer>();
 }
 
-Ptr<AtpAgent>
-GridProtocol::CreateAtpAgent() const
+Ptr<PoolAgent>
+GridProtocol::CreatePoolAgent() const
 {
     Ptr<GridAgent> a = CreateObject<GridAgent>();
     m_gridAgents.push_back(a);
@@ -153,7 +146,7 @@ GridProtocol::DoInstall()
     {
         Fail("switch.ina_tiers is empty; GRID needs the tiers whose switches may aggregate");
     }
-    AtpProtocol::DoInstall();
+    PoolProtocol::DoInstall();
     ConfigureGrid();
 }
 
@@ -226,11 +219,11 @@ GridProtocol::BuildTrees()
         {
             continue;
         }
-        if (s.fanIn > AtpHeader::MAX_FAN_IN)
+        if (s.fanIn > PoolHeader::MAX_FAN_IN)
         {
             Fail("the plan gives switch " + topo.GetNode(s.node).name + " " +
                  std::to_string(s.fanIn) + " workers; the 5-bit fan-in and bitmap allow " +
-                 std::to_string(AtpHeader::MAX_FAN_IN));
+                 std::to_string(PoolHeader::MAX_FAN_IN));
         }
         t.groups.push_back(Group{s.node, true, 0, s.workers});
         m_groupSwitch.push_back(static_cast<int32_t>(j));
@@ -247,12 +240,12 @@ GridProtocol::BuildTrees()
             m_groupSwitch.push_back(-1);
         }
     }
-    if (t.groups.size() > AtpHeader::MAX_FAN_IN)
+    if (t.groups.size() > PoolHeader::MAX_FAN_IN)
     {
         Fail("the plan has " + std::to_string(t.groups.size()) +
              " aggregation streams into the PS (switches plus direct workers); the 5-bit "
              "fanInDegree1 allows " +
-             std::to_string(AtpHeader::MAX_FAN_IN));
+             std::to_string(PoolHeader::MAX_FAN_IN));
     }
     uint32_t first = 0;
     for (Group& g : t.groups)
@@ -407,7 +400,7 @@ GridProtocol::GetHashFragments() const
 std::map<std::string, double>
 GridProtocol::GetCounters() const
 {
-    std::map<std::string, double> c = AtpProtocol::GetCounters();
+    std::map<std::string, double> c = PoolProtocol::GetCounters();
     GridAgent::GridCounters a;
     for (const Ptr<GridAgent>& agent : m_gridAgents)
     {

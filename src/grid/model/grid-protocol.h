@@ -6,8 +6,9 @@
 #ifndef GRID_PROTOCOL_H
 #define GRID_PROTOCOL_H
 
-#include "ns3/atp-protocol.h"
 #include "grid-plan.h"
+
+#include "ns3/pool-protocol.h"
 
 #include <cstdint>
 #include <map>
@@ -24,7 +25,7 @@ class GridAgent;
  * GRID's data plane (spec-libra-grid.md B.5, B.6) for one job, driven by GridPlanner: registered
  * as protocol "grid". GRID's switches work like ATP's (hashed aggregator units, fan-in from the
  * control plane, the aggregate to the PS on completion, a window per worker), so this is
- * AtpProtocol with GRID's assignment in place of ATP's rack trees:
+ * PoolProtocol with GRID's assignment in place of ATP's rack trees:
  * - BuildTrees: a GridProblem of the job (its workers, its PS ctx.psHosts[0], the switches of the
  *   tiers in ctx.inaTiers with capacity SwitchCapacity), solved by GridPlanner; each switch of
  *   the plan with a fan-in is one level-1 group aggregated at that switch (any tier), each worker
@@ -44,7 +45,7 @@ class GridAgent;
  * the same aggregation switch through one switch by different planned next hops the first
  * worker's hop is kept (both are shortest paths; counted in "route_conflicts").
  */
-class GridProtocol : public AtpProtocol
+class GridProtocol : public PoolProtocol
 {
   public:
     /**
@@ -84,9 +85,9 @@ class GridProtocol : public AtpProtocol
     void DoDispose() override;
     void BuildTrees() override;
     std::string GetProtocolLabel() const override;
-    Ptr<AtpProgram> CreateProgram() const override;
-    Ptr<AtpParameterServer> CreateServer() const override;
-    Ptr<AtpAgent> CreateAtpAgent() const override;
+    Ptr<PoolProgram> CreateProgram() const override;
+    Ptr<PoolParameterServer> CreateServer() const override;
+    Ptr<PoolAgent> CreatePoolAgent() const override;
 
   private:
     /// Program the switches, pin the routes, tell the server where results go.

@@ -146,13 +146,13 @@ class GridFig1TestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
         for (uint32_t s : {s1, s2, s3})
         {
-            NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s, AtpProgram::COMPLETED),
+            NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s, GridProgram::COMPLETED),
                                   404u,
                                   "completed at " << s);
             NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s, GridProgram::RESULT_MULTICAST),
                                   404u,
                                   "one result per fragment at " << s);
-            NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s, AtpProgram::COLLISION), 0u, "no collision");
+            NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s, GridProgram::COLLISION), 0u, "no collision");
         }
         NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, GridProgram::READDRESSED),
                               3u * 404,
@@ -163,7 +163,7 @@ class GridFig1TestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s3, GridProgram::READDRESSED),
                               2u * 404,
                               "s3: 2 workers");
-        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, AtpProgram::NOT_AGGREGATED), 404u, "w2 via s1");
+        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, GridProgram::NOT_AGGREGATED), 404u, "w2 via s1");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_fragments"), 404, "fragments at the PS");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_packets"), 3 * 404, "three aggregates each");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_results_sent"), 3 * 404, "one result per switch");
@@ -219,7 +219,7 @@ class GridDirectWorkersTestCase : public TestCase
         AllReduceRunner::RunAll({&run}, Seconds(5));
         NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
         NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
-        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, AtpProgram::COMPLETED), 404u, "s1 completes all");
+        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, GridProgram::COMPLETED), 404u, "s1 completes all");
         NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, GridProgram::READDRESSED),
                               atS1 * 404u,
                               "s1 workers");
@@ -317,7 +317,7 @@ class GridCollisionTestCase : public TestCase
         // Both jobs share each switch's program: its counters cover both.
         const uint64_t sent = ra.Reason(GridProgram::NOTICE_SENT);
         NS_TEST_ASSERT_MSG_GT(sent, 0u, "collisions sent notices");
-        NS_TEST_ASSERT_MSG_EQ(ra.Reason(AtpProgram::COLLISION), sent, "one notice per collision");
+        NS_TEST_ASSERT_MSG_EQ(ra.Reason(GridProgram::COLLISION), sent, "one notice per collision");
         const double got = ra.Counter("collision_notices") + rb.Counter("collision_notices");
         if (m_loss == 0)
         {

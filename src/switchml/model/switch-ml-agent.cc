@@ -108,7 +108,7 @@ SwitchMlAgent::DoSetup()
 void
 SwitchMlAgent::Configure()
 {
-    m_window = m_protocol->GetWindow();
+    m_window = m_protocol->FixWindow();
     m_slots.assign(m_window, Slot{});
     for (uint32_t s = 0; s < m_window; ++s)
     {

@@ -6,6 +6,7 @@
 #define SWITCH_ML_HEADER_H
 
 #include "ns3/ina-packet.h"
+#include "ns3/ina-protocol-numbers.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,19 +14,6 @@
 
 namespace ns3
 {
-
-/// InaPacket::protocol of every SwitchML packet ("S1": SwitchML, version 1 layout).
-constexpr uint16_t SWITCHML_PROTOCOL = 0x5301;
-
-/**
- * Host endpoint of job j is SWITCHML_ENDPOINT_BASE + j on every worker, so a multicast result
- * reaches the same endpoint at every member. Below InaHost::AllocateEndpoint's range (1024 up), and
- * low because a host's endpoint table is a flat vector indexed by endpoint; job ids above
- * 1023 - base are refused at set-up.
- */
-constexpr uint16_t SWITCHML_ENDPOINT_BASE = 256;
-/// The largest endpoint SwitchML uses.
-constexpr uint16_t SWITCHML_ENDPOINT_LAST = 1023;
 
 /**
  * \ingroup switchml

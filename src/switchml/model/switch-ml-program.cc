@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/pool-sizing.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -156,33 +157,25 @@ SwitchMlProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 void
 SwitchMlProgram::DeclareResources(ResourceDemand& demand) const
 {
-    ResourceDemand d = Demand(m_poolSize, GetPipelineLimits());
-    demand.registerArrays = std::move(d.registerArrays);
-    demand.tables = std::move(d.tables);
+    PoolSizing::Declare(
+        [this](uint32_t s, const PipelineLimits& l) {
+            return Demand(s, l);
+        },
+        m_poolSize,
+        GetPipelineLimits(),
+        demand);
 }
 
 uint32_t
 SwitchMlProgram::GetMaxPoolSize(const PipelineLimits& limits) const
 {
-    auto fits = [&](uint32_t s) {
-        return PipelineResources::Check({Demand(s, limits)}, limits).fits;
-    };
-    if (!fits(1))
-    {
-        return 0;
-    }
-    uint32_t lo = 1;        // fits
-    uint32_t hi = 1u << 24; // the attribute's ceiling
-    if (fits(hi))
-    {
-        return hi;
-    }
-    while (hi - lo > 1)
-    {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        (fits(mid) ? lo : hi) = mid;
-    }
-    return lo;
+    // 1 << 24: the PoolSize attribute's ceiling.
+    return PoolSizing::LargestFitting(
+        [this](uint32_t s, const PipelineLimits& l) {
+            return Demand(s, l);
+        },
+        limits,
+        1u << 24);
 }
 
 void

@@ -576,13 +576,13 @@ SwitchMlProtocol::GetWorkerRoute(uint32_t rank) const
 }
 
 uint32_t
-SwitchMlProtocol::GetWindow()
+SwitchMlProtocol::FixWindow()
 {
     if (m_window == 0)
     {
         if (m_tree.empty())
         {
-            throw std::logic_error("SwitchMlProtocol::GetWindow before Install");
+            throw std::logic_error("SwitchMlProtocol::FixWindow before Install");
         }
         const uint32_t jobId = GetContext().jobId;
         uint32_t w = UINT32_MAX;
@@ -595,6 +595,17 @@ SwitchMlProtocol::GetWindow()
             ts.program->FreezeJob(jobId);
         }
         m_window = w;
+    }
+    return m_window;
+}
+
+uint32_t
+SwitchMlProtocol::GetWindow() const
+{
+    if (m_window == 0)
+    {
+        throw std::logic_error("SwitchMlProtocol::GetWindow before FixWindow (the first agent's "
+                               "start)");
     }
     return m_window;
 }

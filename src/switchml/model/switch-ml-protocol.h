@@ -113,11 +113,14 @@ class SwitchMlProtocol : public AggregationProtocol
      */
     const WorkerRoute& GetWorkerRoute(uint32_t rank) const;
     /**
-     * The job's window: the smallest share of the pool on its tree. The first call fixes the
-     * shares (a job added later may no longer move them).
+     * Fix the job's window: the smallest share of the pool on its tree. It freezes the job's
+     * shares at every switch of the tree (a job added later may no longer move them), so the
+     * first agent to start calls it; later calls return the same window.
      * \return slots per worker
      */
-    uint32_t GetWindow();
+    uint32_t FixWindow();
+    /// \return the window FixWindow fixed (throws std::logic_error before that)
+    uint32_t GetWindow() const;
     /// \return the window an automatic PoolSize asks for: the next power of two of BDP / packet
     uint32_t GetAutoPoolSize() const;
     /// \return 32 or 64

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "atp-quantizer.h"
+#include "int32-quantizer.h"
 
 #include <cmath>
 
@@ -10,7 +10,7 @@ namespace ns3
 {
 
 uint32_t
-AtpQuantizer::Quantize(const float* in, uint32_t count, double factor, int32_t* out)
+Int32Quantizer::Quantize(const float* in, uint32_t count, double factor, int32_t* out)
 {
     uint32_t bad = 0;
     for (uint32_t i = 0; i < count; ++i)
@@ -35,7 +35,7 @@ AtpQuantizer::Quantize(const float* in, uint32_t count, double factor, int32_t* 
 }
 
 void
-AtpQuantizer::Dequantize(const int32_t* in, uint32_t count, double factor, float* out)
+Int32Quantizer::Dequantize(const int32_t* in, uint32_t count, double factor, float* out)
 {
     for (uint32_t i = 0; i < count; ++i)
     {
@@ -44,7 +44,7 @@ AtpQuantizer::Dequantize(const int32_t* in, uint32_t count, double factor, float
 }
 
 double
-AtpQuantizer::Tolerance(uint32_t contributions, double factor, double maxAbs)
+Int32Quantizer::Tolerance(uint32_t contributions, double factor, double maxAbs)
 {
     const double n = contributions == 0 ? 1 : contributions;
     const double rounding = n / (2 * factor);

@@ -2,8 +2,8 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#ifndef ATP_QUANTIZER_H
-#define ATP_QUANTIZER_H
+#ifndef INT32_QUANTIZER_H
+#define INT32_QUANTIZER_H
 
 #include <cstdint>
 
@@ -11,18 +11,19 @@ namespace ns3
 {
 
 /**
- * \ingroup atp
- * ATP's float <-> int32 conversion (atp.md 1.3): workers multiply every gradient by a fixed factor
- * (10^6 in ATP's code) and round to int32; switches and the parameter server add integers, the
- * switch lanes saturating at +-(2^31 - 1); workers divide the returned sum by the same factor. The
- * result is the sum, not the mean. ESA reuses it unchanged. Pure functions.
+ * \ingroup ina-protocol-kit
+ * ATP's float <-> int32 conversion (ATP paper, Section 3.4, and ATP's code): workers multiply every
+ * gradient by a fixed factor (10^6 in ATP's code) and round to int32; switches and the parameter
+ * server add integers, the switch lanes saturating at +-(2^31 - 1); workers divide the returned sum
+ * by the same factor. The result is the sum, not the mean. ATP, ESA and GRID use it. Pure
+ * functions.
  *
  * Error bound: rounding to nearest moves each of the n contributions by at most 1 / (2f), so the
  * returned sum is within n / (2f) of the true sum, as long as nothing saturated; storing it as a
  * float adds at most 2^-24 of its magnitude, at most (n B + n / (2f)) 2^-24 for contributions
  * bounded by B.
  */
-class AtpQuantizer
+class Int32Quantizer
 {
   public:
     static constexpr double DEFAULT_FACTOR = 1e6;     //!< ATP's code
@@ -72,4 +73,4 @@ class AtpQuantizer
 
 } // namespace ns3
 
-#endif /* ATP_QUANTIZER_H */
+#endif /* INT32_QUANTIZER_H */

@@ -2,8 +2,11 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#ifndef ATP_HEADER_H
-#define ATP_HEADER_H
+#ifndef POOL_HEADER_H
+#define POOL_HEADER_H
+
+#include "ecn-codepoints.h"
+#include "ina-protocol-numbers.h"
 
 #include "ns3/ina-packet.h"
 
@@ -12,40 +15,33 @@
 namespace ns3
 {
 
-/// InaPacket::protocol of every ATP packet ("AT").
-constexpr uint16_t ATP_PROTOCOL = 0x4154;
-
-/**
- * Host endpoint of job j is ATP_ENDPOINT_BASE + j on every worker and parameter server of the job,
- * so one multicast parameter packet reaches the same endpoint at every member. Below SwitchML's
- * 0x8000 + j range, so the two never meet on a host.
- */
-constexpr uint16_t ATP_ENDPOINT_BASE = 0x7000;
-
-/// Largest job id ATP accepts: the endpoint range above, and 16 bits of the job/seq key.
-constexpr uint32_t ATP_MAX_JOB_ID = 0x0fff;
+/// Largest job id of the pool protocols: the endpoint range (POOL_ENDPOINT_BASE + j) and 16 bits
+/// of the job/seq key.
+constexpr uint32_t POOL_MAX_JOB_ID = 0x0fff;
 
 /// Largest number of parameter servers per job: the 2-bit PS index of ATP's code.
-constexpr uint32_t ATP_MAX_PS = 4;
+constexpr uint32_t POOL_MAX_PS = 4;
 
 /**
- * \ingroup atp
- * The ATP header as the simulator sees it, kept in InaPacket::hdr. atp.md section 1.1 (the paper's
- * 16-byte header): two bitmaps, two 5-bit fan-in degrees, six flag bits, a 16-bit aggregator index
- * and the 32-bit job id + sequence number (16 + 16 bits, as ATP's code splits it).
+ * \ingroup ina-protocol-kit
+ * The header of the shared-pool protocols (ATP, and ESA and GRID, which keep ATP's frame), kept in
+ * InaPacket::hdr: the 16-byte header of the ATP paper (Lao et al., "ATP: In-network Aggregation
+ * for Multi-tenant Learning", NSDI'21, Section 3.1 and Figure 4): two bitmaps, two 5-bit fan-in
+ * degrees, six flag bits, a 16-bit aggregator index and the 32-bit job id + sequence number
+ * (16 + 16 bits, as ATP's code splits it).
  *
  * Two fields are the simulator's view of things the paper's 16 bytes do not spell out:
  * - `psIndex`: which of the job's parameter servers the fragment belongs to (ATP's code carries it
  *   in two flag bits; with one PS per job, the paper's case, it is always 0);
- * - `priority`: ESA's 8-bit priority (ESA paper 5.1), 0 in ATP. ESA keeps the 306-B frame, so
- *   neither changes the wire size.
+ * - `priority`: ESA's 8-bit priority (ESA paper, Section 5.1), 0 in ATP and GRID. ESA keeps the
+ *   306-B frame, so neither changes the wire size.
  * The full 64-bit fragment number rides in InaPacket::seq: hosts recover it from the 16-bit wire
  * sequence and their window, which the simulator does not need to model.
  *
- * Wire size (atp.md 1.1): Ethernet 14 + IPv4 20 + UDP 8 + ATP 16 + 62 x int32 = 306 B, the same
- * for gradient and parameter packets.
+ * Wire size: Ethernet 14 + IPv4 20 + UDP 8 + header 16 + 62 x int32 = 306 B, the same for gradient
+ * and parameter packets.
  */
-struct AtpHeader
+struct PoolHeader
 {
     static constexpr uint8_t FLAG_OVERFLOW = 0x80;  //!< float payload: never aggregated
     static constexpr uint8_t FLAG_RESEND = 0x40;    //!< a worker retransmission
@@ -53,11 +49,11 @@ struct AtpHeader
     static constexpr uint8_t FLAG_ECN = 0x10;       //!< congestion seen (ORed into aggregates)
     static constexpr uint8_t FLAG_EDGE = 0x08;      //!< edgeSwitchIdentifier: level-1 done
     static constexpr uint8_t FLAG_ACK = 0x04;       //!< a parameter (result) packet
-    /// Bits 0x03 are unused by ATP: free for ESA's packet kinds (reminders).
+    /// Bits 0x03 are unused by ATP: free for ESA's packet kinds and GRID's collision notice.
     static constexpr uint8_t FLAG_SPARE = 0x03;
 
     static constexpr uint32_t VALUES = 62;         //!< int32 values per packet
-    static constexpr uint32_t HEADER_BYTES = 16;   //!< the ATP header on the wire
+    static constexpr uint32_t HEADER_BYTES = 16;   //!< the header on the wire
     static constexpr uint32_t L2_L3_L4_BYTES = 42; //!< Ethernet + IPv4 + UDP
     static constexpr uint32_t WIRE_BYTES = L2_L3_L4_BYTES + HEADER_BYTES + 4 * VALUES; //!< 306
     static constexpr uint32_t MAX_FAN_IN = 31; //!< 5-bit fan-in degrees
@@ -82,11 +78,17 @@ struct AtpHeader
     {
         return (jobId << 16) | static_cast<uint32_t>(seq & 0xffff);
     }
+
+    /// \return whether the packet saw congestion: its IP codepoint or the header's ECN flag
+    bool CongestionSeen(const InaPacket* p) const
+    {
+        return p->ecn == INA_ECN_CE || (flags & FLAG_ECN) != 0;
+    }
 };
 
-static_assert(sizeof(AtpHeader) <= InaPacket::HDR_BYTES, "AtpHeader must fit InaPacket");
-static_assert(AtpHeader::WIRE_BYTES == 306, "ATP's frame is 306 B (ESA 7.1.1)");
+static_assert(sizeof(PoolHeader) <= InaPacket::HDR_BYTES, "PoolHeader must fit InaPacket");
+static_assert(PoolHeader::WIRE_BYTES == 306, "ATP's frame is 306 B (ESA paper, Section 7.1.1)");
 
 } // namespace ns3
 
-#endif /* ATP_HEADER_H */
+#endif /* POOL_HEADER_H */

@@ -1,0 +1,358 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pool-program.h"
+
+#include "pool-sizing.h"
+
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PoolProgram");
+NS_OBJECT_ENSURE_REGISTERED(PoolProgram);
+
+TypeId
+PoolProgram::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PoolProgram")
+            .SetParent<SwitchProgram>()
+            .SetGroupName("InaProtocolKit")
+            .AddAttribute("PoolSize",
+                          "Aggregators at this switch (62 int32 values each), shared by every job "
+                          "of the protocol aggregating here. Checked against the pipeline's SRAM, "
+                          "ALUs and stages at install (ATP's code: 20000, about 5 MB of values).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(DEFAULT_POOL_SIZE),
+                          MakeUintegerAccessor(&PoolProgram::m_poolSize),
+                          MakeUintegerChecker<uint32_t>(1, MAX_POOL))
+            .AddAttribute("MaxJobs",
+                          "Entries of the job table: (job, parameter server) pairs that may "
+                          "aggregate here.",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&PoolProgram::m_maxJobs),
+                          MakeUintegerChecker<uint32_t>(1, 65536));
+    return tid;
+}
+
+PoolProgram::PoolProgram(const std::string& resultWord,
+                         const std::vector<std::string>& extraReasons)
+{
+    SetReasonNames(PoolReasons::Names(resultWord, extraReasons));
+}
+
+PoolProgram::~PoolProgram() = default;
+
+ResourceDemand
+PoolProgram::PoolDemand(uint32_t poolSize,
+                        const PipelineLimits& limits,
+                        uint32_t idWidthBits,
+                        bool counter) const
+{
+    ResourceDemand d;
+    d.program = GetName();
+    d.AddTable("jobs", m_maxJobs, 18, 16, 0);
+    FcfsAggregatorPool::DeclareRegisters(d, poolSize, limits, idWidthBits, counter);
+    return d;
+}
+
+FcfsAggregatorPool::Registers
+PoolProgram::ResolvePoolRegisters(bool counter) const
+{
+    return {&GetRegister("agtr_id"),
+            &GetRegister("bitmap"),
+            counter ? &GetRegister("counter") : nullptr,
+            &GetRegister("ecn"),
+            &GetRegister("value")};
+}
+
+void
+PoolProgram::CheckConfig()
+{
+    if (GetPipelineLimits().valuesPerPass < VALUE_LANES)
+    {
+        throw std::invalid_argument("ATP touches " + std::to_string(VALUE_LANES) +
+                                    " payload register lanes (62 values in pairs) per pass but the "
+                                    "pipeline's ValuesPerPass is " +
+                                    std::to_string(GetPipelineLimits().valuesPerPass));
+    }
+}
+
+uint64_t
+PoolProgram::GetAggregatorsInUse() const
+{
+    return GetOccupancy().InUse();
+}
+
+uint64_t
+PoolProgram::GetPeakAggregatorsInUse() const
+{
+    return GetOccupancy().Peak();
+}
+
+bool
+PoolProgram::ProcessFcfs(InaPacket* p,
+                         PipelinePass& pass,
+                         FcfsAggregatorPool& pool,
+                         const JobConfig** job,
+                         FcfsAggregatorPool::Result* collision)
+{
+    PoolHeader* h = p->Header<PoolHeader>();
+    uint64_t entry = 0;
+    if (!LookupJob(p, pass, h, &entry))
+    {
+        CountReason(NOT_AGGREGATED);
+        Forward(p);
+        return false;
+    }
+    *job = &GetJobEntry(entry);
+    if (h->aggregatorIndex >= GetPoolSize())
+    {
+        CountReason(BAD_PACKET);
+        Forward(p);
+        return false;
+    }
+    if ((h->flags & PoolHeader::FLAG_ACK) != 0)
+    {
+        Settle(p, pool.Release(pass, h));
+        return false;
+    }
+    const uint32_t gate = Gate(p, h, **job);
+    if (gate != N_REASONS)
+    {
+        CountReason(gate);
+        Forward(p);
+        return false;
+    }
+    const bool level1 = (*job)->role == Role::LEVEL1;
+    const FcfsAggregatorPool::Result r = (h->flags & PoolHeader::FLAG_RESEND) != 0
+                                             ? pool.Flush(p, pass, h, level1)
+                                             : pool.Aggregate(p, pass, h, level1);
+    if (r.reason == COLLISION)
+    {
+        *collision = r;
+        return true;
+    }
+    Settle(p, r);
+    return false;
+}
+
+void
+PoolProgram::DeclareResources(ResourceDemand& demand) const
+{
+    PoolSizing::Declare(
+        [this](uint32_t s, const PipelineLimits& l) {
+            return Demand(s, l);
+        },
+        m_poolSize,
+        GetPipelineLimits(),
+        demand);
+}
+
+uint32_t
+PoolProgram::GetMaxPoolSize(const PipelineLimits& limits) const
+{
+    return PoolSizing::LargestFitting(
+        [this](uint32_t s, const PipelineLimits& l) {
+            return Demand(s, l);
+        },
+        limits,
+        MAX_POOL);
+}
+
+void
+PoolProgram::InitializeState()
+{
+    m_table = &GetTable("jobs");
+    m_jobs.clear();
+    InitializePool();
+}
+
+void
+PoolProgram::AddJob(const JobConfig& job)
+{
+    NS_LOG_FUNCTION(this << job.jobId << +job.psIndex);
+    if (!IsInstalled())
+    {
+        throw std::runtime_error(GetInstanceTypeId().GetName() +
+                                 "::AddJob before the program is installed");
+    }
+    if (job.jobId == 0 || job.jobId > MAX_JOB_ID)
+    {
+        throw std::runtime_error("job " + job.name + " has id " + std::to_string(job.jobId) +
+                                 "; ATP's job/seq field takes job ids 1.." +
+                                 std::to_string(MAX_JOB_ID));
+    }
+    if (job.psIndex >= POOL_MAX_PS)
+    {
+        throw std::runtime_error("job " + job.name + ": parameter server index " +
+                                 std::to_string(job.psIndex) + "; expected 0.." +
+                                 std::to_string(POOL_MAX_PS - 1));
+    }
+    if (HasJob(job.jobId, job.psIndex))
+    {
+        throw std::runtime_error("job id " + std::to_string(job.jobId) + " (" + job.name +
+                                 "), parameter server " + std::to_string(job.psIndex) +
+                                 ", is already installed at this switch");
+    }
+    if (job.role == Role::LEVEL1 && (job.groupBit == 0 || (job.groupBit & (job.groupBit - 1)) != 0))
+    {
+        throw std::runtime_error("job " + job.name +
+                                 ": a level-1 switch aggregates one group, but its group "
+                                 "bitmap is " +
+                                 std::to_string(job.groupBit) + " (expected a single bit)");
+    }
+    if (m_jobs.size() >= m_maxJobs)
+    {
+        throw std::runtime_error("job " + job.name + ": the " + GetName() + " job table is full (" +
+                                 std::to_string(m_maxJobs) + " (job, parameter server) entries, " +
+                                 GetInstanceTypeId().GetName() + "::MaxJobs)");
+    }
+    m_table->Insert(JobTableKey(job.jobId, job.psIndex), m_jobs.size());
+    m_jobs.push_back(job);
+}
+
+const PoolProgram::JobConfig&
+PoolProgram::Find(uint32_t jobId, uint8_t psIndex) const
+{
+    for (const JobConfig& j : m_jobs)
+    {
+        if (j.jobId == jobId && j.psIndex == psIndex)
+        {
+            return j;
+        }
+    }
+    throw std::out_of_range("job id " + std::to_string(jobId) + ", parameter server " +
+                            std::to_string(psIndex) + ", does not aggregate at this " + GetName() +
+                            " switch");
+}
+
+bool
+PoolProgram::HasJob(uint32_t jobId, uint8_t psIndex) const
+{
+    return std::any_of(m_jobs.begin(), m_jobs.end(), [jobId, psIndex](const JobConfig& j) {
+        return j.jobId == jobId && j.psIndex == psIndex;
+    });
+}
+
+const PoolProgram::JobConfig&
+PoolProgram::GetJobConfig(uint32_t jobId, uint8_t psIndex) const
+{
+    return Find(jobId, psIndex);
+}
+
+uint32_t
+PoolProgram::GetNJobs() const
+{
+    return static_cast<uint32_t>(m_jobs.size());
+}
+
+uint32_t
+PoolProgram::GetPoolSize() const
+{
+    return m_poolSize;
+}
+
+bool
+PoolProgram::LookupJob(const InaPacket* p, PipelinePass& pass, const PoolHeader* h, uint64_t* entry)
+{
+    return p->jobId <= MAX_JOB_ID && h->psIndex < POOL_MAX_PS &&
+           pass.Lookup(*m_table, JobTableKey(p->jobId, h->psIndex), entry);
+}
+
+bool
+PoolProgram::ControlLookupJob(uint32_t jobId, uint8_t psIndex, uint64_t* entry) const
+{
+    return IsInstalled() && m_table->ControlLookup(JobTableKey(jobId, psIndex), entry);
+}
+
+uint32_t
+PoolProgram::Gate(const InaPacket* p, const PoolHeader* h, const JobConfig& job)
+{
+    if ((h->flags & PoolHeader::FLAG_OVERFLOW) != 0)
+    {
+        return OVERFLOW_PASSED;
+    }
+    const bool edge = (h->flags & PoolHeader::FLAG_EDGE) != 0;
+    uint32_t fanIn;
+    if (job.role == Role::LEVEL1)
+    {
+        // Only this rack's group, and only before its level-1 aggregation.
+        if (edge || h->bitmap1 != job.groupBit)
+        {
+            return NOT_AGGREGATED;
+        }
+        fanIn = h->fanInDegree0;
+    }
+    else
+    {
+        // Not aggregated at level 1 (collided there, or a partial flush): the PS merges it.
+        if (!edge)
+        {
+            return BYPASSED;
+        }
+        fanIn = h->fanInDegree1;
+    }
+    if (fanIn == 0 || fanIn > PoolHeader::MAX_FAN_IN ||
+        (p->values != nullptr && p->values->words.size() < PoolHeader::VALUES))
+    {
+        return BAD_PACKET;
+    }
+    return N_REASONS;
+}
+
+void
+PoolProgram::Settle(InaPacket* p, const FcfsAggregatorPool::Result& r)
+{
+    if (r.allocated)
+    {
+        CountReason(ALLOCATED);
+    }
+    CountReason(r.reason);
+    if (r.reason == ABSORBED || r.reason == DUPLICATE_DROPPED)
+    {
+        Consume(p);
+    }
+    else
+    {
+        Forward(p);
+    }
+}
+
+uint32_t
+PoolProgram::ControlIndex(uint32_t index) const
+{
+    if (!IsInstalled())
+    {
+        throw std::logic_error(GetName() + ": register read before Install");
+    }
+    if (index >= m_poolSize)
+    {
+        throw std::out_of_range("aggregator " + std::to_string(index) + " of a pool of " +
+                                std::to_string(m_poolSize));
+    }
+    return index;
+}
+
+bool
+PoolProgram::IsAggregationWork(const InaPacket* p) const
+{
+    const PoolHeader* h = p->Header<PoolHeader>();
+    uint64_t entry = 0;
+    if ((h->flags & PoolHeader::FLAG_ACK) != 0 || p->jobId > MAX_JOB_ID ||
+        h->psIndex >= POOL_MAX_PS || !ControlLookupJob(p->jobId, h->psIndex, &entry))
+    {
+        return false;
+    }
+    return Gate(p, h, GetJobEntry(entry)) == N_REASONS;
+}
+
+} // namespace ns3

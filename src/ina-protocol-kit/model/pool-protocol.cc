@@ -1,0 +1,789 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pool-protocol.h"
+
+#include "int32-quantizer.h"
+#include "pool-agent.h"
+
+#include "ns3/aggregation-protocol-registry.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/pipeline.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PoolProtocol");
+NS_OBJECT_ENSURE_REGISTERED(PoolProtocol);
+
+TypeId
+PoolProtocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PoolProtocol")
+            .SetParent<AggregationProtocol>()
+            .SetGroupName("InaAggregation")
+            .AddAttribute("PoolSize",
+                          "Aggregators of an ATP program this job installs at a switch (jobs that "
+                          "join it later must agree). 0: ns3::PoolProgram::PoolSize (20000).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PoolProtocol::m_poolSize),
+                          MakeUintegerChecker<uint32_t>(0, 65536))
+            .AddAttribute("HashRange",
+                          "Aggregator indices the job hashes onto, 0..HashRange-1 (ATP's "
+                          "P4ML_HASH_RANGE; shrinking it emulates fewer aggregators). 0: the "
+                          "smallest pool on the job's switches.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PoolProtocol::m_hashRange),
+                          MakeUintegerChecker<uint32_t>(0, 65536))
+            .AddAttribute("MaxWindow",
+                          "Largest window in packets, and the aggregator slots each worker maps "
+                          "fragments onto (12 channels x 100 slots in ATP's code).",
+                          UintegerValue(1200),
+                          MakeUintegerAccessor(&PoolProtocol::m_maxWindow),
+                          MakeUintegerChecker<uint32_t>(1, 65536))
+            .AddAttribute("MinWindow",
+                          "Smallest window in packets (12 channels x 1 in ATP's code).",
+                          UintegerValue(12),
+                          MakeUintegerAccessor(&PoolProtocol::m_minWindow),
+                          MakeUintegerChecker<uint32_t>(1, 65536))
+            .AddAttribute("InitialWindow",
+                          "First window in packets (ESA 5.1: ATP starts at 60 KB at 100 Gb/s, "
+                          "196 packets of 306 B).",
+                          UintegerValue(196),
+                          MakeUintegerAccessor(&PoolProtocol::m_initialWindow),
+                          MakeUintegerChecker<uint32_t>(1, 65536))
+            .AddAttribute("AdditiveIncrease",
+                          "Bytes the window grows by per window without ECN (ATP's code: 1500 B "
+                          "per channel, 12 channels).",
+                          UintegerValue(18000),
+                          MakeUintegerAccessor(&PoolProtocol::m_additiveIncrease),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LossDecrease",
+                          "Halve the window on a timeout, at most once per window, as well as on "
+                          "ECN (the paper's AIMD; ATP's code reacts to ECN only). Fast "
+                          "retransmits do not count: collisions reorder results without loss.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PoolProtocol::m_lossDecrease),
+                          MakeBooleanChecker())
+            .AddAttribute("FastRetransmit",
+                          "Resend the gap below the first out-of-order parameter at once.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PoolProtocol::m_fastRetransmit),
+                          MakeBooleanChecker())
+            .AddAttribute("Rto",
+                          "Resend when nothing arrived for this long, once a parameter of the "
+                          "burst has arrived (ATP's code: 200 us).",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&PoolProtocol::m_rto),
+                          MakeTimeChecker())
+            .AddAttribute("FirstRto",
+                          "The timeout before the first parameter of a burst (ATP's code: "
+                          "50 ms, so workers that start later are not mistaken for loss).",
+                          TimeValue(MilliSeconds(50)),
+                          MakeTimeAccessor(&PoolProtocol::m_firstRto),
+                          MakeTimeChecker())
+            .AddAttribute("ScalingFactor",
+                          "Float to int32 factor of the workers (ATP's code: 10^6).",
+                          DoubleValue(Int32Quantizer::DEFAULT_FACTOR),
+                          MakeDoubleAccessor(&PoolProtocol::m_scalingFactor),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("SupersetReplaces",
+                          "Parameter server: a partial aggregate whose workers include every "
+                          "worker already recorded for the fragment replaces the recorded sum, "
+                          "instead of being discarded whole as ATP's code does (which can leave "
+                          "the fragment waiting for another timeout).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PoolProtocol::m_supersetReplaces),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+PoolProtocol::PoolProtocol() = default;
+PoolProtocol::~PoolProtocol() = default;
+
+void
+PoolProtocol::DoDispose()
+{
+    for (Tree& t : m_trees)
+    {
+        if (t.server)
+        {
+            t.server->Dispose();
+        }
+        t.server = nullptr;
+    }
+    m_switches.clear();
+    m_agents.clear();
+    AggregationProtocol::DoDispose();
+}
+
+void
+PoolProtocol::Fail(const std::string& what) const
+{
+    throw std::runtime_error("job " + GetContext().name + " (" + GetProtocolLabel() + "): " + what);
+}
+
+bool
+PoolProtocol::UsesParameterServers() const
+{
+    return true;
+}
+
+ObjectFactory
+PoolProtocol::ProgramFactory(const std::string& typeName) const
+{
+    ObjectFactory f(typeName);
+    if (m_poolSize != 0)
+    {
+        f.Set("PoolSize", UintegerValue(m_poolSize));
+    }
+    return f;
+}
+
+void
+PoolProtocol::CheckSetup() const
+{
+    const JobContext& ctx = GetContext();
+    const uint32_t n = ctx.workerHosts.size();
+    if (n == 0)
+    {
+        Fail("the job has no workers");
+    }
+    if (ctx.jobId == 0 || ctx.jobId > POOL_MAX_JOB_ID)
+    {
+        Fail("job id " + std::to_string(ctx.jobId) + " is outside 1.." +
+             std::to_string(POOL_MAX_JOB_ID) + " (ATP endpoints are " +
+             std::to_string(POOL_ENDPOINT_BASE) + " + job id)");
+    }
+    if (ctx.psHosts.empty() || ctx.psHosts.size() > POOL_MAX_PS)
+    {
+        Fail("the job has " + std::to_string(ctx.psHosts.size()) +
+             " parameter servers; ATP needs 1.." + std::to_string(POOL_MAX_PS) +
+             " (ps_hosts; its header's PS index has 2 bits)");
+    }
+    if (!(m_scalingFactor > 0) || !std::isfinite(m_scalingFactor))
+    {
+        Fail("attribute ScalingFactor is " + std::to_string(m_scalingFactor) +
+             "; expected a finite positive number such as 1e6");
+    }
+    if (!m_rto.IsStrictlyPositive() || !m_firstRto.IsStrictlyPositive())
+    {
+        Fail("attributes Rto and FirstRto must be positive times (such as 200us and 50ms)");
+    }
+    if (m_minWindow > m_maxWindow || m_initialWindow < m_minWindow || m_initialWindow > m_maxWindow)
+    {
+        Fail("windows MinWindow " + std::to_string(m_minWindow) + " <= InitialWindow " +
+             std::to_string(m_initialWindow) + " <= MaxWindow " + std::to_string(m_maxWindow) +
+             " do not hold");
+    }
+    const uint32_t hosts = ctx.fabric->GetNHosts();
+    std::set<uint32_t> seen;
+    auto check = [&](uint32_t host, const std::string& who) {
+        if (host >= hosts)
+        {
+            Fail(who + " is on host " + std::to_string(host) + " but the topology has " +
+                 std::to_string(hosts) + " hosts");
+        }
+        if (!seen.insert(host).second)
+        {
+            Fail(who + " shares host " + std::to_string(host) +
+                 " with another worker or parameter server of the job (ATP binds one endpoint "
+                 "per job and host)");
+        }
+    };
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        check(ctx.workerHosts[r], "worker " + std::to_string(r));
+    }
+    for (size_t p = 0; p < ctx.psHosts.size(); ++p)
+    {
+        check(ctx.psHosts[p], "parameter server " + std::to_string(p));
+    }
+}
+
+void
+PoolProtocol::DoInstall()
+{
+    CheckSetup();
+    m_endpoint = static_cast<uint16_t>(POOL_ENDPOINT_BASE + GetContext().jobId);
+    BuildTrees();
+    InstallPrograms();
+    CreateServers();
+}
+
+void
+PoolProtocol::BuildTrees()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const uint32_t n = ctx.workerHosts.size();
+    auto allowed = [&](uint32_t node) {
+        return std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), topo.GetTier(node)) !=
+               ctx.inaTiers.end();
+    };
+    std::map<uint32_t, std::vector<uint32_t>> byRack;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        byRack[topo.RackOf(ctx.workerHosts[r])].push_back(r);
+    }
+    m_trees.clear();
+    m_routes.assign(ctx.psHosts.size(), std::vector<WorkerRoute>(n));
+    for (size_t p = 0; p < ctx.psHosts.size(); ++p)
+    {
+        Tree t;
+        t.psIndex = static_cast<uint8_t>(p);
+        t.psHost = ctx.psHosts[p];
+        t.psRack = topo.RackOf(t.psHost);
+        if (byRack.size() == 1 && byRack.begin()->first == t.psRack)
+        {
+            Group g;
+            g.rack = t.psRack;
+            g.aggregates = n > 1 && allowed(t.psRack);
+            g.ranks = byRack.begin()->second;
+            if (g.aggregates || n == 1)
+            {
+                t.groups.push_back(g);
+            }
+            else
+            {
+                for (uint32_t r : g.ranks)
+                {
+                    t.groups.push_back(Group{g.rack, false, 0, {r}});
+                }
+            }
+        }
+        else
+        {
+            for (const auto& [rack, ranks] : byRack)
+            {
+                if (rack != t.psRack && ranks.size() > 1 && allowed(rack))
+                {
+                    t.groups.push_back(Group{rack, true, 0, ranks});
+                }
+                else
+                {
+                    for (uint32_t r : ranks)
+                    {
+                        t.groups.push_back(Group{rack, false, 0, {r}});
+                    }
+                }
+            }
+        }
+        if (t.groups.size() > PoolHeader::MAX_FAN_IN)
+        {
+            Fail("towards parameter server " + std::to_string(p) + " (host " +
+                 std::to_string(t.psHost) + ") its workers form " +
+                 std::to_string(t.groups.size()) +
+                 " level-1 groups (one per rack of two or more workers, one per other worker); "
+                 "ATP's 5-bit fanInDegree1 allows " +
+                 std::to_string(PoolHeader::MAX_FAN_IN) + "; pack the workers into fewer racks");
+        }
+        uint32_t first = 0;
+        for (Group& g : t.groups)
+        {
+            if (g.ranks.size() > PoolHeader::MAX_FAN_IN)
+            {
+                Fail(std::to_string(g.ranks.size()) + " of its workers are under switch " +
+                     topo.GetNode(g.rack).name + "; ATP's 5-bit fanInDegree0 and bitmap allow " +
+                     std::to_string(PoolHeader::MAX_FAN_IN) + " per switch");
+            }
+            g.firstWorker = first;
+            first += g.ranks.size();
+        }
+        t.level2 = t.groups.size() > 1 && allowed(t.psRack);
+        const bool anyLevel1 = std::any_of(t.groups.begin(), t.groups.end(), [](const Group& g) {
+            return g.aggregates;
+        });
+        if (n > 1 && !t.level2 && !anyLevel1)
+        {
+            std::string asked;
+            for (const std::string& s : ctx.inaTiers)
+            {
+                asked += (asked.empty() ? "" : ", ") + s;
+            }
+            Fail("no switch would aggregate its gradients: ATP aggregates at rack switches (the "
+                 "workers' and the parameter server's, tier '" +
+                 topo.GetTier(t.psRack) + "') but switch.ina_tiers allows [" + asked +
+                 "]; add the rack tier");
+        }
+        for (uint32_t g = 0; g < t.groups.size(); ++g)
+        {
+            const Group& grp = t.groups[g];
+            for (uint32_t i = 0; i < grp.ranks.size(); ++i)
+            {
+                WorkerRoute& w = m_routes[p][grp.ranks[i]];
+                w.ps = t.psHost;
+                w.bitmap0 = 1u << i;
+                w.bitmap1 = 1u << g;
+                w.fanIn0 = static_cast<uint8_t>(grp.ranks.size());
+                w.fanIn1 = static_cast<uint8_t>(t.groups.size());
+                w.edge = !grp.aggregates;
+            }
+        }
+        m_trees.push_back(t);
+    }
+}
+
+void
+PoolProtocol::InstallPrograms()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+
+    // (switch, tree, role, group bit) of every aggregation point, switches in first-use order.
+    struct Point
+    {
+        uint32_t node;
+        uint8_t psIndex;
+        PoolProgram::Role role;
+        uint32_t groupBit;
+    };
+
+    std::vector<Point> points;
+    for (const Tree& t : m_trees)
+    {
+        for (uint32_t g = 0; g < t.groups.size(); ++g)
+        {
+            if (t.groups[g].aggregates)
+            {
+                points.push_back(
+                    Point{t.groups[g].rack, t.psIndex, PoolProgram::Role::LEVEL1, 1u << g});
+            }
+        }
+        if (t.level2)
+        {
+            points.push_back(Point{t.psRack, t.psIndex, PoolProgram::Role::LEVEL2, 0});
+        }
+    }
+    m_switches.clear();
+    for (const Point& pt : points)
+    {
+        if (std::any_of(m_switches.begin(), m_switches.end(), [&pt](const SwitchEntry& e) {
+                return e.node == pt.node;
+            }))
+        {
+            continue;
+        }
+        const std::string where = "switch " + topo.GetNode(pt.node).name;
+        Ptr<Pipeline> pipeline = ctx.fabric->GetSwitch(pt.node)->GetPipeline();
+        Ptr<SwitchProgram> existing = pipeline->GetProgram(GetSwitchProtocol());
+        Ptr<PoolProgram> program;
+        if (existing)
+        {
+            program = DynamicCast<PoolProgram>(existing);
+            if (!program)
+            {
+                Fail(where + " already runs program \"" + existing->GetName() +
+                     "\" for protocol number " + std::to_string(GetSwitchProtocol()) +
+                     ", which ATP needs");
+            }
+            if (m_poolSize != 0 && program->GetPoolSize() != m_poolSize)
+            {
+                Fail(where + " already runs ATP with PoolSize " +
+                     std::to_string(program->GetPoolSize()) +
+                     " (installed by another job) but this job asks for " +
+                     std::to_string(m_poolSize) +
+                     "; ATP jobs share one pool per switch and must agree on its size");
+            }
+        }
+        m_switches.push_back(SwitchEntry{pt.node, program});
+    }
+    // Everything that can be refused is checked before any switch changes.
+    BuildIndexTable();
+    for (SwitchEntry& e : m_switches)
+    {
+        if (e.program)
+        {
+            continue;
+        }
+        Ptr<Pipeline> pipeline = ctx.fabric->GetSwitch(e.node)->GetPipeline();
+        e.program = CreateProgram();
+        e.program->SetPipelineLimits(pipeline->GetLimits());
+        try
+        {
+            pipeline->Install(e.program);
+        }
+        catch (const PipelineFitError& err)
+        {
+            Fail("cannot install ATP at switch " + topo.GetNode(e.node).name + ": " + err.what());
+        }
+    }
+    for (const Point& pt : points)
+    {
+        PoolProgram::JobConfig cfg;
+        cfg.jobId = ctx.jobId;
+        cfg.psIndex = pt.psIndex;
+        cfg.name = ctx.name;
+        cfg.role = pt.role;
+        cfg.groupBit = pt.groupBit;
+        for (const SwitchEntry& e : m_switches)
+        {
+            if (e.node != pt.node)
+            {
+                continue;
+            }
+            try
+            {
+                e.program->AddJob(cfg);
+            }
+            catch (const std::runtime_error& err)
+            {
+                Fail("switch " + topo.GetNode(pt.node).name + ": " + err.what());
+            }
+        }
+    }
+}
+
+uint32_t
+PoolProtocol::Crc32(const uint8_t* data, size_t n)
+{
+    static const std::vector<uint32_t> table = []() {
+        std::vector<uint32_t> t(256);
+        for (uint32_t i = 0; i < 256; ++i)
+        {
+            uint32_t c = i;
+            for (int k = 0; k < 8; ++k)
+            {
+                c = (c & 1) != 0 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+            }
+            t[i] = c;
+        }
+        return t;
+    }();
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; ++i)
+    {
+        c = table[(c ^ data[i]) & 0xff] ^ (c >> 8);
+    }
+    return c ^ 0xffffffffu;
+}
+
+std::vector<uint16_t>
+PoolProtocol::SlotIndices(uint32_t jobId, uint32_t slots, uint32_t range)
+{
+    if (range == 0 || range > 65536 || slots > range)
+    {
+        throw std::invalid_argument("SlotIndices: " + std::to_string(slots) +
+                                    " slots cannot get distinct indices in a hash range of " +
+                                    std::to_string(range) + " (1..65536)");
+    }
+    std::vector<bool> used(range, false);
+    std::vector<uint16_t> out(slots);
+    for (uint32_t s = 0; s < slots; ++s)
+    {
+        for (uint32_t salt = 0;; ++salt)
+        {
+            const uint32_t words[3] = {jobId, s, salt};
+            uint8_t bytes[12];
+            for (int w = 0; w < 3; ++w)
+            {
+                for (int b = 0; b < 4; ++b)
+                {
+                    bytes[4 * w + b] = static_cast<uint8_t>(words[w] >> (8 * b));
+                }
+            }
+            const uint32_t idx = Crc32(bytes, sizeof(bytes)) % range;
+            if (!used[idx])
+            {
+                used[idx] = true;
+                out[s] = static_cast<uint16_t>(idx);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+void
+PoolProtocol::BuildIndexTable()
+{
+    uint32_t smallest = m_poolSize != 0 ? m_poolSize : PoolProgram::DEFAULT_POOL_SIZE;
+    if (!m_switches.empty())
+    {
+        smallest = UINT32_MAX;
+        const uint32_t created = m_poolSize != 0 ? m_poolSize : PoolProgram::DEFAULT_POOL_SIZE;
+        for (const SwitchEntry& e : m_switches)
+        {
+            smallest = std::min(smallest, e.program ? e.program->GetPoolSize() : created);
+        }
+    }
+    if (m_hashRange > smallest)
+    {
+        Fail("attribute HashRange is " + std::to_string(m_hashRange) +
+             " but the smallest ATP pool on the job's switches has " + std::to_string(smallest) +
+             " aggregators");
+    }
+    m_range = m_hashRange != 0 ? m_hashRange : smallest;
+    if (m_maxWindow > m_range)
+    {
+        Fail("attribute MaxWindow is " + std::to_string(m_maxWindow) +
+             " slots but the hash range has " + std::to_string(m_range) +
+             " aggregators; each slot of a job needs an aggregator of its own");
+    }
+    m_indexTable = SlotIndices(GetContext().jobId, m_maxWindow, m_range);
+}
+
+void
+PoolProtocol::CreateServers()
+{
+    const JobContext& ctx = GetContext();
+    const uint32_t n = ctx.workerHosts.size();
+    for (Tree& t : m_trees)
+    {
+        t.resultGroup = ctx.fabric->CreateMulticastGroup(t.psHost, ctx.workerHosts);
+        PoolParameterServer::Config c;
+        c.name = "job " + ctx.name + " parameter server " + std::to_string(t.psIndex);
+        c.jobId = ctx.jobId;
+        c.protocol = GetSwitchProtocol();
+        c.psIndex = t.psIndex;
+        c.host = ctx.fabric->GetHost(t.psHost);
+        c.endpoint = m_endpoint;
+        c.resultGroup = t.resultGroup;
+        c.resultFlowId = ctx.flowIdBase + n + t.psIndex;
+        c.checkValues = ctx.checkValues;
+        c.window = m_maxWindow;
+        c.supersetReplaces = m_supersetReplaces;
+        for (const Group& g : t.groups)
+        {
+            c.groups.push_back(
+                PoolParameterServer::Group{g.firstWorker, static_cast<uint32_t>(g.ranks.size())});
+            c.rankOfWorker.insert(c.rankOfWorker.end(), g.ranks.begin(), g.ranks.end());
+        }
+        t.server = CreateServer();
+        try
+        {
+            t.server->Setup(c);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            Fail(e.what());
+        }
+    }
+}
+
+Ptr<AggregationAgent>
+PoolProtocol::DoCreateAgent(uint32_t rank)
+{
+    if (rank < m_agents.size() && m_agents[rank])
+    {
+        Fail("an agent for worker " + std::to_string(rank) +
+             " exists already; every rank gets one agent (one endpoint on its host)");
+    }
+    Ptr<PoolAgent> agent = CreatePoolAgent();
+    agent->SetProtocol(this);
+    for (Tree& t : m_trees)
+    {
+        t.server->SetAgent(rank, PeekPointer(agent));
+    }
+    if (m_agents.size() <= rank)
+    {
+        m_agents.resize(rank + 1);
+    }
+    m_agents[rank] = agent;
+    return agent;
+}
+
+double
+PoolProtocol::ValueTolerance(uint32_t contributions, double maxAbsValue) const
+{
+    return Int32Quantizer::Tolerance(contributions, m_scalingFactor, maxAbsValue);
+}
+
+std::map<std::string, double>
+PoolProtocol::GetCounters() const
+{
+    std::map<std::string, double> c;
+    PoolParameterServer::Counters ps;
+    for (const Tree& t : m_trees)
+    {
+        if (!t.server)
+        {
+            continue;
+        }
+        const PoolParameterServer::Counters& s = t.server->GetCounters();
+        ps.packets += s.packets;
+        ps.fullAggregates += s.fullAggregates;
+        ps.partials += s.partials;
+        ps.collisions += s.collisions;
+        ps.resends += s.resends;
+        ps.overlapDiscarded += s.overlapDiscarded;
+        ps.supersetReplaced += s.supersetReplaced;
+        ps.fragments += s.fragments;
+        ps.results += s.results;
+        ps.stale += s.stale;
+        ps.malformed += s.malformed;
+        ps.evictedIncomplete += s.evictedIncomplete;
+    }
+    c["ps_packets"] = ps.packets;
+    c["ps_full_aggregates"] = ps.fullAggregates;
+    c["ps_partial_packets"] = ps.partials;
+    c["ps_collision_packets"] = ps.collisions;
+    c["ps_resend_packets"] = ps.resends;
+    c["ps_overlap_discarded"] = ps.overlapDiscarded;
+    c["ps_superset_replaced"] = ps.supersetReplaced;
+    c["ps_fragments"] = ps.fragments;
+    c["ps_results_sent"] = ps.results;
+    c["ps_stale_packets"] = ps.stale;
+    c["ps_malformed_packets"] = ps.malformed;
+    c["ps_evicted_incomplete"] = ps.evictedIncomplete;
+
+    PoolAgent::Counters a;
+    uint64_t sent = 0;
+    uint64_t fallback = 0;
+    double window = 0;
+    uint32_t agents = 0;
+    for (const Ptr<PoolAgent>& agent : m_agents)
+    {
+        if (!agent)
+        {
+            continue;
+        }
+        ++agents;
+        const PoolAgent::Counters& ac = agent->GetCounters();
+        a.timeouts += ac.timeouts;
+        a.fastRetransmits += ac.fastRetransmits;
+        a.duplicateResults += ac.duplicateResults;
+        a.staleResults += ac.staleResults;
+        a.ecnDecreases += ac.ecnDecreases;
+        a.lossDecreases += ac.lossDecreases;
+        a.increases += ac.increases;
+        a.collidedResults += ac.collidedResults;
+        a.quantizationOverflows += ac.quantizationOverflows;
+        sent += agent->GetStats().packetsSent;
+        fallback += agent->GetStats().psFallbackPackets;
+        window += agent->GetWindow();
+    }
+    c["timeouts"] = a.timeouts;
+    c["fast_retransmits"] = a.fastRetransmits;
+    c["duplicate_results"] = a.duplicateResults;
+    c["stale_results"] = a.staleResults;
+    c["ecn_decreases"] = a.ecnDecreases;
+    c["loss_decreases"] = a.lossDecreases;
+    c["window_increases"] = a.increases;
+    c["collided_fragment_results"] = a.collidedResults;
+    c["quantization_overflows"] = a.quantizationOverflows;
+    c["window_mean_packets"] = agents == 0 ? 0 : window / agents;
+    c["ps_fallback_fraction"] = sent == 0 ? 0 : static_cast<double>(fallback) / sent;
+    c["hash_range"] = m_range;
+    c["aggregating_switches"] = m_switches.size();
+    uint32_t levels = 0;
+    for (const Tree& t : m_trees)
+    {
+        const bool l1 = std::any_of(t.groups.begin(), t.groups.end(), [](const Group& g) {
+            return g.aggregates;
+        });
+        levels = std::max<uint32_t>(levels, (l1 ? 1 : 0) + (t.level2 ? 1 : 0));
+    }
+    c["aggregation_levels"] = levels;
+    return c;
+}
+
+const std::vector<PoolProtocol::Tree>&
+PoolProtocol::GetTrees() const
+{
+    return m_trees;
+}
+
+const std::vector<PoolProtocol::SwitchEntry>&
+PoolProtocol::GetSwitches() const
+{
+    return m_switches;
+}
+
+const PoolProtocol::WorkerRoute&
+PoolProtocol::GetWorkerRoute(uint8_t psIndex, uint32_t rank) const
+{
+    return m_routes.at(psIndex).at(rank);
+}
+
+const std::vector<uint16_t>&
+PoolProtocol::GetIndexTable() const
+{
+    return m_indexTable;
+}
+
+uint32_t
+PoolProtocol::GetHashRange() const
+{
+    return m_range;
+}
+
+uint16_t
+PoolProtocol::GetEndpoint() const
+{
+    return m_endpoint;
+}
+
+uint32_t
+PoolProtocol::GetNServers() const
+{
+    return m_trees.size();
+}
+
+uint32_t
+PoolProtocol::GetMaxWindow() const
+{
+    return m_maxWindow;
+}
+
+uint32_t
+PoolProtocol::GetMinWindow() const
+{
+    return m_minWindow;
+}
+
+uint32_t
+PoolProtocol::GetInitialWindow() const
+{
+    return m_initialWindow;
+}
+
+uint32_t
+PoolProtocol::GetAdditiveIncrease() const
+{
+    return m_additiveIncrease;
+}
+
+bool
+PoolProtocol::GetLossDecrease() const
+{
+    return m_lossDecrease;
+}
+
+bool
+PoolProtocol::GetFastRetransmit() const
+{
+    return m_fastRetransmit;
+}
+
+Time
+PoolProtocol::GetRto() const
+{
+    return m_rto;
+}
+
+Time
+PoolProtocol::GetFirstRto() const
+{
+    return m_firstRto;
+}
+
+double
+PoolProtocol::GetScalingFactor() const
+{
+    return m_scalingFactor;
+}
+
+} // namespace ns3
