@@ -36,8 +36,11 @@ switch:
   stateful_alus_per_stage: 0
   recirculation: {rate: 400Gbps, latency: 2.5us}
   ina_tiers: [agg, tor, core]
+  aggregation: {capacity: 1.5Mpps, queue: 4KiB, per_switch: {agg0: 9Gbps, core1: 20Mpps}}
   params: {MaxPasses: 3, Mode: "a: b"}
-routing: grid
+routing: ecmp
+level: planner
+planner: {programmable: random, fraction: 0.25, capacity_min: 100Gbps, capacity_max: 3.2Tbps, trials: 4, repair: false, link_rows: false}
 jobs:
   - name: big
     protocol: "yes"
@@ -89,8 +92,18 @@ switch:
   stateful_alus_per_stage: 4
   recirculation: {rate: 100Gbps, latency: 1us}
   ina_tiers: [tor]
+  aggregation: {capacity: 0, queue: 1MiB, per_switch: {}}
   params: {}
 routing: ecmp
+level: packet
+planner:
+  programmable: tiers
+  fraction: 0.2
+  capacity_min: 0
+  capacity_max: 0
+  trials: 32
+  repair: true
+  link_rows: true
 jobs: []
 traffic: []
 outputs:

@@ -181,9 +181,12 @@ TEST(ScenarioLoader, TopologyTypesAndHostCounts)
         "x.yaml");
     EXPECT_EQ(ls.topology.GetHostCount(), 21U);
     EXPECT_EQ(ls.topology.spines, 5U);
-    const Scenario p2p = ScenarioLoader::LoadString("link: p2p\nrouting: grid\n", "x.yaml");
+    const Scenario p2p = ScenarioLoader::LoadString("link: p2p\nrouting: ecmp\n", "x.yaml");
     EXPECT_EQ(p2p.link, Scenario::LinkModel::P2P);
-    EXPECT_EQ(p2p.routing, Scenario::Routing::GRID);
+    EXPECT_EQ(p2p.routing, Scenario::Routing::ECMP);
+    // routing: grid did nothing and is gone: GRID's routes come with protocol: grid.
+    const std::string grid = ErrorOf("routing: grid\n");
+    EXPECT_NE(grid.find("rack.yaml:1: key 'routing'"), std::string::npos) << grid;
 }
 
 TEST(ScenarioLoader, JobsTrafficAndExtensions)
@@ -244,8 +247,8 @@ TEST(ScenarioLoader, UnknownKeysNameTheKeyTheLineAndTheValidKeys)
               "loss_rate, queue, priority_classes");
     EXPECT_EQ(ErrorOf("sed: 3\n"),
               "rack.yaml:1: key 'sed': unknown key (did you mean 'seed'?); valid keys here: name, "
-              "seed, check_values, link, stop_time, topology, switch, routing, jobs, traffic, "
-              "outputs, limits");
+              "seed, check_values, link, stop_time, topology, switch, routing, level, planner, "
+              "jobs, traffic, outputs, limits");
     EXPECT_EQ(ErrorOf("jobs:\n  - protocol: atp\n    worker: 4\n"),
               "rack.yaml:3: key 'jobs.0.worker': unknown key (did you mean 'workers'?); valid keys "
               "here: name, protocol, workers, placement, ps_hosts, workload, start, params");
@@ -325,8 +328,8 @@ TEST(ScenarioLoader, YamlProblemsAreLocated)
               "rack.yaml:2: key 'seed': duplicate key (first given on line 1)");
     EXPECT_EQ(ErrorOf("- a\n- b\n"),
               "rack.yaml:1: expected a scenario: a section with keys (name, seed, check_values, "
-              "link, stop_time, topology, switch, routing, jobs, traffic, outputs, limits), got a "
-              "list");
+              "link, stop_time, topology, switch, routing, level, planner, jobs, traffic, "
+              "outputs, limits), got a list");
     try
     {
         ScenarioLoader::Load("/nonexistent/inasim/x.yaml");
@@ -540,4 +543,58 @@ traffic:
         EXPECT_EQ(std::string(e.what()),
                   "rack.yaml:4: key 'jobs.0.workers': 2 workers do not fit on 1 host");
     }
+}
+
+TEST(ScenarioLoader, PlannerLevelKeys)
+{
+    const Scenario s = ScenarioLoader::LoadString(
+        "level: planner\nplanner: {programmable: random, fraction: 0.2, capacity_min: 100Gbps, "
+        "capacity_max: 3.2Tbps, trials: 8}\n",
+        "x.yaml");
+    EXPECT_EQ(s.level, Scenario::Level::PLANNER);
+    EXPECT_EQ(s.planner.programmable, "random");
+    EXPECT_DOUBLE_EQ(s.planner.fraction, 0.2);
+    EXPECT_EQ(s.planner.capacityMinBps, 100000000000ULL);
+    EXPECT_EQ(s.planner.capacityMaxBps, 3200000000000ULL);
+    EXPECT_EQ(s.planner.trials, 8U);
+    EXPECT_TRUE(s.planner.repair);
+    EXPECT_TRUE(s.planner.linkRows);
+    EXPECT_EQ(ScenarioLoader::LoadString("", "d.yaml").level, Scenario::Level::PACKET);
+    const std::string bad = ErrorOf("planner: {programmable: some}\n");
+    EXPECT_NE(bad.find("key 'planner.programmable': expected tiers"), std::string::npos) << bad;
+    const std::string frac = ErrorOf("planner: {fraction: 1.5}\n");
+    EXPECT_NE(frac.find("key 'planner.fraction': expected a fraction in (0, 1]"), std::string::npos)
+        << frac;
+    const std::string level = ErrorOf("level: fluid\n");
+    EXPECT_NE(level.find("key 'level'"), std::string::npos) << level;
+}
+
+TEST(ScenarioLoader, AggregationCapacityKeys)
+{
+    const Scenario s = ScenarioLoader::LoadString(
+        "switch:\n  aggregation: {capacity: 9Gbps, queue: 64KiB, per_switch: {s1: 20Mpps}}\n",
+        "x.yaml",
+        {"switch.aggregation.per_switch.s2=2.5Gbps"});
+    EXPECT_EQ(s.switchConfig.aggregation.capacity.bps, 9000000000ULL);
+    EXPECT_EQ(s.switchConfig.aggregation.capacity.pps, 0ULL);
+    EXPECT_EQ(s.switchConfig.aggregation.queueBytes, 65536ULL);
+    ASSERT_EQ(s.switchConfig.aggregation.perSwitch.size(), 2U);
+    EXPECT_EQ(s.switchConfig.aggregation.perSwitch.at("s1").pps, 20000000ULL);
+    EXPECT_EQ(s.switchConfig.aggregation.perSwitch.at("s1").bps, 0ULL);
+    EXPECT_EQ(s.switchConfig.aggregation.perSwitch.at("s2").bps, 2500000000ULL);
+    // The default is line rate: no capacity anywhere.
+    const Scenario d = ScenarioLoader::LoadString("", "d.yaml");
+    EXPECT_EQ(d.switchConfig.aggregation.capacity.bps, 0ULL);
+    EXPECT_EQ(d.switchConfig.aggregation.capacity.pps, 0ULL);
+    EXPECT_TRUE(d.switchConfig.aggregation.perSwitch.empty());
+    EXPECT_EQ(d.switchConfig.aggregation.queueBytes, 1048576ULL);
+
+    const std::string bad = ErrorOf("switch:\n  aggregation: {capacity: 9GB}\n");
+    EXPECT_NE(bad.find("rack.yaml:2: key 'switch.aggregation.capacity'"), std::string::npos) << bad;
+    EXPECT_NE(bad.find("a data rate or a packet rate"), std::string::npos) << bad;
+    const std::string badPps = ErrorOf("switch:\n  aggregation: {per_switch: {s1: 2Xpps}}\n");
+    EXPECT_NE(badPps.find("key 'switch.aggregation.per_switch.s1'"), std::string::npos) << badPps;
+    EXPECT_NE(badPps.find("a packet rate like 20Mpps"), std::string::npos) << badPps;
+    const std::string badQueue = ErrorOf("switch:\n  aggregation: {queue: 0}\n");
+    EXPECT_NE(badQueue.find("key 'switch.aggregation.queue'"), std::string::npos) << badQueue;
 }

@@ -862,3 +862,29 @@ TEST(TopologyMulticast, SwitchRootAndErrors)
     EXPECT_THROW(rt.MulticastTree(0, {1, 1}, 1), std::invalid_argument);
     EXPECT_THROW(rt.MulticastTree(36, {1}, 1), std::invalid_argument);
 }
+
+TEST(TopologyFile, SwitchCapacity)
+{
+    const InaTopology t = InaTopology::FromString("defaults rate=3Gbps delay=1us\n"
+                                                  "switch s1..s2 tier=tor capacity=9Gbps\n"
+                                                  "switch s3 tier=tor capacity=2.5Mpps\n"
+                                                  "switch s4 tier=tor\n"
+                                                  "host w1 attach=s1\n"
+                                                  "link s1 s2\nlink s2 s3\nlink s3 s4\n",
+                                                  "mem.topo");
+    EXPECT_EQ(t.GetNode(t.FindNode("s1")).aggCapacityBps, 9000000000ULL);
+    EXPECT_EQ(t.GetNode(t.FindNode("s2")).aggCapacityBps, 9000000000ULL);
+    EXPECT_EQ(t.GetNode(t.FindNode("s2")).aggCapacityPps, 0ULL);
+    EXPECT_EQ(t.GetNode(t.FindNode("s3")).aggCapacityPps, 2500000ULL);
+    EXPECT_EQ(t.GetNode(t.FindNode("s3")).aggCapacityBps, 0ULL);
+    EXPECT_EQ(t.GetNode(t.FindNode("s4")).aggCapacityBps, 0ULL);
+    EXPECT_EQ(t.GetNode(t.FindNode("s4")).aggCapacityPps, 0ULL);
+
+    const std::string bad = ParseError("switch s1 tier=tor capacity=9GB\nhost h attach=s1\n");
+    EXPECT_NE(bad.find("mem.topo:1: bad capacity '9GB'"), std::string::npos) << bad;
+    EXPECT_NE(bad.find("capacity=20Mpps"), std::string::npos) << bad;
+    const std::string zero = ParseError("switch s1 tier=tor capacity=0pps\nhost h attach=s1\n");
+    EXPECT_NE(zero.find("a capacity must be > 0"), std::string::npos) << zero;
+    const std::string onHost = ParseError("switch s1 tier=tor\nhost h attach=s1 capacity=1Gbps\n");
+    EXPECT_NE(onHost.find("mem.topo:2:"), std::string::npos) << onHost;
+}

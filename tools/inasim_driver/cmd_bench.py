@@ -47,6 +47,10 @@ BENCHMARKS = {
                        "one Libra job (OA-like sparse model, 30,000 hot parameters, LNS add) with "
                        "8, 16 and 32 workers on a 100 Gb/s star: wall time, hops/s, iteration time, "
                        "pairs/s", ("scheduler",)),
+    "grid": Benchmark("grid-bench", (),
+                      "GRID's planner at 100 workers on the paper's 500-server leaf-spine and "
+                      "80-switch fat-tree (plan wall time, rate), and GRID at packet level on "
+                      "Fig. 1's fabric (wall time, hops/s)", ("scheduler",)),
 }
 
 DEFAULT_OUT = ROOT / "results" / "bench"

@@ -24,7 +24,7 @@ constexpr double kRelTol = 1e-12;
 } // namespace
 
 GridSchemeRates
-GridBaselines::Geryon(const GridProblem& problem, bool withLinks)
+GridBaselines::Geryon(const GridProblem& problem, bool withLinks, std::vector<double>* edgeBps)
 {
     const uint32_t nWorkers = problem.GetNWorkers();
     GridSchemeRates out;
@@ -32,6 +32,17 @@ GridBaselines::Geryon(const GridProblem& problem, bool withLinks)
     {
         out.lambdaBps =
             std::min(problem.GetMinWorkerRateBps(), problem.GetPsIngressBps() / nWorkers);
+        if (edgeBps != nullptr)
+        {
+            edgeBps->assign(problem.GetNEdges(), 0.0);
+            for (uint32_t i = 0; i < nWorkers; ++i)
+            {
+                for (uint32_t e : problem.GetWorkerPath(i, problem.GetPsTarget()))
+                {
+                    (*edgeBps)[e] += out.lambdaBps;
+                }
+            }
+        }
     }
     else
     {
@@ -89,6 +100,14 @@ GridBaselines::Geryon(const GridProblem& problem, bool withLinks)
                                      GridLp::StatusName(status) + ")");
         }
         out.lambdaBps = lp.GetValue(lambdaCol) * kLpUnit;
+        if (edgeBps != nullptr)
+        {
+            edgeBps->assign(nEdges, 0.0);
+            for (uint32_t e = 0; e < nEdges; ++e)
+            {
+                (*edgeBps)[e] = lp.GetValue(flowCol[e]) * kLpUnit;
+            }
+        }
     }
     out.meanSendingBps = out.lambdaBps;
     out.switchAggregationBps = 0;

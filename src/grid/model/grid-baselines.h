@@ -38,8 +38,16 @@ namespace ns3
 class GridBaselines
 {
   public:
-    /// \throws std::runtime_error if lp_solve fails.
-    static GridSchemeRates Geryon(const GridProblem& problem, bool withLinks = true);
+    /**
+     * \param problem the job
+     * \param withLinks false: the PS ingress only (each worker on its fixed route)
+     * \param edgeBps if not null, filled with the load of every directed edge at the result
+     * (the concurrent flow's edge flows; without links, lambda on every edge of each route)
+     * \throws std::runtime_error if lp_solve fails.
+     */
+    static GridSchemeRates Geryon(const GridProblem& problem,
+                                  bool withLinks = true,
+                                  std::vector<double>* edgeBps = nullptr);
 
     static GridSchemeRates SwitchMl(const GridProblem& problem, bool withLinks = true);
 

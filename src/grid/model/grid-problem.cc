@@ -158,6 +158,23 @@ GridProblem::GetTargetNode(uint32_t a) const
     return m_switches.at(a).node;
 }
 
+void
+GridProblem::SetEdgeCapacityBps(uint32_t edge, double bps)
+{
+    if (edge >= m_edgeCapacity.size())
+    {
+        throw std::invalid_argument("GRID problem: edge " + std::to_string(edge) +
+                                    " does not exist: expected 0.." +
+                                    std::to_string(m_edgeCapacity.size() - 1));
+    }
+    if (!(bps >= 0) || !std::isfinite(bps))
+    {
+        throw std::invalid_argument("GRID problem: capacity of edge " + EdgeName(edge) + " is " +
+                                    std::to_string(bps) + " b/s: expected a finite value >= 0");
+    }
+    m_edgeCapacity[edge] = bps;
+}
+
 uint32_t
 GridProblem::GetEdgeFrom(uint32_t edge) const
 {

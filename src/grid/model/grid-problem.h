@@ -147,6 +147,15 @@ class GridProblem
         return m_edgeCapacity.at(edge);
     }
 
+    /**
+     * Set what is left of a directed edge for this job (online re-planning: other jobs' plans
+     * already use the rest). The routes do not change.
+     * \param edge a directed edge (2 * link, or 2 * link + 1 for b -> a)
+     * \param bps its capacity, >= 0 and finite
+     * \throws std::invalid_argument for an unknown edge or a bad capacity
+     */
+    void SetEdgeCapacityBps(uint32_t edge, double bps);
+
     /// The node an edge leaves.
     uint32_t GetEdgeFrom(uint32_t edge) const;
     /// The node an edge enters.

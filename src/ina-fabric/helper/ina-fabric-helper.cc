@@ -158,7 +158,13 @@ InaFabricHelper::Build(const InaTopology& topology) const
             sw->SetIdentity(i, n.name, n.tier);
             node->AggregateObject(sw);
             fabric->AddSwitch(sw);
-            sw->SetPipeline(m_pipelineFactory.Create<Pipeline>());
+            Ptr<Pipeline> pipeline = m_pipelineFactory.Create<Pipeline>();
+            if (n.aggCapacityBps != 0 || n.aggCapacityPps != 0)
+            {
+                // The topology file's capacity= for this switch wins over the attribute default.
+                pipeline->SetAggregationCapacity(n.aggCapacityBps, n.aggCapacityPps);
+            }
+            sw->SetPipeline(pipeline);
         }
     }
 

@@ -70,6 +70,11 @@ const std::vector<Unit> RATE_UNITS = {{"bps", 1ULL},
                                       {"Gbps", 1000000000ULL},
                                       {"Tbps", 1000000000000ULL}};
 
+const std::vector<Unit> PACKET_RATE_UNITS = {{"pps", 1ULL},
+                                             {"Kpps", 1000ULL},
+                                             {"Mpps", 1000000ULL},
+                                             {"Gpps", 1000000000ULL}};
+
 const std::vector<Unit> TIME_UNITS = {{"ps", 1ULL},
                                       {"ns", 1000ULL},
                                       {"us", 1000000ULL},
@@ -200,6 +205,9 @@ class TopologyFileParser
         std::string tier;
         uint32_t pod;
         uint32_t line;
+        // switches only: capacity= (aggregation capacity), 0 when not given
+        uint64_t aggBps = 0;
+        uint64_t aggPps = 0;
         // hosts only: their one attachment
         std::optional<uint32_t> attach;
         uint32_t attachLine = 0;
@@ -505,9 +513,33 @@ TopologyFileParser::Switch(const std::vector<std::string>& pos, const KeyValues&
         }
         pod = static_cast<uint32_t>(std::stoul(*v));
     }
+    uint64_t aggBps = 0;
+    uint64_t aggPps = 0;
+    if (const std::string* v = Find(kv, "capacity"))
+    {
+        // Aggregation work the switch can do (GRID's C_s): a bit rate or a packet rate.
+        const bool packets = v->size() > 3 && v->compare(v->size() - 3, 3, "pps") == 0;
+        std::string err = ParseQuantity(*v,
+                                        packets ? PACKET_RATE_UNITS : RATE_UNITS,
+                                        packets ? "pps" : "bps",
+                                        std::numeric_limits<uint64_t>::max(),
+                                        packets ? aggPps : aggBps);
+        if (err.empty() && aggBps == 0 && aggPps == 0)
+        {
+            err = "a capacity must be > 0 (leave capacity= out for line rate)";
+        }
+        if (!err.empty())
+        {
+            Fail(line,
+                 "bad capacity '" + *v + "': " + err +
+                     " (e.g. capacity=9Gbps, or capacity=20Mpps in packets per second)");
+        }
+    }
     for (const auto& name : ExpandNames(pos[0], line))
     {
         Declare(name, false, *tier, pod, line);
+        m_nodes.back().aggBps = aggBps;
+        m_nodes.back().aggPps = aggPps;
     }
 }
 
@@ -648,7 +680,7 @@ TopologyFileParser::ParseLine(const std::string& raw, uint32_t line)
     }
     else if (directive == "switch")
     {
-        allowed = {"tier", "pod"};
+        allowed = {"tier", "pod", "capacity"};
     }
     else if (directive == "host")
     {
@@ -881,6 +913,8 @@ TopologyFileParser::Finish(uint32_t lastLine,
         const uint32_t pod = p.isHost ? m_nodes[*p.attach].pod : p.pod;
         const uint32_t index = nextIndex[{p.tier, pod}]++;
         nodes.push_back(MakeNode(p.name, p.isHost, p.tier, pod, index));
+        nodes.back().aggCapacityBps = p.aggBps;
+        nodes.back().aggCapacityPps = p.aggPps;
     }
     links.clear();
     links.reserve(nHosts + m_links.size());

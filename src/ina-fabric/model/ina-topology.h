@@ -48,6 +48,10 @@ class InaTopology
         std::string tier;    //!< "host" for hosts; a switch tier such as "tor", "agg", "core"
         uint32_t pod = 0;    //!< fat-tree pod (of the rack for hosts); 0 for cores, spines, stars
         uint32_t index = 0;  //!< position among the nodes of the same tier and pod, in node order
+        /// switches: aggregation capacity from a topology file's capacity= (Pipeline attribute
+        /// AggregationCapacity / AggregationCapacityPps); both 0: not given
+        uint64_t aggCapacityBps = 0;
+        uint64_t aggCapacityPps = 0; //!< see aggCapacityBps
     };
 
     /// A full-duplex link between nodes `a` and `b` (node indices).

@@ -532,7 +532,44 @@ PipelineUsage::ToJson() const
                    {"recirculation_latency_ps", recirculationLatencyPs},
                    {"recirculation_rate_bps", recirculationRateBps},
                    {"recirculation_queue_bytes", recirculationQueueBytes}};
+    if (aggregationLimited)
+    {
+        // Only when set, so that the reports of switches at line rate keep their bytes.
+        j["aggregation"] = {{"capacity_bps", aggregationCapacityBps},
+                            {"capacity_pps", aggregationCapacityPps},
+                            {"queue_capacity_bytes", aggregationQueueCapacityBytes},
+                            {"packets", aggregationPackets},
+                            {"bytes", aggregationBytes},
+                            {"queued_packets", aggregationQueuedPackets},
+                            {"drops", aggregationDrops},
+                            {"peak_queue_bytes", peakAggregationQueueBytes},
+                            {"peak_queue_packets", peakAggregationQueuePackets},
+                            {"mean_wait_s",
+                             aggregationPackets == 0
+                                 ? 0.0
+                                 : static_cast<double>(aggregationWaitPs) * 1e-12 /
+                                       static_cast<double>(aggregationPackets)},
+                            {"span_s", static_cast<double>(aggregationSpanPs) * 1e-12},
+                            {"measured_bps", MeasuredAggregationBps()},
+                            {"measured_pps", MeasuredAggregationPps()}};
+    }
     return j;
+}
+
+double
+PipelineUsage::MeasuredAggregationBps() const
+{
+    return aggregationSpanPs <= 0 ? 0.0
+                                  : static_cast<double>(aggregationBytes) * 8e12 /
+                                        static_cast<double>(aggregationSpanPs);
+}
+
+double
+PipelineUsage::MeasuredAggregationPps() const
+{
+    return aggregationSpanPs <= 0 ? 0.0
+                                  : static_cast<double>(aggregationPackets) * 1e12 /
+                                        static_cast<double>(aggregationSpanPs);
 }
 
 } // namespace ns3

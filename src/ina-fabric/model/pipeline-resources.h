@@ -196,6 +196,25 @@ struct PipelineUsage
     uint64_t recirculationRateBps = 0;        //!< recirculation port rate
     uint64_t recirculationQueueBytes = 0;     //!< recirculation queue capacity
 
+    // Aggregation capacity (Pipeline's class comment); reported only when set.
+    bool aggregationLimited = false;            //!< a capacity is set
+    uint64_t aggregationCapacityBps = 0;        //!< in bit/s, or 0
+    uint64_t aggregationCapacityPps = 0;        //!< in packets/s, or 0
+    uint64_t aggregationQueueCapacityBytes = 0; //!< the queue in front of the pipeline
+    uint64_t aggregationPackets = 0;            //!< work packets served
+    uint64_t aggregationBytes = 0;              //!< their wire bytes
+    uint64_t aggregationQueuedPackets = 0;      //!< of those, packets that waited
+    uint64_t aggregationDrops = 0;              //!< work dropped at the full queue
+    uint64_t peakAggregationQueueBytes = 0;     //!< peak bytes waiting
+    uint64_t peakAggregationQueuePackets = 0;   //!< peak packets waiting
+    int64_t aggregationWaitPs = 0;              //!< waiting time summed over packets
+    int64_t aggregationSpanPs = 0;              //!< first service start to last service end
+
+    /// \return measured aggregation rate in bit/s: served bytes over the span (0 without work)
+    double MeasuredAggregationBps() const;
+    /// \return measured aggregation rate in packets/s over the same span
+    double MeasuredAggregationPps() const;
+
     /**
      * \return the report as JSON: {"stages": {"used", "available"}, "sram_bytes": {"used",
      * "available"}, "stateful_alus": {"used", "available"}, "tables": {"used", "available"},

@@ -109,6 +109,40 @@ Pipeline::GetTypeId()
                           UintegerValue(1048576),
                           MakeUintegerAccessor(&Pipeline::m_recircQueueCapacity),
                           MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute(
+                "AggregationCapacity",
+                "Aggregation work the switch can do, in bit/s of the wire bytes of "
+                "the packets it aggregates (GRID's C_s). 0: no limit, the pipeline "
+                "aggregates at line rate. Excess work waits in a FIFO in front of the "
+                "pipeline (AggregationQueueBytes).",
+                DataRateValue(DataRate(0)),
+                MakeDataRateAccessor(&Pipeline::SetAggregationRate, &Pipeline::GetAggregationRate),
+                MakeDataRateChecker())
+            .AddAttribute(
+                "AggregationCapacityPps",
+                "Aggregation work the switch can do, in packets per second (the other "
+                "way of giving C_s; at most one of the two may be set). 0: no limit.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&Pipeline::SetAggregationPps, &Pipeline::GetAggregationPps),
+                MakeUintegerChecker<uint64_t>())
+            .AddAttribute("AggregationQueueBytes",
+                          "Capacity in bytes of the FIFO where aggregation work waits for a "
+                          "switch with an aggregation capacity; a packet that does not fit is "
+                          "dropped. The default is the recirculation queue's, the one other "
+                          "queue inside the pipeline model (no paper gives a value).",
+                          UintegerValue(1048576),
+                          MakeUintegerAccessor(&Pipeline::m_aggQueueCapacity),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddTraceSource("AggregationStart",
+                            "A packet of aggregation work starts its first pass (a switch "
+                            "with an aggregation capacity only).",
+                            MakeTraceSourceAccessor(&Pipeline::m_aggStartTrace),
+                            "ns3::Pipeline::InaPacketTracedCallback")
+            .AddTraceSource("AggregationDrop",
+                            "A packet of aggregation work was dropped at the full aggregation "
+                            "queue.",
+                            MakeTraceSourceAccessor(&Pipeline::m_aggDropTrace),
+                            "ns3::Pipeline::InaPacketTracedCallback")
             .AddTraceSource("RecirculationDrop",
                             "A packet was dropped at the full recirculation queue.",
                             MakeTraceSourceAccessor(&Pipeline::m_recircDropTrace),
@@ -120,6 +154,7 @@ Pipeline::Pipeline()
 {
     NS_LOG_FUNCTION(this);
     m_ring.resize(64);
+    m_aggRing.resize(64);
 }
 
 Pipeline::~Pipeline()
@@ -142,6 +177,16 @@ Pipeline::DoDispose()
     }
     m_head = m_txHead = m_tail = 0;
     m_queuedBytes = 0;
+    m_aggEvent.Cancel();
+    if (m_actions != nullptr)
+    {
+        for (uint64_t i = m_aggHead; i != m_aggTail; ++i)
+        {
+            m_actions->GetPool().Free(m_aggRing[i & (m_aggRing.size() - 1)].packet);
+        }
+    }
+    m_aggHead = m_aggTail = 0;
+    m_aggQueuedBytes = 0;
     for (auto& p : m_programs)
     {
         p->Dispose();
@@ -191,6 +236,13 @@ Pipeline::CheckConfig() const
         throw PipelineFitError("Pipeline attribute Latency is " +
                                std::to_string(m_latency.GetPicoSeconds()) +
                                " ps; expected a non-negative time");
+    }
+    if (m_aggBps != 0 && m_aggPps != 0)
+    {
+        throw PipelineFitError("Pipeline attributes AggregationCapacity (" +
+                               std::to_string(m_aggBps) + " bps) and AggregationCapacityPps (" +
+                               std::to_string(m_aggPps) +
+                               " packets/s) are both set; expected at most one of them");
     }
     if (m_recircLatency.IsStrictlyNegative())
     {
@@ -354,9 +406,147 @@ Pipeline::Process(InaPacket* p, uint32_t inPort)
         m_actions->Forward(p);
         return;
     }
-    ++m_packets;
     p->passes = 0;
+    if (m_aggLimited && program->IsAggregationWork(p))
+    {
+        AdmitAggregation(program, p, inPort);
+        return;
+    }
+    ++m_packets;
     RunPass(program, p, inPort);
+}
+
+void
+Pipeline::SetAggregationRate(DataRate rate)
+{
+    m_aggBps = rate.GetBitRate();
+    m_aggLimited = m_aggBps != 0 || m_aggPps != 0;
+}
+
+DataRate
+Pipeline::GetAggregationRate() const
+{
+    return DataRate(m_aggBps);
+}
+
+void
+Pipeline::SetAggregationPps(uint64_t pps)
+{
+    m_aggPps = pps;
+    m_aggLimited = m_aggBps != 0 || m_aggPps != 0;
+}
+
+uint64_t
+Pipeline::GetAggregationPps() const
+{
+    return m_aggPps;
+}
+
+void
+Pipeline::SetAggregationCapacity(uint64_t bps, uint64_t pps)
+{
+    NS_LOG_FUNCTION(this << bps << pps);
+    if (bps != 0 && pps != 0)
+    {
+        throw PipelineFitError("aggregation capacity given both as " + std::to_string(bps) +
+                               " bps and as " + std::to_string(pps) +
+                               " packets/s; expected one of them");
+    }
+    m_aggBps = bps;
+    m_aggPps = pps;
+    m_aggLimited = bps != 0 || pps != 0;
+}
+
+int64_t
+Pipeline::AggregationServiceSteps(uint32_t bytes) const
+{
+    // Integer picoseconds, rounded up, so that the served rate can never exceed the capacity.
+    unsigned __int128 ps;
+    if (m_aggBps != 0)
+    {
+        ps = (static_cast<unsigned __int128>(bytes) * 8 * 1000000000000ULL + m_aggBps - 1) /
+             m_aggBps;
+    }
+    else
+    {
+        ps = (static_cast<unsigned __int128>(1000000000000ULL) + m_aggPps - 1) / m_aggPps;
+    }
+    return PicoSeconds(static_cast<int64_t>(ps)).GetTimeStep();
+}
+
+void
+Pipeline::AdmitAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort)
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const uint32_t bytes = p->wireBytes;
+    if (m_aggBusyUntil <= now && m_aggHead == m_aggTail)
+    {
+        // The server is idle: the pass runs now, as without a capacity.
+        m_aggBusyUntil = now + AggregationServiceSteps(bytes);
+        if (m_aggFirstStart < 0)
+        {
+            m_aggFirstStart = now;
+        }
+        ++m_aggPackets;
+        m_aggBytes += bytes;
+        m_aggStartTrace(p);
+        ++m_packets;
+        RunPass(program, p, inPort);
+        return;
+    }
+    if (m_aggQueuedBytes + bytes > m_aggQueueCapacity)
+    {
+        ++m_aggDrops;
+        m_aggDropTrace(p);
+        m_actions->GetPool().Free(p);
+        return;
+    }
+    if (m_aggTail - m_aggHead == m_aggRing.size())
+    {
+        std::vector<AggEntry> bigger(m_aggRing.size() * 2);
+        for (uint64_t i = m_aggHead; i != m_aggTail; ++i)
+        {
+            bigger[i & (bigger.size() - 1)] = m_aggRing[i & (m_aggRing.size() - 1)];
+        }
+        m_aggRing.swap(bigger);
+    }
+    const int64_t start = m_aggBusyUntil;
+    m_aggBusyUntil = start + AggregationServiceSteps(bytes);
+    m_aggRing[m_aggTail & (m_aggRing.size() - 1)] = AggEntry{p, program, inPort, start};
+    ++m_aggTail;
+    m_aggQueuedBytes += bytes;
+    ++m_aggQueued;
+    m_aggWaitSteps += start - now;
+    m_aggPeakQueueBytes = std::max(m_aggPeakQueueBytes, m_aggQueuedBytes);
+    m_aggPeakQueuePackets = std::max(m_aggPeakQueuePackets, m_aggTail - m_aggHead);
+    if (m_aggTail - m_aggHead == 1)
+    {
+        m_aggEvent = Simulator::Schedule(TimeStep(start - now), &Pipeline::AggregationStart, this);
+    }
+}
+
+void
+Pipeline::AggregationStart()
+{
+    const AggEntry e = m_aggRing[m_aggHead & (m_aggRing.size() - 1)];
+    ++m_aggHead;
+    m_aggQueuedBytes -= e.packet->wireBytes;
+    if (m_aggHead != m_aggTail)
+    {
+        const int64_t next = m_aggRing[m_aggHead & (m_aggRing.size() - 1)].start;
+        m_aggEvent = Simulator::Schedule(TimeStep(next - Simulator::Now().GetTimeStep()),
+                                         &Pipeline::AggregationStart,
+                                         this);
+    }
+    if (m_aggFirstStart < 0)
+    {
+        m_aggFirstStart = e.start;
+    }
+    ++m_aggPackets;
+    m_aggBytes += e.packet->wireBytes;
+    m_aggStartTrace(e.packet);
+    ++m_packets;
+    RunPass(e.program, e.packet, e.inPort);
 }
 
 void
@@ -497,6 +687,21 @@ Pipeline::GetUsage() const
     u.recirculationLatencyPs = m_recircLatency.GetPicoSeconds();
     u.recirculationRateBps = m_recircRate.GetBitRate();
     u.recirculationQueueBytes = m_recircQueueCapacity;
+    u.aggregationLimited = m_aggLimited;
+    u.aggregationCapacityBps = m_aggBps;
+    u.aggregationCapacityPps = m_aggPps;
+    u.aggregationQueueCapacityBytes = m_aggQueueCapacity;
+    u.aggregationPackets = m_aggPackets;
+    u.aggregationBytes = m_aggBytes;
+    u.aggregationQueuedPackets = m_aggQueued;
+    u.aggregationDrops = m_aggDrops;
+    u.peakAggregationQueueBytes = m_aggPeakQueueBytes;
+    u.peakAggregationQueuePackets = m_aggPeakQueuePackets;
+    u.aggregationWaitPs = TimeStep(m_aggWaitSteps).GetPicoSeconds();
+    // The span of the server's work: from its first start to the end of its last service. The
+    // services never overlap, so work / span cannot exceed the capacity.
+    u.aggregationSpanPs =
+        m_aggFirstStart < 0 ? 0 : TimeStep(m_aggBusyUntil - m_aggFirstStart).GetPicoSeconds();
     return u;
 }
 

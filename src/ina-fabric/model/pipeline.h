@@ -45,6 +45,20 @@ namespace ns3
  * packet of n passes leaves at t0 + (n - 1)(S + R) + Latency. One ns-3 event per recirculation;
  * none for single-pass packets. A packet that finds the queue (bytes waiting or being serialised)
  * too full for it is dropped.
+ *
+ * Aggregation capacity (GRID's C_s: "each programmable switch s has a limited processing capacity",
+ * GRID paper Sec. 4.1). Unset (AggregationCapacity and AggregationCapacityPps both 0, the default)
+ * the pipeline aggregates at line rate and nothing below applies. Set, the packets a program calls
+ * aggregation work (SwitchProgram::IsAggregationWork: gradients it will fold into its registers,
+ * not results, transit packets or control packets) pass one FIFO server in front of the first pass:
+ * packet k starts its first pass at a(k) = max(arrival, a(k-1) + W(k-1)), W = ceil(8 wireBytes /
+ * AggregationCapacity) or ceil(1 s / AggregationCapacityPps); a packet that has to wait is queued,
+ * and dropped when the bytes already waiting plus its own exceed AggregationQueueBytes. The switch
+ * counts the work it served, the peak of the queue, the drops and the measured aggregation rate
+ * (work served over the time from the first start to the end of the last service), which the
+ * server cannot push above the capacity. Recirculation passes are not charged again: the
+ * recirculation port has its own rate. One ns-3 event per queued packet; none for a packet that
+ * finds the server idle, and none at all when the capacity is unset.
  */
 class Pipeline : public Object
 {
@@ -146,6 +160,38 @@ class Pipeline : public Object
     /// \return resource use and counters, for summary.json
     PipelineUsage GetUsage() const;
 
+    /**
+     * Set the aggregation capacity (see the class comment); at most one of the two may be non-zero.
+     * Throws PipelineFitError when both are.
+     * \param bps capacity in bit/s of aggregated wire bytes (0: none)
+     * \param pps capacity in aggregated packets per second (0: none)
+     */
+    void SetAggregationCapacity(uint64_t bps, uint64_t pps);
+
+    /// \return whether an aggregation capacity is set
+    bool HasAggregationCapacity() const
+    {
+        return m_aggLimited;
+    }
+
+    /// \return the capacity in bit/s (0: none or given in packets/s)
+    uint64_t GetAggregationCapacityBps() const
+    {
+        return m_aggBps;
+    }
+
+    /// \return the capacity in packets/s (0: none or given in bit/s)
+    uint64_t GetAggregationCapacityPps() const
+    {
+        return m_aggPps;
+    }
+
+    /// \return bytes waiting for the aggregation server now
+    uint64_t GetAggregationQueueBytes() const
+    {
+        return m_aggQueuedBytes;
+    }
+
     /// \return bytes in the recirculation queue now (waiting or being serialised)
     uint64_t GetRecirculationQueueBytes() const;
 
@@ -184,6 +230,18 @@ class Pipeline : public Object
     void ScheduleHead();
     /// Drop packets whose serialisation has ended by `now` from the queue's byte count.
     void ReleaseSent(int64_t now) const;
+    /// A packet of aggregation work arrives while a capacity is set: serve, queue or drop it.
+    void AdmitAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort);
+    /// The packet at the head of the aggregation queue starts its service: run its first pass.
+    void AggregationStart();
+    /// \return the aggregation server's time for one packet of `bytes`, in time steps
+    int64_t AggregationServiceSteps(uint32_t bytes) const;
+    /// Attribute setters/getters (they keep m_aggLimited right)
+    void SetAggregationRate(DataRate rate);
+    DataRate GetAggregationRate() const;
+    void SetAggregationPps(uint64_t pps);
+    uint64_t GetAggregationPps() const;
+
     /// \return serialisation time of `bytes` on the recirculation port, in time steps
     int64_t SerializationSteps(uint32_t bytes) const;
 
@@ -234,6 +292,38 @@ class Pipeline : public Object
     bool m_recircPending = false;            //!< m_recircEvent is scheduled
 
     TracedCallback<const InaPacket*> m_recircDropTrace; //!< recirculation tail drops
+
+    /// A packet waiting for the aggregation server.
+    struct AggEntry
+    {
+        InaPacket* packet;      //!< the packet
+        SwitchProgram* program; //!< its program
+        uint32_t inPort;        //!< ingress port
+        int64_t start;          //!< start of its service (time steps)
+    };
+
+    // Aggregation capacity (unset: m_aggLimited false, the only thing Process looks at)
+    bool m_aggLimited = false;          //!< a capacity is set
+    uint64_t m_aggBps = 0;              //!< capacity in bit/s, or 0
+    uint64_t m_aggPps = 0;              //!< capacity in packets/s, or 0
+    uint64_t m_aggQueueCapacity = 0;    //!< AggregationQueueBytes
+    int64_t m_aggBusyUntil = 0;         //!< end of the last service (time steps)
+    std::vector<AggEntry> m_aggRing;    //!< waiting packets, power-of-two sized ring
+    uint64_t m_aggHead = 0;             //!< next to start
+    uint64_t m_aggTail = 0;             //!< next free
+    uint64_t m_aggQueuedBytes = 0;      //!< bytes waiting
+    EventId m_aggEvent;                 //!< the head's start
+    uint64_t m_aggPackets = 0;          //!< packets served (aggregation work)
+    uint64_t m_aggBytes = 0;            //!< their wire bytes
+    uint64_t m_aggQueued = 0;           //!< of those, packets that waited
+    uint64_t m_aggDrops = 0;            //!< dropped at the full queue
+    uint64_t m_aggPeakQueueBytes = 0;   //!< peak of m_aggQueuedBytes
+    uint64_t m_aggPeakQueuePackets = 0; //!< peak packets waiting
+    int64_t m_aggFirstStart = -1;       //!< first service start (time steps), -1: none yet
+    int64_t m_aggWaitSteps = 0;         //!< summed waiting time (time steps)
+
+    TracedCallback<const InaPacket*> m_aggStartTrace; //!< a work packet starts its first pass
+    TracedCallback<const InaPacket*> m_aggDropTrace;  //!< a work packet dropped at the full queue
 };
 
 } // namespace ns3

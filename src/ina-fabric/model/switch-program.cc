@@ -320,6 +320,12 @@ SwitchProgram::Detach()
     m_actions = nullptr;
 }
 
+bool
+SwitchProgram::IsAggregationWork(const InaPacket* /* p */) const
+{
+    return true;
+}
+
 uint64_t
 SwitchProgram::GetAggregatorsInUse() const
 {

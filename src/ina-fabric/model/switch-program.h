@@ -107,6 +107,18 @@ class SwitchProgram : public Object
     virtual void CheckConfig();
 
     /**
+     * Whether a packet arriving for this program is aggregation work: what a switch with an
+     * aggregation capacity (Pipeline attribute AggregationCapacity, GRID's C_s) charges against
+     * it and queues when it is busy. Called before the packet's first pass, only on such switches.
+     * A protocol answers from the headers (a gradient it will fold into its registers: yes; a
+     * result, a packet passing through, a control packet: no), without touching registers.
+     * The default counts every packet of the protocol.
+     * \param p the packet
+     * \return true when it is aggregation work
+     */
+    virtual bool IsAggregationWork(const InaPacket* p) const;
+
+    /**
      * Aggregators (slots) holding a partial aggregate now, and the most ever held at once; a
      * program without aggregators keeps 0. Reported per switch in summary.json
      * (peak_aggregators_in_use) and sampled into timeseries.csv.

@@ -129,6 +129,11 @@ class TestProgram : public SwitchProgram
         return m_name;
     }
 
+    bool IsAggregationWork(const InaPacket* p) const override
+    {
+        return work ? work(p) : SwitchProgram::IsAggregationWork(p);
+    }
+
     void CheckConfig() override
     {
         if (!configError.empty())
@@ -144,7 +149,8 @@ class TestProgram : public SwitchProgram
     using SwitchProgram::SendOnPort;
     using SwitchProgram::SetReasonNames;
 
-    std::string configError;        //!< CheckConfig throws this when set
+    std::function<bool(const InaPacket*)> work; //!< IsAggregationWork, when set
+    std::string configError;                    //!< CheckConfig throws this when set
     std::string resolveOnInstall;   //!< InitializeState resolves this register name when set
     bool initialized = false;       //!< InitializeState ran
     std::vector<int64_t> passTimes; //!< time of every pass, ps
@@ -1222,6 +1228,208 @@ class PipelineRecirculationDropTestCase : public TestCase
     }
 };
 
+/// Trace sink keeping the time (ps) and wire bytes of every aggregation start.
+void
+NoteStart(std::vector<std::pair<int64_t, uint32_t>>* starts, const InaPacket* p)
+{
+    starts->emplace_back(Simulator::Now().GetPicoSeconds(), p->wireBytes);
+}
+
+/// A program for which only packets with an even seq are aggregation work; it forwards all.
+Ptr<TestProgram>
+EvenSeqWorkProgram()
+{
+    Ptr<TestProgram> prog = MakeProgram("agg", 5, nullptr);
+    prog->work = [](const InaPacket* p) {
+        return p->seq % 2 == 0;
+    };
+    return prog;
+}
+
+/**
+ * \ingroup ina-fabric-test
+ * With AggregationCapacity set, aggregation work passes one FIFO server: 20 packets of 1250 B
+ * arriving together at 10 Gb/s start their passes exactly 1 us apart; packets that are not work
+ * (odd seq) pass at once, also while the server is busy. The measured rate equals the capacity
+ * (the server never idles while work waits) and, from the trace, no window of starts carries more
+ * than the capacity allows plus one packet. The queue's peak and the wait are counted; the summary
+ * reports them under "aggregation".
+ */
+class PipelineAggregationCapacityTestCase : public TestCase
+{
+  public:
+    PipelineAggregationCapacityTestCase()
+        : TestCase("an aggregation capacity paces aggregation work and only it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RecordingActions sw;
+        Ptr<Pipeline> pipeline =
+            MakePipeline({{"AggregationCapacity", Create<DataRateValue>(DataRate("10Gbps"))}});
+        pipeline->SetActions(&sw);
+        Ptr<TestProgram> prog = EvenSeqWorkProgram();
+        NS_TEST_ASSERT_MSG_EQ(InstallError(pipeline, prog), "", "installs");
+        NS_TEST_ASSERT_MSG_EQ(pipeline->HasAggregationCapacity(), true, "limited");
+        std::vector<std::pair<int64_t, uint32_t>> starts;
+        NS_TEST_ASSERT_MSG_EQ(
+            pipeline->TraceConnectWithoutContext("AggregationStart",
+                                                 MakeBoundCallback(&NoteStart, &starts)),
+            true,
+            "trace source exists");
+        const int n = 20;
+        for (int i = 0; i < n; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(1), &Inject, pipeline, &sw, 5, 1250, 2 * i);
+        }
+        // Transit (odd seq) while the server is busy: not delayed.
+        Simulator::Schedule(NanoSeconds(3500), &Inject, pipeline, &sw, 5, 1250, 1);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(sw.records.size(), n + 1, "all out");
+        NS_TEST_ASSERT_MSG_EQ(starts.size(), n, "one start per work packet");
+        int w = 0;
+        bool transitSeen = false;
+        for (const auto& r : sw.records)
+        {
+            if (r.timePs == 3500000)
+            {
+                transitSeen = true; // the odd packet, handed over at its arrival
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ(r.timePs,
+                                  1000000 + w * 1000000,
+                                  "work packet " << w << " starts 1 us after the one ahead");
+            ++w;
+        }
+        NS_TEST_EXPECT_MSG_EQ(transitSeen, true, "the transit packet was not queued");
+        // Any window [start i, start j] carries at most C * (t_j - t_i) + one packet.
+        for (size_t i = 0; i < starts.size(); ++i)
+        {
+            uint64_t bits = 0;
+            for (size_t j = i; j < starts.size(); ++j)
+            {
+                bits += 8ULL * starts[j].second;
+                const double allowed =
+                    10e9 * (starts[j].first - starts[i].first) * 1e-12 + 8.0 * 1250;
+                NS_TEST_EXPECT_MSG_EQ((bits <= allowed + 1e-6), true, "window " << i << ".." << j);
+            }
+        }
+        PipelineUsage u = pipeline->GetUsage();
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationPackets, n, "work served");
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationBytes, n * 1250, "work bytes");
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationQueuedPackets, n - 1, "all but the first waited");
+        NS_TEST_EXPECT_MSG_EQ(u.peakAggregationQueuePackets, n - 1, "peak packets");
+        NS_TEST_EXPECT_MSG_EQ(u.peakAggregationQueueBytes, (n - 1) * 1250, "peak bytes");
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationDrops, 0, "no drops");
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationSpanPs, n * 1000000, "span: 20 services back to back");
+        NS_TEST_EXPECT_MSG_EQ_TOL(u.MeasuredAggregationBps(), 10e9, 1e-3, "measured = capacity");
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationWaitPs,
+                              static_cast<int64_t>(n) * (n - 1) / 2 * 1000000,
+                              "waits 0 + 1 + ... + 19 us");
+        NS_TEST_EXPECT_MSG_EQ(u.packets, n + 1, "every packet had its first pass");
+        const auto j = u.ToJson();
+        NS_TEST_EXPECT_MSG_EQ(j.contains("aggregation"), true, "reported");
+        NS_TEST_EXPECT_MSG_EQ(j["aggregation"]["capacity_bps"].get<uint64_t>(), 10000000000ULL, "");
+        NS_TEST_EXPECT_MSG_EQ(j["aggregation"]["peak_queue_packets"].get<uint64_t>(), n - 1, "");
+        Simulator::Destroy();
+
+        // Unset (the default): no wait at all, and no "aggregation" in the report.
+        RecordingActions sw2;
+        Ptr<Pipeline> free = MakePipeline();
+        free->SetActions(&sw2);
+        NS_TEST_ASSERT_MSG_EQ(InstallError(free, EvenSeqWorkProgram()), "", "installs");
+        for (int i = 0; i < 4; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(1), &Inject, free, &sw2, 5, 1250, 2 * i);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(sw2.records.size(), 4, "all out");
+        for (const auto& r : sw2.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.timePs, 1000000, "line rate: no wait");
+        }
+        NS_TEST_EXPECT_MSG_EQ(free->GetUsage().ToJson().contains("aggregation"), false, "silent");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ina-fabric-test
+ * Work that finds AggregationQueueBytes full is dropped, counted and traced, and returned to the
+ * pool; in packets per second the service time ignores the size; setting both capacities is
+ * refused at install, naming both attributes.
+ */
+class PipelineAggregationQueueTestCase : public TestCase
+{
+  public:
+    PipelineAggregationQueueTestCase()
+        : TestCase("a full aggregation queue drops; capacity in packets per second")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RecordingActions sw;
+        Ptr<Pipeline> pipeline = MakePipeline(
+            {{"AggregationCapacityPps", Uint(1000000)}, {"AggregationQueueBytes", Uint(3000)}});
+        pipeline->SetActions(&sw);
+        NS_TEST_ASSERT_MSG_EQ(InstallError(pipeline, EvenSeqWorkProgram()), "", "installs");
+        uint64_t drops = 0;
+        NS_TEST_ASSERT_MSG_EQ(
+            pipeline->TraceConnectWithoutContext("AggregationDrop",
+                                                 MakeBoundCallback(&CountDrop, &drops)),
+            true,
+            "trace source exists");
+        // The first is served at once; 1250 + 1250 wait (2500 <= 3000); the fourth and fifth
+        // would make 3750: dropped. A small one (400 B) still fits beside the two.
+        for (int i = 0; i < 5; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(1), &Inject, pipeline, &sw, 5, 1250, 0);
+        }
+        Simulator::Schedule(MicroSeconds(1), &Inject, pipeline, &sw, 5, 400, 0);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(sw.records.size(), 4, "four served");
+        for (int i = 0; i < 4; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(sw.records[i].timePs,
+                                  1000000 + i * 1000000,
+                                  "1 Mpps: 1 us per packet whatever its size");
+        }
+        PipelineUsage u = pipeline->GetUsage();
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationDrops, 2, "two dropped");
+        NS_TEST_EXPECT_MSG_EQ(drops, 2, "trace fired");
+        NS_TEST_EXPECT_MSG_EQ(u.peakAggregationQueueBytes, 2900, "1250 + 1250 + 400");
+        NS_TEST_EXPECT_MSG_EQ(u.packets, 4, "dropped work never took a pass");
+        NS_TEST_EXPECT_MSG_EQ_TOL(u.MeasuredAggregationPps(), 1e6, 1e-3, "measured = capacity");
+        NS_TEST_EXPECT_MSG_EQ(sw.pool.GetInUse(), 0, "dropped packets went back to the pool");
+        Simulator::Destroy();
+
+        Ptr<Pipeline> both =
+            MakePipeline({{"AggregationCapacityPps", Uint(1000000)},
+                          {"AggregationCapacity", Create<DataRateValue>(DataRate("9Gbps"))}});
+        const std::string err = InstallError(both, EvenSeqWorkProgram());
+        NS_TEST_EXPECT_MSG_EQ(
+            (err.find("AggregationCapacity (9000000000 bps)") != std::string::npos &&
+             err.find("AggregationCapacityPps (1000000") != std::string::npos),
+            true,
+            "both named: " << err);
+        bool threw = false;
+        try
+        {
+            MakePipeline()->SetAggregationCapacity(1, 1);
+        }
+        catch (const PipelineFitError&)
+        {
+            threw = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(threw, true, "SetAggregationCapacity refuses both");
+    }
+};
+
 /**
  * \ingroup ina-fabric-test
  * The per-pass invariant (the packet leaves exactly once), MaxPasses, packets with no program,
@@ -1369,6 +1577,8 @@ class PipelineTestSuite : public InaTestSuite
         AddTestCase(new PipelineRecirculationBandwidthTestCase, TestCase::QUICK);
         AddTestCase(new PipelineRecirculationDropTestCase, TestCase::QUICK);
         AddTestCase(new PipelineProgramContractTestCase, TestCase::QUICK);
+        AddTestCase(new PipelineAggregationCapacityTestCase, TestCase::QUICK);
+        AddTestCase(new PipelineAggregationQueueTestCase, TestCase::QUICK);
     }
 };
 

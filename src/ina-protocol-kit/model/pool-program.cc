@@ -342,4 +342,17 @@ PoolProgram::ControlIndex(uint32_t index) const
     return index;
 }
 
+bool
+PoolProgram::IsAggregationWork(const InaPacket* p) const
+{
+    const PoolHeader* h = p->Header<PoolHeader>();
+    uint64_t entry = 0;
+    if ((h->flags & PoolHeader::FLAG_ACK) != 0 || p->jobId > MAX_JOB_ID ||
+        h->psIndex >= POOL_MAX_PS || !ControlLookupJob(p->jobId, h->psIndex, &entry))
+    {
+        return false;
+    }
+    return Gate(p, h, GetJobEntry(entry)) == N_REASONS;
+}
+
 } // namespace ns3

@@ -103,6 +103,11 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     /// \return aggregators in the pool
     uint32_t GetPoolSize() const;
 
+    /// A gradient this switch aggregates for its job at its level (Gate without registers): not
+    /// a result, a float overflow, another group's gradient passing through, or a level-2
+    /// packet before level 1. What an aggregation capacity charges (Pipeline).
+    bool IsAggregationWork(const InaPacket* p) const override;
+
   protected:
     /**
      * \param resultWord how the counters call a parameter packet (PoolReasons::Names)

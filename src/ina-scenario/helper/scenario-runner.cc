@@ -4,6 +4,8 @@
  */
 #include "scenario-runner.h"
 
+#include "planner-level-runner.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
@@ -275,6 +277,23 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario, const std::string& outD
 
 ScenarioRunner::~ScenarioRunner() = default;
 
+JobPlacement::Kind
+ScenarioRunner::PlacementKind(ScenarioPlacement::Kind kind)
+{
+    switch (kind)
+    {
+    case ScenarioPlacement::Kind::PACKED:
+        return JobPlacement::Kind::PACKED;
+    case ScenarioPlacement::Kind::SPREAD:
+        return JobPlacement::Kind::SPREAD;
+    case ScenarioPlacement::Kind::RANDOM:
+        return JobPlacement::Kind::RANDOM;
+    case ScenarioPlacement::Kind::EXPLICIT:
+        return JobPlacement::Kind::EXPLICIT;
+    }
+    return JobPlacement::Kind::PACKED;
+}
+
 void
 ScenarioRunner::SetConsole(std::ostream* progress, std::ostream* summary)
 {
@@ -346,6 +365,13 @@ ScenarioRunner::BuildFabric()
     helper.SetLossRate(t.lossRate);
     helper.SetEcmpSeed(m_scenario.seed);
     helper.SetStreamBase(0);
+    // switch.aggregation.capacity, GRID's C_s for every switch (0: line rate, the default);
+    // per_switch entries and a topology file's capacity= are set on their pipelines below.
+    helper.SetPipelineAttribute("AggregationCapacity",
+                                DataRateValue(DataRate(sw.aggregation.capacity.bps)));
+    helper.SetPipelineAttribute("AggregationCapacityPps",
+                                UintegerValue(sw.aggregation.capacity.pps));
+    helper.SetPipelineAttribute("AggregationQueueBytes", UintegerValue(sw.aggregation.queueBytes));
     TypeId pipelineTid = Pipeline::GetTypeId();
     // The switch keys are Pipeline Attributes too; each goes through its checker so that a value
     // the Attribute refuses (sram_per_stage: 0) is an error naming the scenario key.
@@ -399,6 +425,26 @@ ScenarioRunner::BuildFabric()
         helper.EnablePcap((std::filesystem::path(m_outDir) / "pcap" / "inasim").string());
     }
     m_fabric = helper.Build(topo);
+    for (const auto& [name, capacity] : sw.aggregation.perSwitch)
+    {
+        Ptr<InaSwitch> target;
+        std::ostringstream known;
+        for (const auto& s : m_fabric->GetSwitches())
+        {
+            known << (known.tellp() > 0 ? ", " : "") << s->GetName();
+            if (s->GetName() == name)
+            {
+                target = s;
+            }
+        }
+        if (!target)
+        {
+            throw m_scenario.Error("switch.aggregation.per_switch." + name,
+                                   "no switch named '" + name +
+                                       "' in this topology (its switches: " + known.str() + ")");
+        }
+        target->GetPipeline()->SetAggregationCapacity(capacity.bps, capacity.pps);
+    }
 }
 
 void
@@ -631,26 +677,11 @@ ScenarioRunner::InstallJobs()
         ctx.jobId = static_cast<uint32_t>(i + 1);
         ctx.name = sj.name;
         ctx.inaTiers = tiers;
-        ctx.seed = m_scenario.seed * 1000003ULL + 7919ULL * (i + 1);
+        ctx.seed = JobSeed(m_scenario.seed, i);
         ctx.checkValues = m_scenario.checkValues;
         // Plain traffic takes flow ids from 1 up; jobs take 2^20-wide ranges far above them.
         ctx.flowIdBase = static_cast<uint32_t>((i + 64) * JobContext::FLOW_IDS_PER_JOB);
-        JobPlacement::Kind kind = JobPlacement::Kind::PACKED;
-        switch (sj.placement.kind)
-        {
-        case ScenarioPlacement::Kind::PACKED:
-            kind = JobPlacement::Kind::PACKED;
-            break;
-        case ScenarioPlacement::Kind::SPREAD:
-            kind = JobPlacement::Kind::SPREAD;
-            break;
-        case ScenarioPlacement::Kind::RANDOM:
-            kind = JobPlacement::Kind::RANDOM;
-            break;
-        case ScenarioPlacement::Kind::EXPLICIT:
-            kind = JobPlacement::Kind::EXPLICIT;
-            break;
-        }
+        const JobPlacement::Kind kind = PlacementKind(sj.placement.kind);
         try
         {
             ctx.workerHosts =
@@ -991,6 +1022,12 @@ ScenarioRunner::OnProgressTick()
 void
 ScenarioRunner::Prepare()
 {
+    if (m_scenario.level == Scenario::Level::PLANNER)
+    {
+        PlannerLevelRunner planner(m_scenario, BuildTopology(), m_outDir);
+        planner.SetConsole(m_summaryOut);
+        return planner.Run();
+    }
     RngSeedManager::SetSeed(static_cast<uint32_t>(m_scenario.seed % 4294967295ULL + 1));
     RngSeedManager::SetRun(1);
     // Large fabrics take a while to build; say what is happening rather than stay silent.

@@ -7,6 +7,7 @@
 
 #include "ns3/ina-fabric.h"
 #include "ns3/ina-flow-app.h"
+#include "ns3/job-placement.h"
 #include "ns3/scenario.h"
 #include "ns3/training-job.h"
 
@@ -56,6 +57,15 @@ class ScenarioRunner
     /// Build, run and write. Returns 0 when everything completed, 1 when the run ended incomplete.
     /// Throws ScenarioError for a scenario that cannot be built (bad host ids, unknown protocol).
     int Run();
+
+    /// The placement kind of a scenario's `placement`.
+    static JobPlacement::Kind PlacementKind(ScenarioPlacement::Kind kind);
+
+    /// The seed of job `index` (its placement draws from it, its parameter servers' from + 1).
+    static uint64_t JobSeed(uint64_t scenarioSeed, size_t index)
+    {
+        return scenarioSeed * 1000003ULL + 7919ULL * (index + 1);
+    }
 
   private:
     /// Why the simulation stopped, for the summary's `ended_by` and the reasons.

@@ -30,6 +30,11 @@ const Unit RATE_UNITS[] = {{"Tbps", 1000000000000ULL},
                            {"kbps", 1000ULL},
                            {"bps", 1ULL}};
 
+const Unit PACKET_RATE_UNITS[] = {{"Gpps", 1000000000ULL},
+                                  {"Mpps", 1000000ULL},
+                                  {"Kpps", 1000ULL},
+                                  {"pps", 1ULL}};
+
 const Unit TIME_UNITS[] = {{"s", 1000000000000ULL},
                            {"ms", 1000000000ULL},
                            {"us", 1000000ULL},
@@ -47,6 +52,7 @@ const Unit BYTE_UNITS[] = {{"TiB", 1099511627776ULL},
                            {"B", 1ULL}};
 
 const char* RATE_EXPECTED = "a data rate like 100Gbps (units: bps, Kbps, Mbps, Gbps, Tbps)";
+const char* PACKET_RATE_EXPECTED = "a packet rate like 20Mpps (units: pps, Kpps, Mpps, Gpps)";
 const char* TIME_EXPECTED = "a time like 1us (units: ps, ns, us, ms, s)";
 const char* BYTE_EXPECTED = "a size like 64MB (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, or a "
                             "plain number of bytes)";
@@ -229,6 +235,14 @@ const QuantityRules RATE_RULES{RATE_UNITS,
                                false,
                                std::numeric_limits<uint64_t>::max()};
 
+const QuantityRules PACKET_RATE_RULES{PACKET_RATE_UNITS,
+                                      sizeof(PACKET_RATE_UNITS) / sizeof(PACKET_RATE_UNITS[0]),
+                                      PACKET_RATE_EXPECTED,
+                                      "packets/s",
+                                      false,
+                                      false,
+                                      std::numeric_limits<uint64_t>::max()};
+
 const QuantityRules TIME_RULES{TIME_UNITS,
                                sizeof(TIME_UNITS) / sizeof(TIME_UNITS[0]),
                                TIME_EXPECTED,
@@ -251,6 +265,21 @@ uint64_t
 InaUnits::ParseDataRate(const std::string& text)
 {
     return ParseQuantity(text, RATE_RULES);
+}
+
+uint64_t
+InaUnits::ParsePacketRate(const std::string& text)
+{
+    return ParseQuantity(text, PACKET_RATE_RULES);
+}
+
+std::string
+InaUnits::FormatPacketRate(uint64_t pps)
+{
+    return FormatQuantity(pps,
+                          PACKET_RATE_UNITS,
+                          sizeof(PACKET_RATE_UNITS) / sizeof(PACKET_RATE_UNITS[0]),
+                          "0pps");
 }
 
 int64_t

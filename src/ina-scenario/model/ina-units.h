@@ -35,6 +35,16 @@ class InaUnits
     static uint64_t ParseDataRate(const std::string& text);
 
     /**
+     * \param text e.g. "20Mpps", "1.5Mpps"; units pps, Kpps, Mpps, Gpps (powers of 1000, packets
+     *        per second)
+     * \return the rate in packets per second
+     */
+    static uint64_t ParsePacketRate(const std::string& text);
+
+    /// \return e.g. "20Mpps", "1500Kpps", "0pps"
+    static std::string FormatPacketRate(uint64_t pps);
+
+    /**
      * \param text e.g. "1us", "0.5us", "10s"; units ps, ns, us, ms, s; a bare "0" is also accepted
      * \return the time in picoseconds (never negative)
      */

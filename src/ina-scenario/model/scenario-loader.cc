@@ -798,8 +798,12 @@ const EnumTable<ScenarioTopology::Type> TOPOLOGY_TYPES = {
 const EnumTable<Scenario::LinkModel> LINK_MODELS = {{"fast", Scenario::LinkModel::FAST},
                                                     {"p2p", Scenario::LinkModel::P2P}};
 
-const EnumTable<Scenario::Routing> ROUTINGS = {{"ecmp", Scenario::Routing::ECMP},
-                                               {"grid", Scenario::Routing::GRID}};
+// `grid` was a routing mode that nothing implemented: GRID's planned routes come with
+// `protocol: grid` (its plan pins them), and `level: planner` runs its planner alone.
+const EnumTable<Scenario::Routing> ROUTINGS = {{"ecmp", Scenario::Routing::ECMP}};
+
+const EnumTable<Scenario::Level> LEVELS = {{"packet", Scenario::Level::PACKET},
+                                           {"planner", Scenario::Level::PLANNER}};
 
 const EnumTable<ScenarioTraffic::Pattern> PATTERNS = {
     {"permutation", ScenarioTraffic::Pattern::PERMUTATION},
@@ -948,6 +952,176 @@ RecirculationRules()
     return rules;
 }
 
+/// An aggregation capacity: `0` (line rate), a data rate (`9Gbps`) or a packet rate (`20Mpps`).
+ScenarioCapacity
+ReadCapacity(const Item& it, Reader& r)
+{
+    const std::string text =
+        ReadScalar(it, r, "a capacity like 9Gbps or 20Mpps (0: line rate, no limit)");
+    ScenarioCapacity c;
+    if (text == "0")
+    {
+        return c;
+    }
+    try
+    {
+        if (text.size() > 3 && text.compare(text.size() - 3, 3, "pps") == 0)
+        {
+            c.pps = InaUnits::ParsePacketRate(text);
+        }
+        else
+        {
+            c.bps = InaUnits::ParseDataRate(text);
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        r.Fail(it,
+               std::string(e.what()) +
+                   " (an aggregation capacity is a data rate or a packet rate; 0: line rate)");
+    }
+    return c;
+}
+
+void
+EmitCapacity(const ScenarioCapacity& c, YAML::Emitter& e)
+{
+    if (c.pps != 0)
+    {
+        e << InaUnits::FormatPacketRate(c.pps);
+    }
+    else if (c.bps != 0)
+    {
+        e << InaUnits::FormatDataRate(c.bps);
+    }
+    else
+    {
+        e << "0";
+    }
+}
+
+const Rules<ScenarioAggregation>&
+AggregationRules()
+{
+    using T = ScenarioAggregation;
+    static const Rules<T> rules = {
+        Field<T, ScenarioCapacity>("capacity", &T::capacity, ReadCapacity, EmitCapacity),
+        BytesField("queue", &T::queueBytes, 1),
+        Rule<T>{"per_switch",
+                [](T& a, const Item& it, Reader& r) {
+                    if (it.node.IsNull())
+                    {
+                        return;
+                    }
+                    if (!it.node.IsMap())
+                    {
+                        r.Fail(it,
+                               "expected a section of SWITCH: CAPACITY entries (e.g. {s1: 9Gbps}), "
+                               "got " +
+                                   Describe(it.node));
+                    }
+                    for (auto& [name, child] : Children(it, r))
+                    {
+                        r.Record(child);
+                        a.perSwitch[name] = ReadCapacity(child, r);
+                    }
+                },
+                [](const T& a, YAML::Emitter& e) {
+                    if (a.perSwitch.empty())
+                    {
+                        e << YAML::Flow;
+                    }
+                    e << YAML::BeginMap;
+                    for (const auto& [name, c] : a.perSwitch)
+                    {
+                        e << YAML::Key << name << YAML::Value;
+                        EmitCapacity(c, e);
+                    }
+                    e << YAML::EndMap;
+                }},
+    };
+    return rules;
+}
+
+/// A data rate that may be 0 (`0` or `0bps`: not given).
+uint64_t
+ReadRateOrZero(const Item& it, Reader& r)
+{
+    const std::string text = ReadScalar(it, r, "a data rate like 100Gbps, or 0");
+    if (text == "0")
+    {
+        return 0;
+    }
+    try
+    {
+        return InaUnits::ParseDataRate(text);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        r.Fail(it, e.what());
+    }
+    return 0;
+}
+
+const Rules<ScenarioPlanner>&
+PlannerRules()
+{
+    using T = ScenarioPlanner;
+    static const Rules<T> rules = {
+        Field<T, std::string>(
+            "programmable",
+            &T::programmable,
+            [](const Item& it, Reader& r) {
+                const std::string v = ReadScalar(it, r, "tiers or random");
+                if (v != "tiers" && v != "random")
+                {
+                    r.Fail(it,
+                           "expected tiers (the switches of switch.ina_tiers) or random (a "
+                           "random fraction of all switches), got " +
+                               Quote(v));
+                }
+                return v;
+            },
+            [](const std::string& v, YAML::Emitter& e) {
+                e << v;
+            }),
+        Field<T, double>(
+            "fraction",
+            &T::fraction,
+            [](const Item& it, Reader& r) {
+                const std::string text = ReadScalar(it, r, "a fraction in (0, 1]");
+                double value = 0;
+                const char* end = text.data() + text.size();
+                const auto res = std::from_chars(text.data(), end, value);
+                if (text.empty() || res.ec != std::errc() || res.ptr != end || !(value > 0) ||
+                    value > 1)
+                {
+                    r.Fail(it, "expected a fraction in (0, 1] like 0.2, got " + Quote(text));
+                }
+                return value;
+            },
+            [](const double& v, YAML::Emitter& e) {
+                e << FormatDouble(v);
+            }),
+        Field<T, uint64_t>("capacity_min",
+                           &T::capacityMinBps,
+                           ReadRateOrZero,
+                           [](const uint64_t& v, YAML::Emitter& e) {
+                               e << (v == 0 ? std::string("0") : InaUnits::FormatDataRate(v));
+                           }),
+        Field<T, uint64_t>("capacity_max",
+                           &T::capacityMaxBps,
+                           ReadRateOrZero,
+                           [](const uint64_t& v, YAML::Emitter& e) {
+                               e << (v == 0 ? std::string("0") : InaUnits::FormatDataRate(v));
+                           }),
+        UintField("trials", &T::trials, 1U),
+        BoolField("repair", &T::repair),
+        BoolField("link_rows", &T::linkRows),
+    };
+    return rules;
+}
+
 const Rules<ScenarioSwitch>&
 SwitchRules()
 {
@@ -974,6 +1148,7 @@ SwitchRules()
                 [](const T& s, YAML::Emitter& e) {
                     EmitFlowList(s.inaTiers, e);
                 }},
+        SectionField("aggregation", &T::aggregation, AggregationRules, true),
         StringMapField("params", &T::params),
     };
     return rules;
@@ -1096,6 +1271,8 @@ ScenarioRules()
         SectionField("topology", &T::topology, TopologyRules, false),
         SectionField("switch", &T::switchConfig, SwitchRules, false),
         EnumField("routing", &T::routing, ROUTINGS),
+        EnumField("level", &T::level, LEVELS),
+        SectionField("planner", &T::planner, PlannerRules, false),
         SectionListField("jobs", &T::jobs, JobRules, "a list of jobs"),
         SectionListField("traffic", &T::traffic, TrafficRules, "a list of traffic entries"),
         SectionField("outputs", &T::outputs, OutputRules, false),

@@ -172,10 +172,39 @@ ToString(Scenario::Routing routing)
     {
     case Scenario::Routing::ECMP:
         return "ecmp";
-    case Scenario::Routing::GRID:
-        return "grid";
     }
     return "?";
+}
+
+std::string
+ToString(Scenario::Level level)
+{
+    switch (level)
+    {
+    case Scenario::Level::PACKET:
+        return "packet";
+    case Scenario::Level::PLANNER:
+        return "planner";
+    }
+    return "?";
+}
+
+bool
+operator==(const ScenarioPlanner& a, const ScenarioPlanner& b)
+{
+    return std::tie(a.programmable,
+                    a.fraction,
+                    a.capacityMinBps,
+                    a.capacityMaxBps,
+                    a.trials,
+                    a.repair,
+                    a.linkRows) == std::tie(b.programmable,
+                                            b.fraction,
+                                            b.capacityMinBps,
+                                            b.capacityMaxBps,
+                                            b.trials,
+                                            b.repair,
+                                            b.linkRows);
 }
 
 bool
@@ -228,6 +257,18 @@ operator==(const ScenarioRecirculation& a, const ScenarioRecirculation& b)
 }
 
 bool
+operator==(const ScenarioCapacity& a, const ScenarioCapacity& b)
+{
+    return a.bps == b.bps && a.pps == b.pps;
+}
+
+bool
+operator==(const ScenarioAggregation& a, const ScenarioAggregation& b)
+{
+    return a.capacity == b.capacity && a.queueBytes == b.queueBytes && a.perSwitch == b.perSwitch;
+}
+
+bool
 operator==(const ScenarioSwitch& a, const ScenarioSwitch& b)
 {
     return std::tie(a.stages,
@@ -235,11 +276,13 @@ operator==(const ScenarioSwitch& a, const ScenarioSwitch& b)
                     a.statefulAlusPerStage,
                     a.recirculation,
                     a.inaTiers,
+                    a.aggregation,
                     a.params) == std::tie(b.stages,
                                           b.sramPerStageBytes,
                                           b.statefulAlusPerStage,
                                           b.recirculation,
                                           b.inaTiers,
+                                          b.aggregation,
                                           b.params);
 }
 
@@ -306,6 +349,8 @@ operator==(const Scenario& a, const Scenario& b)
                     a.topology,
                     a.switchConfig,
                     a.routing,
+                    a.level,
+                    a.planner,
                     a.jobs,
                     a.traffic,
                     a.outputs,
@@ -317,6 +362,8 @@ operator==(const Scenario& a, const Scenario& b)
                                           b.topology,
                                           b.switchConfig,
                                           b.routing,
+                                          b.level,
+                                          b.planner,
                                           b.jobs,
                                           b.traffic,
                                           b.outputs,

@@ -89,6 +89,38 @@ struct ScenarioRecirculation
 };
 
 /// \ingroup ina-scenario
+/// An aggregation capacity: a bit rate or a packet rate (at most one non-zero; both 0: line rate).
+struct ScenarioCapacity
+{
+    uint64_t bps = 0; ///< bit/s of aggregated wire bytes
+    uint64_t pps = 0; ///< aggregated packets per second
+};
+
+/// \ingroup ina-scenario
+/// `switch.aggregation` (extension): GRID's C_s, the aggregation work a switch can do
+struct ScenarioAggregation
+{
+    ScenarioCapacity capacity;     ///< `capacity`: every switch; 0 = line rate
+    uint64_t queueBytes = 1048576; ///< `queue`: the FIFO in front of the pipeline
+    std::map<std::string, ScenarioCapacity> perSwitch; ///< `per_switch`: switch name -> capacity
+};
+
+/// \ingroup ina-scenario
+/// `planner` (extension): the planner-level run (`level: planner`), GRID paper Sec. 6.3
+struct ScenarioPlanner
+{
+    /// `programmable`: `tiers` (the switches of switch.ina_tiers) or `random` (a random
+    /// `fraction` of all switches, drawn from the seed)
+    std::string programmable = "tiers";
+    double fraction = 0.2; ///< `fraction`: of all switches, for `random` (the paper's (b): 20 %)
+    uint64_t capacityMinBps = 0; ///< `capacity_min`: C_s drawn uniformly in [min, max] per switch
+    uint64_t capacityMaxBps = 0; ///< `capacity_max`: 0 and 0: C_s from switch.aggregation
+    uint32_t trials = 32;        ///< `trials`: R-GRIA's roundings
+    bool repair = true;          ///< `repair`: GRID's repair step after each rounding
+    bool linkRows = true;        ///< `link_rows`: link capacities in the LP and the baselines
+};
+
+/// \ingroup ina-scenario
 /// `switch`: the pipeline of every INA-capable switch (Tofino-like defaults).
 struct ScenarioSwitch
 {
@@ -97,6 +129,7 @@ struct ScenarioSwitch
     uint32_t statefulAlusPerStage = 4;        ///< `stateful_alus_per_stage`
     ScenarioRecirculation recirculation;      ///< `recirculation`
     std::vector<std::string> inaTiers{"tor"}; ///< `ina_tiers`: tor, agg, core / leaf, spine
+    ScenarioAggregation aggregation;          ///< `aggregation` (extension)
     /// `params` (extension): further ns3::Pipeline Attributes, name -> value as written
     std::map<std::string, std::string> params;
 };
@@ -208,8 +241,13 @@ struct Scenario
 
     enum class Routing
     {
-        ECMP, ///< `ecmp`
-        GRID, ///< `grid`
+        ECMP, ///< `ecmp` (GRID's planned routes come with `protocol: grid`, not a routing mode)
+    };
+
+    enum class Level
+    {
+        PACKET,  ///< `packet`: the packet-level simulation
+        PLANNER, ///< `planner`: GRID's planner and the fluid baselines, no packets (extension)
     };
 
     std::string name;                 ///< `name`: output folder name; default: the file name's stem
@@ -220,6 +258,8 @@ struct Scenario
     ScenarioTopology topology;        ///< `topology`
     ScenarioSwitch switchConfig;      ///< `switch`
     Routing routing = Routing::ECMP;  ///< `routing`
+    Level level = Level::PACKET;      ///< `level` (extension)
+    ScenarioPlanner planner;          ///< `planner` (extension): used at level planner
     std::vector<ScenarioJob> jobs;    ///< `jobs`
     std::vector<ScenarioTraffic> traffic; ///< `traffic`
     ScenarioOutputs outputs;              ///< `outputs`
@@ -255,6 +295,7 @@ std::string ToString(ScenarioPlacement::Kind kind);
 std::string ToString(ScenarioTraffic::Pattern pattern);
 std::string ToString(Scenario::LinkModel link);
 std::string ToString(Scenario::Routing routing);
+std::string ToString(Scenario::Level level);
 
 /// \ingroup ina-scenario
 /// Field-by-field equality of the configuration (origins are not compared).
@@ -262,6 +303,9 @@ bool operator==(const ScenarioLink& a, const ScenarioLink& b);
 bool operator==(const ScenarioQueue& a, const ScenarioQueue& b);
 bool operator==(const ScenarioTopology& a, const ScenarioTopology& b);
 bool operator==(const ScenarioRecirculation& a, const ScenarioRecirculation& b);
+bool operator==(const ScenarioCapacity& a, const ScenarioCapacity& b);
+bool operator==(const ScenarioPlanner& a, const ScenarioPlanner& b);
+bool operator==(const ScenarioAggregation& a, const ScenarioAggregation& b);
 bool operator==(const ScenarioSwitch& a, const ScenarioSwitch& b);
 bool operator==(const ScenarioPlacement& a, const ScenarioPlacement& b);
 bool operator==(const ScenarioWorkload& a, const ScenarioWorkload& b);

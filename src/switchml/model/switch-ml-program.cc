@@ -458,6 +458,14 @@ SwitchMlProgram::ReadExponent(uint32_t jobId, uint16_t idx, uint8_t ver) const
     return static_cast<int16_t>(static_cast<uint16_t>(m_exponent->ControlRead(slot * 2 + ver)));
 }
 
+bool
+SwitchMlProgram::IsAggregationWork(const InaPacket* p) const
+{
+    const SwitchMlHeader* h = p->Header<SwitchMlHeader>();
+    return (h->flags & SwitchMlHeader::FLAG_HARVEST) == 0 && h->type == SwitchMlHeader::UPDATE &&
+           p->dst == GetSwitchAddress();
+}
+
 void
 SwitchMlProgram::DoProcess(InaPacket* p, PipelinePass& pass)
 {

@@ -114,6 +114,9 @@ class SwitchMlProgram : public SwitchProgram
     uint64_t GetAggregatorsInUse() const override;
     /// \return the most ever open at once
     uint64_t GetPeakAggregatorsInUse() const override;
+    /// An update addressed to this switch (a worker's or a child switch's contribution); results
+    /// on their way down and updates for another tier pass through without aggregation work.
+    bool IsAggregationWork(const InaPacket* p) const override;
 
     /**
      * Lay the registers out for this pipeline (value lanes per stage = its stateful ALUs per
