@@ -62,7 +62,10 @@ function(_ns3oot_stage_headers)
     get_filename_component(_abs ${_h} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     get_filename_component(_name ${_h} NAME)
     set(_stub ${NS3_OOT_INCLUDE_DIR}/ns3/${_name})
-    set(_content "#include \"${_abs}\"\n")
+    # A relative path keeps the stub identical across checkouts, so a compiler cache (ccache with
+    # base_dir) shares objects between work trees of the same repository.
+    file(RELATIVE_PATH _rel ${NS3_OOT_INCLUDE_DIR}/ns3 ${_abs})
+    set(_content "#include \"${_rel}\"\n")
     if(EXISTS ${_stub})
       file(READ ${_stub} _old)
       if(_old STREQUAL _content)

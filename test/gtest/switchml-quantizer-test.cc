@@ -242,8 +242,62 @@ TEST(SwitchMlHeader, WireBytes)
     EXPECT_EQ(SwitchMlHeader::WireBytes(32, true, true), 182u);  // + the 2-B exponent
     EXPECT_EQ(SwitchMlHeader::WireBytes(64, false, true), 308u); // 42 + 8 + 256 + 2
     EXPECT_EQ(SwitchMlHeader::WireBytes(64, true, true), 308u);
-    EXPECT_EQ(SwitchMlHeader::WireBytes(32, true, false), 60u); // 54, padded to 60
-    EXPECT_EQ(SwitchMlHeader::WireBytes(64, true, false), 60u); // 52, padded to 60
+    EXPECT_EQ(SwitchMlHeader::WireBytes(32, true, false), 60u);     // 54, padded to 60
+    EXPECT_EQ(SwitchMlHeader::WireBytes(64, true, false), 60u);     // 52, padded to 60
+    EXPECT_EQ(SwitchMlHeader::WireBytes(32, false, true, 2), 116u); // float16: 42 + 10 + 64
+    EXPECT_EQ(SwitchMlHeader::WireBytes(64, true, true, 2), 180u);  // 42 + 8 + 2 + 128
+}
+
+// IEEE 754 binary16: 11 significant bits, largest 65504, smallest normal 2^-14, subnormal step
+// 2^-24; ties to even.
+TEST(SwitchMlQuantizer, ToHalfRoundsToNearestEvenHalf)
+{
+    const auto p2 = [](int e) {
+        return static_cast<float>(std::ldexp(1.0, e));
+    };
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(1.0f), 1.0f);
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(1.0f + p2(-11)), 1.0f);              // tie: to even (1)
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(1.0f + 3 * p2(-11)), 1.0f + p2(-9)); // tie: to even (2 ulp)
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(1.0f + p2(-10)), 1.0f + p2(-10));    // exact
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(4095.0f / 4096), 1.0f);     // 2047.5 steps of 2^-11: up
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(-0.1f), -0.0999755859375f); // 1638.4 x 2^-14 -> 1638
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(65504.0f), 65504.0f);
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(65519.0f), 65504.0f);
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(65520.0f), std::numeric_limits<float>::infinity());
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(-1e6f), -std::numeric_limits<float>::infinity());
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(p2(-24)), p2(-24));     // smallest subnormal
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(p2(-25)), 0.0f);        // tie: to even (0)
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(3 * p2(-25)), p2(-23)); // tie: to even (2 steps)
+    EXPECT_EQ(SwitchMlQuantizer::ToHalf(p2(-14) + p2(-24)), p2(-14) + p2(-24)); // normal, exact
+    EXPECT_TRUE(std::isnan(SwitchMlQuantizer::ToHalf(std::nanf(""))));
+}
+
+// Every contribution and the aggregate rounded to half stay within HalfTolerance of the exact
+// sum, over random gradients in [-B, B] including the bound itself.
+TEST(SwitchMlQuantizer, HalfBoundHolds)
+{
+    std::mt19937_64 rng(7);
+    for (uint32_t n : {2u, 8u, 64u})
+    {
+        const double maxAbs = 1.0;
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+        double worst = 0;
+        for (int trial = 0; trial < 20000; ++trial)
+        {
+            double exact = 0;
+            double halves = 0;
+            for (uint32_t w = 0; w < n; ++w)
+            {
+                const float g = trial == 0 ? 1.0f : u(rng);
+                exact += g;
+                halves += SwitchMlQuantizer::ToHalf(g);
+            }
+            const double back = SwitchMlQuantizer::ToHalf(static_cast<float>(halves));
+            worst = std::max(worst, std::fabs(back - exact));
+        }
+        EXPECT_LE(worst, SwitchMlQuantizer::HalfTolerance(n, maxAbs)) << n << " workers";
+        EXPECT_GT(worst, SwitchMlQuantizer::HalfTolerance(n, maxAbs) / 64) << "not loose";
+    }
 }
 
 } // namespace

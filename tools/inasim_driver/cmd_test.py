@@ -19,6 +19,9 @@ SUMMARY = "build and run every test (GoogleTest, ns-3 TestSuites, smoke runs)"
 DEFAULT_TIMEOUT_S = 600
 LONG_TIMEOUT_S = 3600
 
+#: ctest label of the golden-summary tests (test/golden/CMakeLists.txt).
+GOLDEN_LABEL = "golden"
+
 _SUMMARY = re.compile(r"^\s*(\d+)% tests passed, (\d+) tests? failed out of (\d+)\s*$")
 # Listed under "The following tests did not run:"; ctest counts them as passed.
 _NOT_RUN = re.compile(r"^\s+\d+ - .* \((Skipped|Disabled)\)\s*$")
@@ -55,7 +58,7 @@ def main(argv):
             "Ends with the line 'inasim: N passed, M failed'. Exit 0 only if at least one test "
             "ran and all passed."
         ),
-        epilog="labels: gtest, ns3, unit, example, bench, smoke, driver (--list -L LABEL lists them)",
+        epilog="labels: gtest, ns3, unit, example, bench, smoke, golden, driver (--list -L LABEL lists them)",
     )
     parser.add_argument("--long", action="store_true",
                         help="also run the long checks (sets INASIM_LONG_TESTS=1 for the tests)")
@@ -63,6 +66,10 @@ def main(argv):
                         help="only tests whose name matches this regular expression (ctest -R)")
     parser.add_argument("-L", "--label", metavar="LABEL",
                         help="only tests with this label (ctest -L), e.g. gtest or ns3")
+    parser.add_argument("--update-golden", action="store_true",
+                        help="rewrite test/golden/*.json from this build instead of comparing "
+                             "(only the golden tests run; a commit that changes them says which "
+                             "behaviour changed and why)")
     parser.add_argument("--list", action="store_true",
                         help="list the tests (after building) instead of running them")
     parser.add_argument("--timeout", type=int, metavar="S",
@@ -91,6 +98,8 @@ def main(argv):
         cmd += ["-R", args.pattern]
     if args.label:
         cmd += ["-L", args.label]
+    if args.update_golden:
+        cmd += ["-L", GOLDEN_LABEL]
     if args.list:
         cmd.append("-N")
         return subprocess.run(cmd, cwd=build_dir(), stdin=subprocess.DEVNULL,
@@ -100,8 +109,11 @@ def main(argv):
     env = dict(os.environ)
     if args.long:
         env["INASIM_LONG_TESTS"] = "1"
+    if args.update_golden:
+        env["INASIM_UPDATE_GOLDEN"] = "1"
     say(f"$ (cd {display_path(build_dir())} && {' '.join(cmd)})"
-        + (" with INASIM_LONG_TESTS=1" if args.long else ""))
+        + (" with INASIM_LONG_TESTS=1" if args.long else "")
+        + (" with INASIM_UPDATE_GOLDEN=1" if args.update_golden else ""))
     sys.stdout.flush()
 
     lines = []
@@ -132,6 +144,9 @@ def main(argv):
         print(f"inasim: error: ctest exited with {rc}", file=sys.stderr, flush=True)
     elif passed == 0 and failed == 0:
         print("inasim: error: every selected test was skipped", file=sys.stderr, flush=True)
+    if args.update_golden and failed == 0 and passed > 0:
+        print("inasim: golden summaries rewritten; review `git diff test/golden` and say in the "
+              "commit which behaviour changed and why", flush=True)
     print(f"inasim: {passed} passed, {failed} failed"
           + (f", {skipped} skipped" if skipped else ""), flush=True)
     return 0 if (rc == 0 and failed == 0 and passed > 0) else 1

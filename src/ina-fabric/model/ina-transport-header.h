@@ -31,9 +31,12 @@ struct InaTransportHeader
     static constexpr uint8_t ACK = 2;
     /// ACK: the data packet it answers arrived with CE (DCTCP's exact per-packet echo).
     static constexpr uint8_t FLAG_ECE = 1;
+    /// ACK of a go-back-N receiver: a packet after cumAck arrived out of order and was dropped;
+    /// the sender resends everything from cumAck (an RDMA NIC's NAK, PSN sequence error).
+    static constexpr uint8_t FLAG_NAK = 2;
 
     uint8_t type;          //!< DATA or ACK
-    uint8_t flags;         //!< FLAG_ECE on ACKs
+    uint8_t flags;         //!< FLAG_ECE, FLAG_NAK on ACKs
     uint16_t reserved;     //!< zero
     uint32_t payloadBytes; //!< DATA: message bytes this packet carries
     uint32_t msgPackets;   //!< DATA: packets in the message

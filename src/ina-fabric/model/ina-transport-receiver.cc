@@ -7,6 +7,7 @@
 #include "ina-transport-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -32,7 +33,14 @@ InaTransportReceiver::GetTypeId()
                                           "Wire bytes of an ACK (Ethernet + IP + UDP + header).",
                                           UintegerValue(64),
                                           MakeUintegerAccessor(&InaTransportReceiver::m_ackBytes),
-                                          MakeUintegerChecker<uint32_t>(1));
+                                          MakeUintegerChecker<uint32_t>(1))
+                            .AddAttribute("GoBackN",
+                                          "Take packets in order only; drop the rest and NAK "
+                                          "the first of each hole (an RDMA NIC; pair with a "
+                                          "sender whose LossRecovery is go-back-n).",
+                                          BooleanValue(false),
+                                          MakeBooleanAccessor(&InaTransportReceiver::m_goBackN),
+                                          MakeBooleanChecker());
     return tid;
 }
 
@@ -104,6 +112,18 @@ InaTransportReceiver::Receive(InaPacket* p, uint32_t port)
     {
         ++m_stats.ceMarked;
     }
+    if (m_goBackN && seq > m_rcvNxt)
+    {
+        ++m_stats.outOfOrderDrops;
+        if (m_nakedHole != static_cast<int64_t>(m_rcvNxt))
+        {
+            m_nakedHole = static_cast<int64_t>(m_rcvNxt);
+            ++m_stats.naksSent;
+            SendAck(p, InaTransportHeader::FLAG_NAK | (ce ? InaTransportHeader::FLAG_ECE : 0));
+        }
+        m_pool->Free(p);
+        return;
+    }
     const bool duplicate = seq < m_rcvNxt || (seq < m_arrived.Tail() && m_arrived.At(seq) != 0);
     if (duplicate)
     {
@@ -159,6 +179,19 @@ InaTransportReceiver::Receive(InaPacket* p, uint32_t port)
     }
 
     // Acknowledge before delivering: what a callback sends must not delay this ACK at the NIC.
+    SendAck(p, ce ? InaTransportHeader::FLAG_ECE : 0);
+    m_pool->Free(p);
+
+    if (!duplicate)
+    {
+        DeliverCompleted();
+    }
+}
+
+void
+InaTransportReceiver::SendAck(const InaPacket* p, uint8_t flags)
+{
+    const InaTransportHeader* h = p->Header<InaTransportHeader>();
     InaPacket* a = m_pool->Alloc();
     a->dst = p->src;
     a->flowId = p->flowId;
@@ -167,22 +200,16 @@ InaTransportReceiver::Receive(InaPacket* p, uint32_t port)
     a->dstPort = p->srcPort;
     a->priority = p->priority;
     a->wireBytes = m_ackBytes;
-    a->seq = seq;
+    a->seq = p->seq;
     a->sentPs = Simulator::Now().GetTimeStep();
     InaTransportHeader* ah = a->Header<InaTransportHeader>();
     ah->type = InaTransportHeader::ACK;
-    ah->flags = ce ? InaTransportHeader::FLAG_ECE : 0;
+    ah->flags = flags;
     ah->cumAck = m_rcvNxt;
     ah->txOrder = h->txOrder;
     ah->tsPs = h->tsPs;
-    m_pool->Free(p);
     ++m_stats.acksSent;
     m_host->Send(a);
-
-    if (!duplicate)
-    {
-        DeliverCompleted();
-    }
 }
 
 void

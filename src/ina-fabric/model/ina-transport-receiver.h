@@ -29,6 +29,12 @@ namespace ns3
  * its transmission number and its send time. Duplicates are acknowledged again but counted once.
  * Messages are delivered in order, each once all its packets have arrived, with their values
  * reassembled when the sender carried any.
+ *
+ * With GoBackN (an RDMA NIC's receive side, for a sender with LossRecovery go-back-n) only the
+ * next packet in order is taken: one that arrives after a hole is dropped, and the first such
+ * drop per hole is answered with a NAK (the ACK's FLAG_NAK, naming the hole as its cumulative
+ * position); later ones are dropped silently until the hole is filled, as an RC queue pair does
+ * after a PSN sequence error.
  */
 class InaTransportReceiver : public Object, public InaPacketSink
 {
@@ -48,6 +54,8 @@ class InaTransportReceiver : public Object, public InaPacketSink
         uint64_t acksSent = 0;         //!< ACKs sent
         uint64_t messagesReceived = 0; //!< messages delivered
         uint64_t strayPackets = 0;     //!< packets that were not data of this flow
+        uint64_t outOfOrderDrops = 0;  //!< GoBackN: packets dropped after a hole
+        uint64_t naksSent = 0;         //!< GoBackN: NAKs sent
     };
 
     static TypeId GetTypeId();
@@ -86,8 +94,12 @@ class InaTransportReceiver : public Object, public InaPacketSink
     };
 
     void DeliverCompleted();
+    /// Answer data packet `p` (not freed here) with an ACK carrying `flags`.
+    void SendAck(const InaPacket* p, uint8_t flags);
 
     uint32_t m_ackBytes;
+    bool m_goBackN;
+    int64_t m_nakedHole = -1; //!< GoBackN: the cumulative position a NAK was sent for
 
     Ptr<InaHost> m_host;
     InaPacketPool* m_pool = nullptr;

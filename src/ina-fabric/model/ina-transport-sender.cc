@@ -9,6 +9,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -117,6 +118,36 @@ InaTransportSender::GetTypeId()
                           UintegerValue(65536),
                           MakeUintegerAccessor(&InaTransportSender::m_nicQueueLimit),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LossRecovery",
+                          "sack: SACK scoreboard, RACK, fast retransmit and tail-loss probe (TCP "
+                          "with SACK, Linux since 4.4); go-back-n: resend everything from the "
+                          "first hole on a NAK or a timeout (an RDMA NIC; the receiver must "
+                          "have GoBackN set).",
+                          EnumValue(SACK),
+                          MakeEnumAccessor(&InaTransportSender::m_lossRecovery),
+                          MakeEnumChecker(SACK, "sack", GO_BACK_N, "go-back-n"))
+            .AddAttribute("CongestionControl",
+                          "dctcp: slow start, additive increase, halve on loss, cut by alpha/2 "
+                          "on ECN echoes; reno: the same without the ECN reaction (TCP with ECN "
+                          "off); none: the window stays at InitialWindow (an RDMA NIC without "
+                          "DCQCN).",
+                          EnumValue(DCTCP),
+                          MakeEnumAccessor(&InaTransportSender::m_cc),
+                          MakeEnumChecker(DCTCP, "dctcp", RENO, "reno", NONE, "none"))
+            .AddAttribute("ProbeMinTimeout",
+                          "Floor of the tail-loss probe's timeout, max(2 SRTT, this) (Linux "
+                          "4.4's tcp_schedule_loss_probe uses 10 ms); 0: none.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&InaTransportSender::m_probeMinTimeout),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("MessageOverhead",
+                          "Host software time per message (a library's send call, copy and "
+                          "bookkeeping): messages take it one after the other, from when each "
+                          "is queued, and a message's first packet leaves only after its own; "
+                          "0: none.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&InaTransportSender::m_messageOverhead),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("Priority",
                           "InaPacket::priority of the flow's data packets (0 is served first).",
                           UintegerValue(0),
@@ -135,6 +166,7 @@ InaTransportSender::~InaTransportSender()
 {
     // The scheduler may still hold the timer event; it must never call back into a dead sender.
     m_timerEvent->Cancel();
+    m_readyEvent.Cancel();
     if (m_gate && m_waitingNic)
     {
         m_gate->Remove(this);
@@ -149,6 +181,7 @@ void
 InaTransportSender::DoDispose()
 {
     m_timerEvent->Cancel();
+    m_readyEvent.Cancel();
     if (m_gate && m_waitingNic)
     {
         m_gate->Remove(this);
@@ -258,8 +291,11 @@ InaTransportSender::SendMessage(uint64_t bytes, std::vector<uint32_t> values)
         ++m_stats.messagesAbandoned;
         return static_cast<uint32_t>(index);
     }
-    m_msgs.push_back(
-        TxMessage{m_seqAssigned, bytes, static_cast<uint32_t>(packets), std::move(values)});
+    m_msgs.push_back(TxMessage{m_seqAssigned,
+                               bytes,
+                               static_cast<uint32_t>(packets),
+                               std::move(values),
+                               Simulator::Now().GetTimeStep()});
     m_seqAssigned += packets;
     TrySend();
     if (m_timerMode == TimerMode::NONE)
@@ -315,11 +351,56 @@ InaTransportSender::TrySend()
             return;
         }
         const uint32_t wire = WireOf(m_msgs[m_sendMsg - m_msgBase], m_sndNxt);
-        if (m_pipe + wire > m_cwnd || !NicAdmits(wire))
+        if (m_pipe + wire > m_cwnd ||
+            (!m_messageOverhead.IsZero() && !MessageReady(Simulator::Now().GetTimeStep())) ||
+            !NicAdmits(wire))
         {
             return;
         }
         SendNewPacket();
+    }
+}
+
+bool
+InaTransportSender::MessageReady(int64_t nowPs)
+{
+    if (m_readyMsg != m_sendMsg)
+    {
+        m_readyMsg = m_sendMsg;
+        m_readyPs = -1;
+    }
+    if (m_readyPs < 0)
+    {
+        // The host's software handles messages in order, each once queued and once it is done
+        // with the one before: computed when first needed, it depends only on queueing times.
+        const TxMessage& m = m_msgs[m_sendMsg - m_msgBase];
+        m_readyPs = std::max(m.queuedPs, m_cpuFreePs) + m_messageOverhead.GetTimeStep();
+        m_cpuFreePs = m_readyPs;
+    }
+    if (nowPs >= m_readyPs)
+    {
+        return true;
+    }
+    if (!m_readyEvent.IsRunning())
+    {
+        m_readyEvent = Simulator::Schedule(TimeStep(m_readyPs - nowPs),
+                                           &InaTransportSender::OnMessageReady,
+                                           this);
+    }
+    return false;
+}
+
+void
+InaTransportSender::OnMessageReady()
+{
+    if (m_failed)
+    {
+        return;
+    }
+    TrySend();
+    if (m_timerMode == TimerMode::NONE)
+    {
+        RearmTimer(Simulator::Now().GetTimeStep());
     }
 }
 
@@ -488,6 +569,7 @@ InaTransportSender::Receive(InaPacket* p, uint32_t port)
     const uint64_t seq = p->seq;
     const uint64_t cumAck = std::min<uint64_t>(h->cumAck, m_sndNxt);
     const bool ece = (h->flags & InaTransportHeader::FLAG_ECE) != 0;
+    const bool nak = (h->flags & InaTransportHeader::FLAG_NAK) != 0;
     const uint64_t echoedTxOrder = h->txOrder;
     const int64_t rtt = now - h->tsPs;
     m_pool->Free(p);
@@ -501,7 +583,9 @@ InaTransportSender::Receive(InaPacket* p, uint32_t port)
     }
 
     uint64_t acked = 0;
-    if (seq >= m_sndUna && seq < m_sndNxt)
+    // Go-back-N receivers take packets in order only: their ACKs are cumulative, and a NAK
+    // names the packet it dropped, which is not acknowledged.
+    if (m_lossRecovery == SACK && seq >= m_sndUna && seq < m_sndNxt)
     {
         acked += AckSlot(seq);
     }
@@ -539,7 +623,16 @@ InaTransportSender::Receive(InaPacket* p, uint32_t port)
     {
         ReactToEce();
     }
-    if (DetectLosses(now))
+    if (m_lossRecovery == GO_BACK_N)
+    {
+        if (nak)
+        {
+            ++m_stats.naks;
+            ++m_stats.goBacks;
+            RequeueUnacked();
+        }
+    }
+    else if (DetectLosses(now))
     {
         EnterLossRecovery();
     }
@@ -616,6 +709,26 @@ InaTransportSender::DetectLosses(int64_t nowPs)
 }
 
 void
+InaTransportSender::RequeueUnacked()
+{
+    m_retxQueue.Clear(0);
+    m_txFifo.Clear(0);
+    for (uint64_t seq = m_sndUna; seq < m_sndNxt; ++seq)
+    {
+        Slot& s = m_slots.At(seq);
+        if (s.state == IN_FLIGHT)
+        {
+            s.state = LOST;
+        }
+        if (s.state == LOST)
+        {
+            m_retxQueue.PushBack(seq);
+        }
+    }
+    m_pipe = 0; // what is left in flight is acknowledged, and ACKED slots are not in the pipe
+}
+
+void
 InaTransportSender::EnterLossRecovery()
 {
     if (m_sndUna < m_lossEpochEnd)
@@ -624,7 +737,7 @@ InaTransportSender::EnterLossRecovery()
     }
     m_inFastRecovery = true;
     m_lossEpochEnd = m_sndNxt;
-    if (m_inCwr)
+    if (m_inCwr || m_cc == NONE)
     {
         return; // an ECN cut of this window already happened; one cut per window
     }
@@ -636,7 +749,7 @@ InaTransportSender::EnterLossRecovery()
 void
 InaTransportSender::ReactToEce()
 {
-    if (m_inCwr || m_inFastRecovery)
+    if (m_cc != DCTCP || m_inCwr || m_inFastRecovery)
     {
         return; // once per window
     }
@@ -650,7 +763,7 @@ InaTransportSender::ReactToEce()
 void
 InaTransportSender::IncreaseWindow(uint64_t ackedWire)
 {
-    if (m_inFastRecovery || m_inCwr)
+    if (m_inFastRecovery || m_inCwr || m_cc == NONE)
     {
         return;
     }
@@ -687,11 +800,12 @@ InaTransportSender::RearmTimer(int64_t nowPs)
         return;
     }
     const int64_t rto = CurrentRtoPs();
-    if (m_tailLossProbe && m_haveRtt && !m_probeOutstanding && !m_inFastRecovery &&
-        2 * m_srttPs < rto)
+    const int64_t pto = std::max(2 * m_srttPs, m_probeMinTimeout.GetTimeStep());
+    if (m_tailLossProbe && m_lossRecovery == SACK && m_haveRtt && !m_probeOutstanding &&
+        !m_inFastRecovery && pto < rto)
     {
         m_timerMode = TimerMode::PROBE;
-        SetDeadline(nowPs + 2 * m_srttPs, nowPs);
+        SetDeadline(nowPs + pto, nowPs);
         return;
     }
     m_timerMode = TimerMode::RTO;
@@ -740,7 +854,8 @@ void
 InaTransportSender::SendProbe()
 {
     ++m_stats.probes;
-    if (m_sndNxt < m_seqAssigned)
+    if (m_sndNxt < m_seqAssigned &&
+        (m_messageOverhead.IsZero() || MessageReady(Simulator::Now().GetTimeStep())))
     {
         SendNewPacket(); // new data makes the best probe, window or not
         return;
@@ -770,23 +885,16 @@ InaTransportSender::OnTimeout()
         return;
     }
     ++m_stats.timeouts;
-    m_retxQueue.Clear(0);
-    m_txFifo.Clear(0);
-    for (uint64_t seq = m_sndUna; seq < m_sndNxt; ++seq)
+    RequeueUnacked();
+    if (m_lossRecovery == GO_BACK_N)
     {
-        Slot& s = m_slots.At(seq);
-        if (s.state == IN_FLIGHT)
-        {
-            s.state = LOST;
-        }
-        if (s.state == LOST)
-        {
-            m_retxQueue.PushBack(seq);
-        }
+        ++m_stats.goBacks;
     }
-    m_pipe = 0;
-    m_ssthresh = std::max(m_cwnd / 2, 2.0 * m_mtu);
-    m_cwnd = m_mtu;
+    if (m_cc != NONE)
+    {
+        m_ssthresh = std::max(m_cwnd / 2, 2.0 * m_mtu);
+        m_cwnd = m_mtu;
+    }
     m_inFastRecovery = false;
     m_inCwr = false;
     m_lossEpochEnd = m_sndNxt; // losses among these packets do not cut the window again
@@ -816,6 +924,7 @@ InaTransportSender::GiveUp()
     m_seqAssigned = m_sndNxt;
     m_sendMsg = m_msgBase;
     m_pipe = 0;
+    m_readyEvent.Cancel();
     if (m_gate && m_waitingNic)
     {
         m_gate->Remove(this);

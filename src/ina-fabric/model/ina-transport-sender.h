@@ -6,6 +6,7 @@
 #define INA_TRANSPORT_SENDER_H
 
 #include "ns3/callback.h"
+#include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/ina-host.h"
 #include "ns3/ina-nic-gate.h"
@@ -45,6 +46,14 @@ namespace ns3
  *    on expiry every unacknowledged packet is resent, starting from a window of one packet. After
  *    MaxTimeouts consecutive timeouts the flow gives up (IsFailed()), so a path that never
  *    delivers cannot keep a simulation running forever.
+ * The mechanisms are Attributes, so one class stands for three kinds of host transport
+ * (InaTransportProfile names them): LossRecovery `sack` (the above) or `go-back-n` (an RDMA NIC:
+ * the receiver drops what arrives out of order and NAKs once, the sender resends from the NAK'd
+ * packet; no SACK, no probe); CongestionControl `dctcp` (the above), `reno` (loss halves the
+ * window, ECN is ignored: Linux TCP without ECN) or `none` (the window stays at InitialWindow:
+ * an RDMA NIC without DCQCN); ProbeMinTimeout, a floor under the probe's 2 SRTT (Linux: 10 ms);
+ * MessageOverhead, host software time per message (a library's send call and copy), spent one
+ * message after the other before the message's first packet may leave.
  * One timer per flow covers the probe and the timeout; it is re-armed lazily (a deadline that the
  * pending event re-checks), so ACKs never schedule events. A packet goes to the host's NIC only
  * while the NIC's backlog is under NicQueueLimit (InaNicGate), as a real host's stack holds packets
@@ -84,6 +93,23 @@ class InaTransportSender : public Object, public InaPacketSink
         uint64_t strayPackets = 0;      //!< packets that were not ACKs of this flow
         uint64_t nicWaits = 0;          //!< times the host's NIC queue held the sender back
         uint64_t messagesAbandoned = 0; //!< messages never acknowledged because the flow failed
+        uint64_t naks = 0;              //!< go-back-N NAKs that arrived
+        uint64_t goBacks = 0;           //!< go-backs (NAKs and timeouts) that resent a window
+    };
+
+    /// How losses are found and repaired.
+    enum LossRecovery
+    {
+        SACK,     //!< per-packet SACK scoreboard, RACK, fast retransmit, tail-loss probe
+        GO_BACK_N //!< RDMA-style: on a NAK or a timeout resend everything from the first hole
+    };
+
+    /// How the window reacts.
+    enum CongestionControl
+    {
+        DCTCP, //!< slow start, additive increase, halve on loss, DCTCP cut on ECN echoes
+        RENO,  //!< the same without the ECN reaction (TCP with ECN off)
+        NONE   //!< the window stays at InitialWindow, whatever happens
     };
 
     static TypeId GetTypeId();
@@ -177,6 +203,7 @@ class InaTransportSender : public Object, public InaPacketSink
         uint64_t bytes;
         uint32_t nPackets;
         std::vector<uint32_t> values;
+        int64_t queuedPs; //!< when SendMessage queued it
     };
 
     enum class TimerMode
@@ -206,6 +233,13 @@ class InaTransportSender : public Object, public InaPacketSink
     void OnTimeout();
     void GiveUp();
     void CompleteMessages();
+    /// Every unacknowledged packet from m_sndUna on is to be sent again, in order (a timeout, or
+    /// a go-back-N NAK); nothing is left in flight.
+    void RequeueUnacked();
+    /// MessageOverhead: true if the next new packet's message has had its software time; else
+    /// arms the overhead event (once) for when it will have.
+    bool MessageReady(int64_t nowPs);
+    void OnMessageReady();
 
     // attributes
     uint32_t m_mtu;
@@ -222,6 +256,10 @@ class InaTransportSender : public Object, public InaPacketSink
     bool m_tailLossProbe;
     uint8_t m_priority;
     uint32_t m_nicQueueLimit;
+    LossRecovery m_lossRecovery;
+    CongestionControl m_cc;
+    Time m_probeMinTimeout;
+    Time m_messageOverhead;
 
     // wiring
     Ptr<InaHost> m_host;
@@ -243,6 +281,11 @@ class InaTransportSender : public Object, public InaPacketSink
     uint32_t m_sendMsg = 0;       //!< message holding m_sndNxt
     uint64_t m_seqAssigned = 0;   //!< sequence numbers given to queued messages
     uint32_t m_msgsCompleted = 0; //!< messages acknowledged but not yet reported
+    // MessageOverhead: message m_readyMsg is ready at m_readyPs; later ones are not yet
+    uint32_t m_readyMsg = 0;
+    int64_t m_readyPs = -1;  //!< -1: m_readyMsg's software time has not started
+    int64_t m_cpuFreePs = 0; //!< when the host's software finished the previous message
+    EventId m_readyEvent;
 
     // scoreboard: m_slots.At(seq) for m_sndUna <= seq < m_sndNxt
     InaRingBuffer<Slot> m_slots;

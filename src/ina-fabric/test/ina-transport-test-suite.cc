@@ -11,8 +11,10 @@
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-flow-app.h"
+#include "ns3/ina-transport-profile.h"
 #include "ns3/ina-transport-receiver.h"
 #include "ns3/ina-transport-sender.h"
+#include "ns3/nstime.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -22,6 +24,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -62,7 +65,8 @@ class Tamper : public InaPacketSink
 
     void Receive(InaPacket* p, uint32_t port) override
     {
-        if (dropOnce.erase(p->seq) != 0)
+        auto more = dropTimes.find(p->seq);
+        if (dropOnce.erase(p->seq) != 0 || (more != dropTimes.end() && more->second-- > 0))
         {
             ++dropped;
             m_pool->Free(p);
@@ -76,6 +80,7 @@ class Tamper : public InaPacketSink
     }
 
     std::set<uint64_t> dropOnce;
+    std::map<uint64_t, uint32_t> dropTimes; //!< seq -> how many of its copies to drop
     std::set<uint64_t> markCe;
     uint32_t dropped = 0;
 
@@ -97,19 +102,26 @@ struct StarPair
     std::vector<int64_t> rxAt;      //!< receiver callbacks, ps
     std::vector<std::vector<uint32_t>> rxValues;
 
-    explicit StarPair(double lossRate = 0, bool listen = true)
+    /// `profile`: an InaTransportProfile name for both ends; `delay`: each link's, ps.
+    explicit StarPair(double lossRate = 0,
+                      bool listen = true,
+                      const std::string& profile = "ideal",
+                      int64_t delay = D)
     {
         InaFabricHelper helper;
         helper.SetLossRate(lossRate);
-        fabric = helper.Build(InaTopology::Star(2, Gbps100()));
+        fabric = helper.Build(InaTopology::Star(2, {100000000000ULL, delay}));
         latency = fabric->GetSwitch(2)->GetPipeline()->GetLatency().GetTimeStep();
-        rx = CreateObject<InaTransportReceiver>();
+        ObjectFactory txFactory(InaTransportSender::GetTypeId().GetName());
+        ObjectFactory rxFactory(InaTransportReceiver::GetTypeId().GetName());
+        InaTransportProfile::Apply(profile, txFactory, rxFactory);
+        rx = rxFactory.Create<InaTransportReceiver>();
         tamper = std::make_unique<Tamper>(&fabric->GetPool(), rx);
         if (listen)
         {
             Listen();
         }
-        tx = CreateObject<InaTransportSender>();
+        tx = txFactory.Create<InaTransportSender>();
         tx->Connect(fabric->GetHost(0), 1000, 1, 2001, 7, 0);
         tx->SetMessageAckedCallback(MakeBoundCallback(&StarPair::Acked, this));
         rx->SetMessageReceivedCallback(MakeBoundCallback(&StarPair::Received, this));
@@ -140,6 +152,19 @@ struct StarPair
         return 2 * Ser(wire) + 2 * A + 4 * D + 2 * latency;
     }
 };
+
+/// SRTT (RFC 6298) after the ACKs of packets 0..3 of a burst sent at t0: packet i's RTT is
+/// (i + 2) S + `base`.
+int64_t
+SrttOfFirstFour(int64_t base)
+{
+    int64_t srtt = 2 * S + base;
+    for (int64_t i = 1; i <= 3; ++i)
+    {
+        srtt += ((i + 2) * S + base - srtt) / 8;
+    }
+    return srtt;
+}
 
 std::vector<uint32_t>
 Words(uint32_t n, uint32_t salt)
@@ -350,14 +375,7 @@ class InaTransportTailLossProbeTestCase : public TestCase
         f.tx->SendMessage(5 * MSS);
         Simulator::Run();
         const int64_t base = 2 * A + 4 * D + 2 * f.latency;
-        int64_t srtt = 2 * S + base;
-        int64_t rttvar = srtt / 2;
-        for (int64_t i = 1; i <= 3; ++i)
-        {
-            const int64_t rtt = (i + 2) * S + base;
-            rttvar += (std::abs(rtt - srtt) - rttvar) / 4;
-            srtt += (rtt - srtt) / 8;
-        }
+        const int64_t srtt = SrttOfFirstFour(base);
         const int64_t probeAt = 5 * S + base + 2 * srtt;
         NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "acknowledged");
         NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], probeAt + f.Rtt(1500), "FCT");
@@ -1062,6 +1080,242 @@ class InaFlowAppErrorsTestCase : public TestCase
     }
 };
 
+/**
+ * Linux TCP (profile tcp), 5 packets; the last is lost, and so is its probe. The probe leaves
+ * ProbeMinTimeout (10 ms, more than 2 SRTT here) after the ACK of packet 3; with it lost nothing
+ * is left but the retransmission timeout, which the probe armed at MinRto = 200 ms (SRTT +
+ * 4 RTTVAR is microseconds): the message waits the minimum RTO for its tail, as a Gloo or NCCL
+ * message over TCP does. The same losses cost the ideal profile 2 SRTT + 200 us.
+ */
+class InaTransportTcpTailLossRtoTestCase : public TestCase
+{
+  public:
+    InaTransportTcpTailLossRtoTestCase()
+        : TestCase("tcp: a tail loss whose probe is lost too waits the 200 ms minimum RTO")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string profile : {"tcp", "ideal"})
+        {
+            StarPair f(0, true, profile);
+            f.tamper->dropTimes[4] = 2;
+            f.tx->SendMessage(5 * MSS);
+            Simulator::Run();
+            const int64_t base = 2 * A + 4 * D + 2 * f.latency;
+            const int64_t srtt = SrttOfFirstFour(base);
+            const int64_t ack3 = 5 * S + base;
+            const bool tcp = profile == "tcp";
+            const int64_t probeAt = ack3 + (tcp ? 10000000000LL : 2 * srtt);
+            const int64_t rto = tcp ? 200000000000LL : 200000000LL;
+            NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, profile << ": acknowledged");
+            NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], probeAt + rto + f.Rtt(1500), profile << ": FCT");
+            const auto& s = f.tx->GetStats();
+            NS_TEST_EXPECT_MSG_EQ(s.probes, 1, profile << ": one probe");
+            NS_TEST_EXPECT_MSG_EQ(s.timeouts, 1, profile << ": one timeout");
+            NS_TEST_EXPECT_MSG_EQ(s.retransmissions, 2, profile << ": probe and RTO resend");
+            NS_TEST_EXPECT_MSG_EQ(f.tamper->dropped, 2, profile << ": two copies lost");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * Linux TCP over links losing 1 % of packets: 100 messages of 20 packets, each sent when the one
+ * before is acknowledged, so every message ends in a tail. Every retransmission timeout waits at
+ * least MinRto (200 ms), so the run lasts at least as many times 200 ms as there were timeouts,
+ * and with the ideal transport's 200 us the same losses cost three orders of magnitude less.
+ */
+class InaTransportTcpLossyFlowTestCase : public TestCase
+{
+  public:
+    InaTransportTcpLossyFlowTestCase()
+        : TestCase("tcp at 1% loss: every timeout costs the 200 ms minimum RTO")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string profile : {"tcp", "ideal"})
+        {
+            StarPair f(0.01, true, profile);
+            uint32_t sent = 1;
+            f.tx->SetMessageAckedCallback(
+                MakeBoundCallback(&ChainMessages, &sent, PeekPointer(f.tx)));
+            f.tx->SendMessage(20 * MSS);
+            Simulator::Run();
+            const auto& s = f.tx->GetStats();
+            NS_TEST_ASSERT_MSG_EQ(s.messagesAcked, 100, profile << ": all messages");
+            NS_TEST_ASSERT_MSG_GT(s.retransmissions, 0, profile << ": losses happened");
+            const int64_t minRto = profile == "tcp" ? 200000000000LL : 200000000LL;
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(Simulator::Now().GetTimeStep(),
+                                        static_cast<int64_t>(s.timeouts) * minRto,
+                                        profile << ": each timeout waited MinRto");
+            if (profile == "tcp")
+            {
+                NS_TEST_EXPECT_MSG_GT(s.timeouts, 0, "tcp: some tail needed the RTO");
+            }
+            Simulator::Destroy();
+        }
+    }
+
+    /// Sends the next 20-packet message on each ack, 100 in all.
+    static void ChainMessages(uint32_t* sent, InaTransportSender* tx, uint32_t /* i */)
+    {
+        if (*sent < 100)
+        {
+            ++*sent;
+            tx->SendMessage(20 * MSS);
+        }
+    }
+};
+
+/**
+ * RDMA (profile rdma: go-back-N, no window): 10 packets leave back to back; packet 2 is lost.
+ * Packet 3 reaches the receiver after the hole: it is dropped and NAKed (cumulative position 2);
+ * 4 to 9 are dropped silently. The NAK reaches the sender at 5 S + 2 A + 4 D + 2 L (packet 3's
+ * arrival plus the way back), and the sender resends the whole window from 2: 8 packets, the
+ * last of which is acknowledged 9 S + 2 A + 4 D + 2 L later.
+ */
+class InaTransportGoBackNTestCase : public TestCase
+{
+  public:
+    InaTransportGoBackNTestCase()
+        : TestCase("rdma: a loss makes go-back-N resend the window from the hole")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarPair f(0, true, "rdma");
+        f.tamper->dropOnce = {2};
+        const std::vector<uint32_t> values = Words(10 * MSS / 4, 3);
+        f.tx->SendMessage(10 * MSS, values);
+        Simulator::Run();
+        const int64_t way = 2 * A + 4 * D + 2 * f.latency;
+        NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 1, "acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], (5 * S + way) + (9 * S + way), "FCT");
+        NS_TEST_EXPECT_MSG_EQ((f.rxValues.at(0) == values), true, "values intact");
+        const auto& s = f.tx->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(s.naks, 1, "one NAK");
+        NS_TEST_EXPECT_MSG_EQ(s.goBacks, 1, "one go-back");
+        NS_TEST_EXPECT_MSG_EQ(s.retransmissions, 8, "packets 2..9 resent");
+        NS_TEST_EXPECT_MSG_EQ(s.dataPacketsSent, 18, "10 + 8");
+        NS_TEST_EXPECT_MSG_EQ(s.timeouts, 0, "no timeout");
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetCwnd(), 4294967295.0, "no window reaction");
+        const auto& r = f.rx->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(r.outOfOrderDrops, 7, "3..9 dropped after the hole");
+        NS_TEST_EXPECT_MSG_EQ(r.naksSent, 1, "one NAK per hole");
+        NS_TEST_EXPECT_MSG_EQ(r.packetsReceived, 10, "each packet taken once");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Linux TCP's slow start on a path whose RTT (about 4 ms: 1 ms links) dwarfs a window's
+ * serialization: the window is 10 packets in the first RTT and doubles every RTT (each ACK adds
+ * the bytes it acknowledges) until MaxWindow; sampled in the middle of each RTT.
+ */
+class InaTransportSlowStartTestCase : public TestCase
+{
+  public:
+    InaTransportSlowStartTestCase()
+        : TestCase("tcp: slow start doubles the window every RTT")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const int64_t delay = 1000000000; // 1 ms
+        StarPair f(0, true, "tcp", delay);
+        f.tx->SendMessage(3000 * MSS);
+        const int64_t rtt = 2 * Ser(1500) + 2 * A + 4 * delay + 2 * f.latency;
+        std::vector<double> cwnd;
+        for (int k = 0; k < 8; ++k)
+        {
+            Simulator::Schedule(TimeStep(k * rtt + rtt / 2),
+                                MakeBoundCallback(&InaTransportSlowStartTestCase::Sample,
+                                                  PeekPointer(f.tx),
+                                                  &cwnd));
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(cwnd.size(), 8, "eight samples");
+        for (int k = 0; k < 8; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(cwnd[k], 15000.0 * (1 << k), "RTT " << k);
+        }
+        NS_TEST_EXPECT_MSG_EQ(f.tx->GetStats().retransmissions, 0, "no loss");
+        Simulator::Destroy();
+    }
+
+    static void Sample(InaTransportSender* tx, std::vector<double>* out)
+    {
+        out->push_back(tx->GetCwnd());
+    }
+};
+
+/**
+ * MessageOverhead: the host's software takes 50 us per message, one message after the other.
+ * Two one-packet messages queued at t0 leave at 50 us and 100 us; each is acknowledged one
+ * lone-packet RTT later.
+ */
+class InaTransportMessageOverheadTestCase : public TestCase
+{
+  public:
+    InaTransportMessageOverheadTestCase()
+        : TestCase("a per-message software overhead is spent message after message")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarPair f;
+        f.tx->SetAttribute("MessageOverhead", TimeValue(MicroSeconds(50)));
+        f.tx->SendMessage(100);
+        f.tx->SendMessage(100);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.ackedAt.size(), 2, "both acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedAt[0], 50000000 + f.Rtt(164), "first after 50 us");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedAt[1], 100000000 + f.Rtt(164), "second after 100 us");
+        Simulator::Destroy();
+    }
+};
+
+/// An unknown profile name is an error that lists the names there are.
+class InaTransportProfileErrorTestCase : public TestCase
+{
+  public:
+    InaTransportProfileErrorTestCase()
+        : TestCase("an unknown transport profile is refused with the known names")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ObjectFactory tx(InaTransportSender::GetTypeId().GetName());
+        ObjectFactory rx(InaTransportReceiver::GetTypeId().GetName());
+        std::string what;
+        try
+        {
+            InaTransportProfile::Apply("udp", tx, rx);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            what = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(what,
+                              "unknown transport 'udp' (expected one of: ideal, tcp, dctcp, rdma)",
+                              "error");
+    }
+};
+
 class InaTransportTestSuite : public TestSuite
 {
   public:
@@ -1077,6 +1331,12 @@ class InaTransportTestSuite : public TestSuite
         AddTestCase(new InaTransportDctcpTestCase);
         AddTestCase(new InaTransportMessagesUnderLossTestCase);
         AddTestCase(new InaTransportNicGateTestCase);
+        AddTestCase(new InaTransportTcpTailLossRtoTestCase);
+        AddTestCase(new InaTransportTcpLossyFlowTestCase);
+        AddTestCase(new InaTransportGoBackNTestCase);
+        AddTestCase(new InaTransportSlowStartTestCase);
+        AddTestCase(new InaTransportMessageOverheadTestCase);
+        AddTestCase(new InaTransportProfileErrorTestCase);
         AddTestCase(new InaFlowAppSingleFlowTestCase);
         AddTestCase(new InaFlowAppLossTestCase);
         AddTestCase(new InaFlowAppIncastTestCase);

@@ -8,6 +8,7 @@
 #include "ring-all-reduce-agent.h"
 
 #include "ns3/abort.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/uinteger.h"
@@ -76,6 +77,21 @@ RingAllReduceProtocol::GetTypeId()
                           "default).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RingAllReduceProtocol::m_minRto),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("Transport",
+                          "Host transport of the ring's flows: ideal (the transport's defaults, a "
+                          "data-centre-tuned upper bound), tcp (Linux TCP: Reno, MinRto 200 ms, "
+                          "IW 10), dctcp (tcp with DCTCP's ECN reaction) or rdma (RoCE: "
+                          "go-back-N, no window); see InaTransportProfile. Mtu, InitialWindow, "
+                          "MaxWindow and MinRto, when set, override it.",
+                          EnumValue(InaTransportProfile::IDEAL),
+                          MakeEnumAccessor(&RingAllReduceProtocol::m_transport),
+                          InaTransportProfile::MakeKindChecker())
+            .AddAttribute("MessageOverhead",
+                          "InaTransportSender::MessageOverhead of the ring's flows: host software "
+                          "time per message (0: none).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RingAllReduceProtocol::m_messageOverhead),
                           MakeTimeChecker(Time(0)));
     return tid;
 }
@@ -154,6 +170,12 @@ RingAllReduceProtocol::DoInstall()
     }
 
     ObjectFactory senderFactory(InaTransportSender::GetTypeId().GetName());
+    ObjectFactory receiverFactory(InaTransportReceiver::GetTypeId().GetName());
+    InaTransportProfile::Apply(m_transport, senderFactory, receiverFactory);
+    if (!m_messageOverhead.IsZero())
+    {
+        senderFactory.Set("MessageOverhead", TimeValue(m_messageOverhead));
+    }
     if (m_mtu != 0)
     {
         senderFactory.Set("Mtu", UintegerValue(m_mtu));
@@ -176,7 +198,7 @@ RingAllReduceProtocol::DoInstall()
     for (uint32_t r = 0; r < n; ++r)
     {
         Ptr<InaHost> host = ctx.fabric->GetHost(ctx.workerHosts[r]);
-        m_receivers[r] = CreateObject<InaTransportReceiver>();
+        m_receivers[r] = receiverFactory.Create<InaTransportReceiver>();
         m_receivers[r]->Listen(host, host->AllocateEndpoint(), ctx.flowIdBase + (r + n - 1) % n);
     }
     for (uint32_t r = 0; r < n; ++r)

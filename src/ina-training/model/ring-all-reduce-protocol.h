@@ -7,6 +7,7 @@
 
 #include "aggregation-protocol.h"
 
+#include "ns3/ina-transport-profile.h"
 #include "ns3/ina-transport-receiver.h"
 #include "ns3/ina-transport-sender.h"
 #include "ns3/nstime.h"
@@ -60,6 +61,8 @@ class RingAllReduceProtocol : public AggregationProtocol
     uint32_t m_initialWindow;
     uint32_t m_maxWindow;
     Time m_minRto;
+    InaTransportProfile::Kind m_transport;
+    Time m_messageOverhead;
 
     std::vector<Ptr<InaTransportSender>> m_senders;     //!< by rank: to rank + 1
     std::vector<Ptr<InaTransportReceiver>> m_receivers; //!< by rank: from rank - 1

@@ -84,7 +84,24 @@ ShardedPsProtocol::GetTypeId()
                           "transport's default).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&ShardedPsProtocol::m_minRto),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "Transport",
+                "Host transport of the push and pull flows: ideal (the transport's defaults, a "
+                "data-centre-tuned upper bound), tcp (Linux TCP: Reno, MinRto 200 ms, "
+                "IW 10), dctcp (tcp with DCTCP's ECN reaction) or rdma (RoCE: "
+                "go-back-N, no window); see InaTransportProfile. Mtu, InitialWindow, "
+                "MaxWindow and MinRto, when set, override it.",
+                EnumValue(InaTransportProfile::IDEAL),
+                MakeEnumAccessor(&ShardedPsProtocol::m_transport),
+                InaTransportProfile::MakeKindChecker())
+            .AddAttribute(
+                "MessageOverhead",
+                "InaTransportSender::MessageOverhead of the push and pull flows: host software "
+                "time per message (0: none).",
+                TimeValue(Time(0)),
+                MakeTimeAccessor(&ShardedPsProtocol::m_messageOverhead),
+                MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -183,6 +200,12 @@ ShardedPsProtocol::DoInstall()
     }
 
     ObjectFactory senderFactory(InaTransportSender::GetTypeId().GetName());
+    ObjectFactory receiverFactory(InaTransportReceiver::GetTypeId().GetName());
+    InaTransportProfile::Apply(m_transport, senderFactory, receiverFactory);
+    if (!m_messageOverhead.IsZero())
+    {
+        senderFactory.Set("MessageOverhead", TimeValue(m_messageOverhead));
+    }
     if (m_mtu != 0)
     {
         senderFactory.Set("Mtu", UintegerValue(m_mtu));
@@ -230,9 +253,9 @@ ShardedPsProtocol::DoInstall()
         {
             Ptr<InaHost> worker = ctx.fabric->GetHost(ctx.workerHosts[w]);
             const uint32_t pushFlow = ctx.flowIdBase + 2 * (w * s + p);
-            pushRx[w] = CreateObject<InaTransportReceiver>();
+            pushRx[w] = receiverFactory.Create<InaTransportReceiver>();
             pushRx[w]->Listen(server, server->AllocateEndpoint(), pushFlow);
-            m_workerPull[w][p] = CreateObject<InaTransportReceiver>();
+            m_workerPull[w][p] = receiverFactory.Create<InaTransportReceiver>();
             m_workerPull[w][p]->Listen(worker, worker->AllocateEndpoint(), pushFlow + 1);
             m_workerPush[w][p] = senderFactory.Create<InaTransportSender>();
             connect(m_workerPush[w][p], worker, server, pushRx[w]->GetLocalPort(), pushFlow);

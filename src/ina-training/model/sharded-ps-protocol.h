@@ -8,6 +8,7 @@
 #include "aggregation-protocol.h"
 #include "parameter-server-app.h"
 
+#include "ns3/ina-transport-profile.h"
 #include "ns3/ina-transport-receiver.h"
 #include "ns3/ina-transport-sender.h"
 #include "ns3/nstime.h"
@@ -80,6 +81,8 @@ class ShardedPsProtocol : public AggregationProtocol
     uint32_t m_initialWindow;
     uint32_t m_maxWindow;
     Time m_minRto;
+    InaTransportProfile::Kind m_transport;
+    Time m_messageOverhead;
 
     std::vector<Ptr<ParameterServerApp>> m_servers;
     std::vector<std::vector<Ptr<InaTransportSender>>> m_workerPush;   //!< [worker][server]

@@ -1,0 +1,92 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef ATP_HEADER_H
+#define ATP_HEADER_H
+
+#include "ns3/ina-packet.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/// InaPacket::protocol of every ATP packet ("AT").
+constexpr uint16_t ATP_PROTOCOL = 0x4154;
+
+/**
+ * Host endpoint of job j is ATP_ENDPOINT_BASE + j on every worker and parameter server of the job,
+ * so one multicast parameter packet reaches the same endpoint at every member. Below SwitchML's
+ * 0x8000 + j range, so the two never meet on a host.
+ */
+constexpr uint16_t ATP_ENDPOINT_BASE = 0x7000;
+
+/// Largest job id ATP accepts: the endpoint range above, and 16 bits of the job/seq key.
+constexpr uint32_t ATP_MAX_JOB_ID = 0x0fff;
+
+/// Largest number of parameter servers per job: the 2-bit PS index of ATP's code.
+constexpr uint32_t ATP_MAX_PS = 4;
+
+/**
+ * \ingroup atp
+ * The ATP header as the simulator sees it, kept in InaPacket::hdr. atp.md section 1.1 (the paper's
+ * 16-byte header): two bitmaps, two 5-bit fan-in degrees, six flag bits, a 16-bit aggregator index
+ * and the 32-bit job id + sequence number (16 + 16 bits, as ATP's code splits it).
+ *
+ * Two fields are the simulator's view of things the paper's 16 bytes do not spell out:
+ * - `psIndex`: which of the job's parameter servers the fragment belongs to (ATP's code carries it
+ *   in two flag bits; with one PS per job, the paper's case, it is always 0);
+ * - `priority`: ESA's 8-bit priority (ESA paper 5.1), 0 in ATP. ESA keeps the 306-B frame, so
+ *   neither changes the wire size.
+ * The full 64-bit fragment number rides in InaPacket::seq: hosts recover it from the 16-bit wire
+ * sequence and their window, which the simulator does not need to model.
+ *
+ * Wire size (atp.md 1.1): Ethernet 14 + IPv4 20 + UDP 8 + ATP 16 + 62 x int32 = 306 B, the same
+ * for gradient and parameter packets.
+ */
+struct AtpHeader
+{
+    static constexpr uint8_t FLAG_OVERFLOW = 0x80;  //!< float payload: never aggregated
+    static constexpr uint8_t FLAG_RESEND = 0x40;    //!< a worker retransmission
+    static constexpr uint8_t FLAG_COLLISION = 0x20; //!< the aggregator was held by another key
+    static constexpr uint8_t FLAG_ECN = 0x10;       //!< congestion seen (ORed into aggregates)
+    static constexpr uint8_t FLAG_EDGE = 0x08;      //!< edgeSwitchIdentifier: level-1 done
+    static constexpr uint8_t FLAG_ACK = 0x04;       //!< a parameter (result) packet
+    /// Bits 0x03 are unused by ATP: free for ESA's packet kinds (reminders).
+    static constexpr uint8_t FLAG_SPARE = 0x03;
+
+    static constexpr uint32_t VALUES = 62;         //!< int32 values per packet
+    static constexpr uint32_t HEADER_BYTES = 16;   //!< the ATP header on the wire
+    static constexpr uint32_t L2_L3_L4_BYTES = 42; //!< Ethernet + IPv4 + UDP
+    static constexpr uint32_t WIRE_BYTES = L2_L3_L4_BYTES + HEADER_BYTES + 4 * VALUES; //!< 306
+    static constexpr uint32_t MAX_FAN_IN = 31; //!< 5-bit fan-in degrees
+
+    uint32_t bitmap0;         //!< one-hot: the worker's position under its level-1 switch
+    uint32_t bitmap1;         //!< one-hot: its level-1 group's position under the level-2 switch
+    uint8_t fanInDegree0;     //!< contributions that complete level 1 (workers of the group)
+    uint8_t fanInDegree1;     //!< contributions that complete level 2 (groups of the job)
+    uint8_t flags;            //!< FLAG_*
+    uint8_t priority;         //!< ESA's priority; 0 in ATP
+    uint16_t aggregatorIndex; //!< the aggregator at every switch on the way
+    uint8_t psIndex;          //!< which of the job's parameter servers (see above)
+    uint8_t reserved;         //!< zero
+    uint32_t jobIdAndSeq;     //!< Key(): the aggregator's owner; 0 would mean "free"
+
+    /**
+     * \param jobId 1..0xffff
+     * \param seq the fragment number (its low 16 bits go on the wire)
+     * \return the 32-bit job id + sequence number, never 0 for a valid job id
+     */
+    static constexpr uint32_t Key(uint32_t jobId, uint64_t seq)
+    {
+        return (jobId << 16) | static_cast<uint32_t>(seq & 0xffff);
+    }
+};
+
+static_assert(sizeof(AtpHeader) <= InaPacket::HDR_BYTES, "AtpHeader must fit InaPacket");
+static_assert(AtpHeader::WIRE_BYTES == 306, "ATP's frame is 306 B (ESA 7.1.1)");
+
+} // namespace ns3
+
+#endif /* ATP_HEADER_H */

@@ -1,0 +1,231 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef ATP_PROTOCOL_H
+#define ATP_PROTOCOL_H
+
+#include "atp-parameter-server.h"
+#include "atp-program.h"
+
+#include "ns3/aggregation-protocol.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class AtpAgent;
+
+/**
+ * \ingroup atp
+ * ATP (Lao et al., NSDI'21; behaviour spec shared/research/atp.md) for one job: registered as
+ * protocol "atp". Many ATP jobs share one AtpProgram, and so one aggregator pool, per switch.
+ *
+ * Install() plans one aggregation tree per parameter server (ctx.psHosts, 1..4; fragments of the
+ * k-th tensor a worker hands go to server k mod P), installs or joins the AtpProgram of every
+ * switch on those trees, creates the servers and the multicast group their parameter packets
+ * take to the workers.
+ *
+ * A tree (atp.md 2.5; aggregation only at rack switches, routing fixed): the workers are split
+ * into level-1 groups, at most 31 of at most 31 workers (the 5-bit fan-in degrees):
+ * - all workers in the parameter server's rack: one group, aggregated by that rack switch alone
+ *   (the single-level case of ATP's code);
+ * - otherwise each other rack holding two or more workers is a group its rack switch aggregates
+ *   (level 1); every other worker (alone in its rack, in the parameter server's rack, or in a
+ *   rack whose tier may not aggregate) is a group of its own, with edgeSwitchIdentifier already
+ *   set; the parameter server's rack switch aggregates the groups (level 2) when there are two
+ *   or more and its tier may aggregate. Otherwise the server merges the groups' aggregates.
+ * Interpretation (the sources are silent): a rack holding both workers and the parameter server
+ * cannot be level 1 and level 2 of one fragment with one aggregator index, so its workers join
+ * level 2 directly.
+ *
+ * Aggregator index of fragment s (atp.md 2.2, ATP's code): slot (s - 1) mod MaxWindow, and each
+ * slot mapped once to an index by CRC32 over (job id, slot, salt) mod HashRange, the salt bumped
+ * until the job has not used the index: a job never collides with itself, two jobs can.
+ */
+class AtpProtocol : public AggregationProtocol
+{
+  public:
+    /// A level-1 group of one tree.
+    struct Group
+    {
+        uint32_t rack = 0;           //!< the workers' rack switch (node index)
+        bool aggregates = false;     //!< its rack switch aggregates it (level 1)
+        uint32_t firstWorker = 0;    //!< flat index at the parameter server
+        std::vector<uint32_t> ranks; //!< its workers, by bitmap0 position
+    };
+
+    /// The tree of one parameter server.
+    struct Tree
+    {
+        uint8_t psIndex = 0;                     //!< AtpHeader::psIndex
+        uint32_t psHost = 0;                     //!< the server's host
+        uint32_t psRack = 0;                     //!< its rack switch
+        bool level2 = false;                     //!< psRack aggregates the groups
+        std::vector<Group> groups;               //!< by bitmap1 position
+        InaAddress resultGroup = INA_NO_ADDRESS; //!< multicast group of the workers
+        Ptr<AtpParameterServer> server;          //!< the server
+    };
+
+    /// The header fields of one worker's gradient packets towards one parameter server.
+    struct WorkerRoute
+    {
+        InaAddress ps = INA_NO_ADDRESS; //!< the server's host
+        uint32_t bitmap0 = 0;           //!< its position in its group
+        uint32_t bitmap1 = 0;           //!< its group
+        uint8_t fanIn0 = 0;             //!< its group's workers
+        uint8_t fanIn1 = 0;             //!< the groups
+        bool edge = false;              //!< no level-1 aggregation for it
+    };
+
+    /// A switch running the program for this job.
+    struct SwitchEntry
+    {
+        uint32_t node = 0;       //!< node index
+        Ptr<AtpProgram> program; //!< its ATP program
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    AtpProtocol();
+    ~AtpProtocol() override;
+
+    /**
+     * ATP's quantizer (AtpQuantizer): n / (2f) plus the float rounding of the result.
+     * \param contributions n
+     * \param maxAbsValue B
+     * \return the bound
+     */
+    double ValueTolerance(uint32_t contributions, double maxAbsValue) const override;
+
+    /// True: a job places ps_hosts parameter servers (1..4) for ATP.
+    bool UsesParameterServers() const override;
+
+    /// \return the job's counters: parameter-server merges, fallbacks, windows, timeouts, ...
+    std::map<std::string, double> GetCounters() const override;
+
+    /// \return one tree per parameter server, valid after Install
+    const std::vector<Tree>& GetTrees() const;
+    /// \return the switches running the program for this job
+    const std::vector<SwitchEntry>& GetSwitches() const;
+    /**
+     * \param psIndex a parameter server
+     * \param rank a worker
+     * \return its header fields towards that server
+     */
+    const WorkerRoute& GetWorkerRoute(uint8_t psIndex, uint32_t rank) const;
+    /// \return per slot ((s - 1) mod MaxWindow), the aggregator index
+    const std::vector<uint16_t>& GetIndexTable() const;
+    /// \return the hash range in use
+    uint32_t GetHashRange() const;
+    /// \return the host endpoint of the job's workers and servers
+    uint16_t GetEndpoint() const;
+    /// \return the parameter servers
+    uint32_t GetNServers() const;
+    /// \return InaPacket::protocol of the job's packets (ESA: its own program's number)
+    virtual uint16_t GetSwitchProtocol() const;
+
+    /// \name Worker parameters (Attributes)
+    /// @{
+    uint32_t GetMaxWindow() const;
+    uint32_t GetMinWindow() const;
+    uint32_t GetInitialWindow() const;
+    uint32_t GetAdditiveIncrease() const;
+    bool GetLossDecrease() const;
+    bool GetFastRetransmit() const;
+    Time GetRto() const;
+    Time GetFirstRto() const;
+    double GetScalingFactor() const;
+    /// @}
+
+    /**
+     * CRC-32 (IEEE 802.3, reflected, as zlib's crc32).
+     * \param data bytes
+     * \param n length
+     * \return the CRC
+     */
+    static uint32_t Crc32(const uint8_t* data, size_t n);
+
+    /**
+     * ATP's slot-to-aggregator table: slot i gets CRC32(jobId, i, salt) mod range, the salt
+     * (0, 1, ...) bumped until the index is not yet taken by an earlier slot. The three words are
+     * hashed as 32-bit little-endian integers.
+     * \param jobId the job
+     * \param slots slots (<= range)
+     * \param range hash range
+     * \return the index of every slot, all distinct
+     */
+    static std::vector<uint16_t> SlotIndices(uint32_t jobId, uint32_t slots, uint32_t range);
+
+  protected:
+    void DoDispose() override;
+
+    /// \return the program for a switch this job is the first to aggregate at (ESA: its own)
+    virtual Ptr<AtpProgram> CreateProgram() const;
+    /// \return a parameter server for one tree, not yet set up
+    virtual Ptr<AtpParameterServer> CreateServer() const;
+    /// \return an agent, not yet set up
+    virtual Ptr<AtpAgent> CreateAtpAgent() const;
+    /// \return the protocol's short name in messages (ESA: "esa")
+    virtual std::string GetProtocolLabel() const;
+    /// Throws std::runtime_error("job NAME (atp): what").
+    [[noreturn]] void Fail(const std::string& what) const;
+
+    /// Plan the trees, install the programs, create the servers (ESA extends it).
+    void DoInstall() override;
+
+    /**
+     * Plan the trees and every worker's route into m_trees and m_routes (ATP: rack switches;
+     * GRID replaces it with its planner's assignment).
+     */
+    virtual void BuildTrees();
+
+    std::vector<Tree> m_trees;                      //!< by PS index
+    std::vector<std::vector<WorkerRoute>> m_routes; //!< [ps][rank]
+
+  private:
+    Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
+
+    /// Check the attributes and the job's hosts.
+    void CheckSetup() const;
+    /// Install or join the program at every aggregating switch.
+    void InstallPrograms();
+    /// Fix the hash range and the slot table.
+    void BuildIndexTable();
+    /// Create and set up the parameter servers.
+    void CreateServers();
+
+    // Attributes
+    uint32_t m_poolSize;         //!< pool of programs this job creates (0: program default)
+    uint32_t m_hashRange;        //!< 0: the smallest pool on the trees
+    uint32_t m_maxWindow;        //!< slots A = largest window, packets
+    uint32_t m_minWindow;        //!< smallest window, packets
+    uint32_t m_initialWindow;    //!< first window, packets
+    uint32_t m_additiveIncrease; //!< bytes added per window without ECN
+    bool m_lossDecrease;         //!< halve on loss too
+    bool m_fastRetransmit;       //!< resend a gap on the first out-of-order parameter
+    Time m_rto;                  //!< timeout once a parameter of the burst has arrived
+    Time m_firstRto;             //!< timeout before that
+    double m_scalingFactor;      //!< float -> int32 factor
+    bool m_supersetReplaces;     //!< PS: a superset partial replaces the slice
+
+    // Installed state
+    std::vector<SwitchEntry> m_switches; //!< aggregating switches
+    std::vector<uint16_t> m_indexTable;  //!< per slot
+    uint32_t m_range = 0;                //!< hash range in use
+    uint16_t m_endpoint = 0;             //!< host endpoint
+    std::vector<Ptr<AtpAgent>> m_agents; //!< for the counters
+};
+
+} // namespace ns3
+
+#endif /* ATP_PROTOCOL_H */

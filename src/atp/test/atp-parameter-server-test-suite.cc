@@ -1,0 +1,316 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Unit tests of AtpParameterServer on a star, with packets handed to it directly and its
+// parameter packets caught at the workers' endpoint: decoding bitmaps into workers over two
+// levels, merging partials, discarding overlaps whole (or replacing by a superset when asked),
+// answering again after completion, and dropping stale and malformed packets.
+
+#include "ns3/atp-header.h"
+#include "ns3/atp-parameter-server.h"
+#include "ns3/ina-fabric-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint32_t JOB = 6;
+constexpr uint16_t ENDPOINT = ATP_ENDPOINT_BASE + JOB;
+
+/// Records the parameter packets reaching one host's endpoint.
+class ResultSink : public InaPacketSink
+{
+  public:
+    struct Result
+    {
+        uint64_t seq;                //!< fragment
+        uint8_t flags;               //!< header flags
+        std::vector<int32_t> values; //!< payload
+    };
+
+    explicit ResultSink(Ptr<InaHost> host)
+        : m_pool(&host->GetPool())
+    {
+        host->Bind(ENDPOINT, this);
+    }
+
+    void Receive(InaPacket* p, uint32_t port) override
+    {
+        Result r{p->seq, p->Header<AtpHeader>()->flags, {}};
+        if (p->values != nullptr)
+        {
+            r.values.assign(p->values->AsInt32(), p->values->AsInt32() + AtpHeader::VALUES);
+        }
+        results.push_back(r);
+        m_pool->Free(p);
+    }
+
+    std::vector<Result> results;
+
+  private:
+    InaPacketPool* m_pool;
+};
+
+/// A star of 6 hosts: workers on 0..4, the PS on 5; groups {0, 1, 2} and {3, 4}.
+struct Rig
+{
+    Ptr<InaFabric> fabric;
+    Ptr<AtpParameterServer> ps;
+    std::vector<std::unique_ptr<ResultSink>> sinks;
+
+    explicit Rig(bool superset = false)
+    {
+        InaFabricHelper helper;
+        fabric = helper.Build(InaTopology::Star(6, {100000000000ULL, 1000000}));
+        AtpParameterServer::Config c;
+        c.name = "test PS";
+        c.jobId = JOB;
+        c.host = fabric->GetHost(5);
+        c.endpoint = ENDPOINT;
+        c.resultGroup = fabric->CreateMulticastGroup(5, {0, 1, 2, 3, 4});
+        c.resultFlowId = 77;
+        c.checkValues = true;
+        c.window = 8;
+        c.groups = {{0, 3}, {3, 2}};
+        c.rankOfWorker = {0, 1, 2, 3, 4};
+        c.supersetReplaces = superset;
+        ps = CreateObject<AtpParameterServer>();
+        ps->Setup(c);
+        for (uint32_t h = 0; h < 5; ++h)
+        {
+            sinks.push_back(std::make_unique<ResultSink>(fabric->GetHost(h)));
+        }
+    }
+
+    ~Rig()
+    {
+        ps->Dispose();
+        Simulator::Destroy();
+    }
+
+    /// Hand the PS one gradient packet and run until its answer (if any) is delivered.
+    void Send(uint64_t seq,
+              bool edge,
+              uint32_t bitmap0,
+              uint32_t bitmap1,
+              const std::vector<int32_t>& values,
+              uint8_t flags = 0)
+    {
+        InaPacketPool& pool = fabric->GetPool();
+        InaPacket* p = pool.Alloc();
+        p->src = 0;
+        p->dst = 5;
+        p->jobId = JOB;
+        p->protocol = ATP_PROTOCOL;
+        p->wireBytes = AtpHeader::WIRE_BYTES;
+        p->seq = seq;
+        p->ecn = 1;
+        AtpHeader* h = p->Header<AtpHeader>();
+        h->bitmap0 = bitmap0;
+        h->bitmap1 = bitmap1;
+        h->flags = static_cast<uint8_t>(flags | (edge ? AtpHeader::FLAG_EDGE : 0));
+        h->aggregatorIndex = 3;
+        h->jobIdAndSeq = AtpHeader::Key(JOB, seq);
+        p->values = pool.AllocValues(AtpHeader::VALUES);
+        std::memcpy(p->values->AsInt32(), values.data(), AtpHeader::VALUES * 4);
+        ps->Receive(p, 0);
+        Simulator::Run();
+    }
+
+    const AtpParameterServer::Counters& Counts() const
+    {
+        return ps->GetCounters();
+    }
+};
+
+std::vector<int32_t>
+Ramp(int32_t base)
+{
+    std::vector<int32_t> v(AtpHeader::VALUES);
+    std::iota(v.begin(), v.end(), base);
+    return v;
+}
+
+std::vector<int32_t>
+Sum(std::initializer_list<std::vector<int32_t>> vs)
+{
+    std::vector<int32_t> s(AtpHeader::VALUES, 0);
+    for (const auto& v : vs)
+    {
+        for (size_t i = 0; i < s.size(); ++i)
+        {
+            s[i] += v[i];
+        }
+    }
+    return s;
+}
+
+/**
+ * \ingroup atp-test
+ * Fragment 1 arrives in pieces: worker 0 alone (collided at level 1), workers 0 and 1 (a level-1
+ * flush overlapping worker 0: discarded whole), group 1 whole (a level-1 aggregate that collided
+ * at level 2), then workers 1 and 2 alone: complete, one parameter packet to every worker with
+ * the exact sum and the collision flag. A late resend is answered again. Fragment 2 arrives as a
+ * full two-level aggregate: overwrites, one answer, no fallback.
+ */
+class AtpPsMergeTestCase : public TestCase
+{
+  public:
+    AtpPsMergeTestCase()
+        : TestCase("partials merged by bitmap, overlaps discarded whole, answers after completion")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Rig rig;
+        const auto g0 = Ramp(1);
+        const auto g1 = Ramp(10);
+        const auto g2 = Ramp(100);
+        const auto rack1 = Ramp(1000);
+        rig.Send(1, false, 1, 1, g0, AtpHeader::FLAG_COLLISION);
+        rig.Send(1, false, 3, 1, Sum({g0, g1}), AtpHeader::FLAG_RESEND);
+        NS_TEST_EXPECT_MSG_EQ(rig.Counts().overlapDiscarded, 1, "overlap discarded");
+        rig.Send(1, true, 3, 2, rack1, AtpHeader::FLAG_COLLISION);
+        rig.Send(1, false, 2, 1, g1);
+        NS_TEST_EXPECT_MSG_EQ(rig.ps->GetOpenFragments(), 1, "one open");
+        NS_TEST_EXPECT_MSG_EQ(rig.sinks[0]->results.size(), 0, "not yet");
+        rig.Send(1, false, 4, 1, g2);
+        NS_TEST_EXPECT_MSG_EQ(rig.ps->GetOpenFragments(), 0, "complete");
+        for (const auto& sink : rig.sinks)
+        {
+            NS_TEST_ASSERT_MSG_EQ(sink->results.size(), 1, "one parameter packet each");
+            const auto& r = sink->results[0];
+            NS_TEST_EXPECT_MSG_EQ(r.seq, 1, "fragment 1");
+            NS_TEST_EXPECT_MSG_EQ((r.values == Sum({g0, g1, g2, rack1})), true, "exact sum");
+            NS_TEST_EXPECT_MSG_EQ(((r.flags & AtpHeader::FLAG_ACK) != 0), true, "ACK");
+            NS_TEST_EXPECT_MSG_EQ(((r.flags & AtpHeader::FLAG_COLLISION) != 0), true, "collided");
+        }
+        const auto& c = rig.Counts();
+        NS_TEST_EXPECT_MSG_EQ(c.partials, 5, "five partials");
+        NS_TEST_EXPECT_MSG_EQ(c.collisions, 2, "two marked");
+        NS_TEST_EXPECT_MSG_EQ(c.fragments, 1, "one fragment");
+
+        // A worker that missed the result resends: answered at once, to everyone.
+        rig.Send(1, false, 1, 2, rack1, AtpHeader::FLAG_RESEND);
+        NS_TEST_EXPECT_MSG_EQ(rig.sinks[3]->results.size(), 2, "answered again");
+        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[3]->results[1].flags & AtpHeader::FLAG_RESEND) != 0),
+                              true,
+                              "the resend flag is kept");
+        NS_TEST_EXPECT_MSG_EQ((rig.sinks[3]->results[1].values == Sum({g0, g1, g2, rack1})),
+                              true,
+                              "the same sum");
+
+        // Fragment 2: a full aggregate from level 2.
+        rig.Send(2, true, 3, 3, Ramp(-5));
+        NS_TEST_EXPECT_MSG_EQ(rig.sinks[4]->results.size(), 3, "answered");
+        NS_TEST_EXPECT_MSG_EQ((rig.sinks[4]->results[2].values == Ramp(-5)), true, "as is");
+        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[4]->results[2].flags & AtpHeader::FLAG_COLLISION) != 0),
+                              false,
+                              "did not collide");
+        NS_TEST_EXPECT_MSG_EQ(rig.Counts().fullAggregates, 1, "one full");
+        NS_TEST_EXPECT_MSG_EQ(rig.Counts().results, 3, "three parameter packets sent");
+    }
+};
+
+/**
+ * \ingroup atp-test
+ * With SupersetReplaces a partial holding every recorded worker (a level-1 flush that took in a
+ * resend of worker 0, whose original had collided) replaces the slice instead of being lost.
+ */
+class AtpPsSupersetTestCase : public TestCase
+{
+  public:
+    AtpPsSupersetTestCase()
+        : TestCase("a superset partial replaces the slice when asked")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (bool superset : {false, true})
+        {
+            Rig rig(superset);
+            rig.Send(1, false, 1, 1, Ramp(1), AtpHeader::FLAG_COLLISION);
+            rig.Send(1, true, 7, 1, Sum({Ramp(1), Ramp(2), Ramp(3)}), AtpHeader::FLAG_RESEND);
+            NS_TEST_EXPECT_MSG_EQ(rig.Counts().supersetReplaced, superset ? 1 : 0, "replaced");
+            NS_TEST_EXPECT_MSG_EQ(rig.Counts().overlapDiscarded, superset ? 0 : 1, "discarded");
+            rig.Send(1, true, 3, 2, Ramp(4));
+            NS_TEST_EXPECT_MSG_EQ(rig.sinks[0]->results.size(), superset ? 1 : 0, "complete?");
+            if (superset)
+            {
+                NS_TEST_EXPECT_MSG_EQ(
+                    (rig.sinks[0]->results[0].values == Sum({Ramp(1), Ramp(2), Ramp(3), Ramp(4)})),
+                    true,
+                    "exact");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup atp-test
+ * Packets the server cannot place are dropped and counted: an older fragment than its ring
+ * holds, bitmaps naming no worker (two groups without edgeSwitchIdentifier, a group or a position
+ * beyond the job), a parameter packet, another job.
+ */
+class AtpPsBadPacketTestCase : public TestCase
+{
+  public:
+    AtpPsBadPacketTestCase()
+        : TestCase("stale and malformed packets are dropped and counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Rig rig;
+        rig.Send(200, false, 1, 1, Ramp(1));
+        rig.Send(200 - 64, false, 1, 1, Ramp(1)); // the same ring slot, older
+        NS_TEST_EXPECT_MSG_EQ(rig.Counts().stale, 1, "stale");
+        rig.Send(3, false, 1, 3, Ramp(1));
+        rig.Send(3, false, 1, 4, Ramp(1));
+        rig.Send(3, false, 8, 1, Ramp(1));
+        rig.Send(3, true, 0, 4, Ramp(1));
+        rig.Send(3, false, 1, 1, Ramp(1), AtpHeader::FLAG_ACK);
+        NS_TEST_EXPECT_MSG_EQ(rig.Counts().malformed, 5, "malformed");
+        NS_TEST_EXPECT_MSG_EQ(rig.Counts().packets, 1, "one accepted");
+        NS_TEST_EXPECT_MSG_EQ(rig.ps->GetOpenFragments(), 1, "fragment 200 open");
+        // Fragment 264 takes fragment 200's slot while 200 is open: counted, never silent.
+        rig.Send(264, false, 1, 1, Ramp(1));
+        NS_TEST_EXPECT_MSG_EQ(rig.Counts().evictedIncomplete, 1, "evicted");
+    }
+};
+
+/**
+ * \ingroup atp-test
+ * The ATP parameter-server test suite.
+ */
+class AtpParameterServerTestSuite : public TestSuite
+{
+  public:
+    AtpParameterServerTestSuite()
+        : TestSuite("atp-parameter-server", Type::UNIT)
+    {
+        AddTestCase(new AtpPsMergeTestCase);
+        AddTestCase(new AtpPsSupersetTestCase);
+        AddTestCase(new AtpPsBadPacketTestCase);
+    }
+};
+
+/// Static instance registering the suite.
+AtpParameterServerTestSuite g_atpParameterServerTestSuite;
+
+} // namespace

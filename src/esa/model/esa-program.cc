@@ -1,0 +1,725 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "esa-program.h"
+
+#include "ns3/atp-quantizer.h"
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EsaProgram");
+NS_OBJECT_ENSURE_REGISTERED(EsaProgram);
+
+namespace
+{
+constexpr uint32_t MAX_JOB_ID = 0xffff; //!< 16 bits of the job table's key
+constexpr uint8_t CE = 3;               //!< IP ECN "congestion experienced"
+
+uint32_t
+KeyOf(uint64_t cell)
+{
+    return static_cast<uint32_t>(cell & EsaProgram::KEY_MASK);
+}
+
+uint8_t
+PriorityOf(uint64_t cell)
+{
+    return static_cast<uint8_t>(cell >> EsaProgram::PRIORITY_SHIFT);
+}
+
+uint32_t
+CountOf(uint64_t cell)
+{
+    return static_cast<uint32_t>((cell >> EsaProgram::COUNT_SHIFT) & 0xff);
+}
+
+uint8_t
+PsOf(uint64_t cell)
+{
+    return static_cast<uint8_t>((cell >> EsaProgram::PS_SHIFT) & 3);
+}
+
+uint64_t
+Pack(int32_t lo, int32_t hi)
+{
+    return (static_cast<uint64_t>(static_cast<uint32_t>(hi)) << 32) | static_cast<uint32_t>(lo);
+}
+
+int32_t
+Lo(uint64_t cell)
+{
+    return static_cast<int32_t>(static_cast<uint32_t>(cell));
+}
+
+int32_t
+Hi(uint64_t cell)
+{
+    return static_cast<int32_t>(static_cast<uint32_t>(cell >> 32));
+}
+} // namespace
+
+TypeId
+EsaProgram::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::EsaProgram")
+            .SetParent<AtpProgram>()
+            .SetGroupName("InaAggregation")
+            .AddConstructor<EsaProgram>()
+            .AddAttribute("Preemption",
+                          "What a fragment does when its aggregator holds another fragment: "
+                          "priority (ESA: preempt iff its priority is higher, else fall back and "
+                          "halve the holder's), always (the paper's Straw1) or random (Straw2: "
+                          "preempt with PreemptProbability).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          EnumValue(static_cast<int>(EsaPreemptionMode::PRIORITY)),
+                          MakeEnumAccessor(&EsaProgram::m_mode),
+                          MakeEnumChecker(static_cast<int>(EsaPreemptionMode::PRIORITY),
+                                          "priority",
+                                          static_cast<int>(EsaPreemptionMode::ALWAYS),
+                                          "always",
+                                          static_cast<int>(EsaPreemptionMode::RANDOM),
+                                          "random"))
+            .AddAttribute("PreemptProbability",
+                          "Preemption policy random: the chance that a collision preempts (the "
+                          "paper's Straw2: 0.5).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&EsaProgram::m_probability),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("CoinSeed",
+                          "Preemption policy random: the seed of the switch's coin.",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&EsaProgram::m_coinSeed),
+                          MakeUintegerChecker<uint64_t>());
+    return tid;
+}
+
+EsaProgram::EsaProgram()
+{
+    NS_LOG_FUNCTION(this);
+    SetReasonNames({"allocated",
+                    "absorbed",
+                    "completed",
+                    "collision",
+                    "duplicate_reemitted",
+                    "duplicate_dropped",
+                    "resend_flushed",
+                    "resend_passed",
+                    "bypassed",
+                    "result_freed",
+                    "result_passed",
+                    "not_aggregated",
+                    "overflow_passed",
+                    "bad_packet",
+                    "preempted",
+                    "fallback",
+                    "downgraded",
+                    "evicted_sent",
+                    "level1_done",
+                    "reminder_flushed",
+                    "reminder_missed",
+                    "stale_holder",
+                    "duplicate_contribution",
+                    "passed",
+                    "no_route"});
+}
+
+EsaProgram::~EsaProgram() = default;
+
+uint16_t
+EsaProgram::GetProtocolNumber() const
+{
+    return ESA_PROTOCOL;
+}
+
+std::string
+EsaProgram::GetName() const
+{
+    return "esa";
+}
+
+EsaPreemptionMode
+EsaProgram::GetPreemptionMode() const
+{
+    return static_cast<EsaPreemptionMode>(m_mode);
+}
+
+double
+EsaProgram::GetPreemptProbability() const
+{
+    return m_probability;
+}
+
+ResourceDemand
+EsaProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
+{
+    ResourceDemand d = AtpProgram::Demand(poolSize, limits);
+    auto& arrays = d.registerArrays;
+    arrays.erase(std::remove_if(arrays.begin(),
+                                arrays.end(),
+                                [](const RegisterArrayDecl& a) {
+                                    return a.name == "counter";
+                                }),
+                 arrays.end());
+    for (RegisterArrayDecl& a : arrays)
+    {
+        if (a.name == "agtr_id")
+        {
+            a.widthBits = 64; // key, priority, count, PS index
+        }
+    }
+    return d;
+}
+
+void
+EsaProgram::InitializeState()
+{
+    AtpProgram::InitializeState();
+    m_meta = &GetRegister("agtr_id");
+    m_bitmap = &GetRegister("bitmap");
+    m_ecn = &GetRegister("ecn");
+    m_value = &GetRegister("value");
+    m_jobs = &GetTable("jobs");
+    m_routes.clear();
+    m_routed.clear();
+    m_seqOf.assign(GetPoolSize(), 0);
+    m_coin = std::make_unique<EsaCoin>(m_coinSeed, m_probability);
+}
+
+void
+EsaProgram::SetJobRoute(uint32_t jobId, uint8_t psIndex, const JobRoute& route)
+{
+    uint64_t entry = 0;
+    if (!IsInstalled() || !m_jobs->ControlLookup(JobTableKey(jobId, psIndex), &entry))
+    {
+        throw std::runtime_error("ESA: job id " + std::to_string(jobId) + ", parameter server " +
+                                 std::to_string(psIndex) +
+                                 ", does not aggregate at this switch (AddJob first)");
+    }
+    if (route.top && (route.resultGroup & INA_MULTICAST_BIT) == 0)
+    {
+        throw std::runtime_error("ESA: job id " + std::to_string(jobId) +
+                                 " completes its aggregates at this switch but has no multicast "
+                                 "group for its results");
+    }
+    if (m_routes.size() <= entry)
+    {
+        m_routes.resize(entry + 1);
+        m_routed.resize(entry + 1, false);
+    }
+    m_routes[entry] = route;
+    m_routed[entry] = true;
+}
+
+uint32_t
+EsaProgram::ReadKey(uint32_t index) const
+{
+    return ReadId(index);
+}
+
+uint8_t
+EsaProgram::ReadPriority(uint32_t index) const
+{
+    ReadId(index); // range check
+    return PriorityOf(m_meta->ControlRead(index));
+}
+
+uint32_t
+EsaProgram::ReadCount(uint32_t index) const
+{
+    ReadId(index); // range check
+    return CountOf(m_meta->ControlRead(index));
+}
+
+void
+EsaProgram::SetContributors(AtpHeader* h, const JobConfig& job, uint32_t bitmap)
+{
+    if (job.role == Role::LEVEL1)
+    {
+        h->bitmap0 = bitmap;
+        h->bitmap1 = job.groupBit;
+        h->flags &= ~AtpHeader::FLAG_EDGE;
+    }
+    else
+    {
+        h->bitmap0 = 0;
+        h->bitmap1 = bitmap;
+        h->flags |= AtpHeader::FLAG_EDGE;
+    }
+}
+
+void
+EsaProgram::DoProcess(InaPacket* p, PipelinePass& pass)
+{
+    AtpHeader* h = p->Header<AtpHeader>();
+    if (pass.GetPassIndex() > 0)
+    {
+        SecondPass(p, pass, h);
+        return;
+    }
+    const EsaHeader::Kind kind = EsaHeader::GetKind(h);
+    if (kind == EsaHeader::CONTROL || kind == EsaHeader::EVICTED)
+    {
+        CountReason(PASSED);
+        Forward(p);
+        return;
+    }
+    if (m_address == INA_NO_ADDRESS)
+    {
+        m_address = GetSwitchAddress();
+    }
+    if (kind == EsaHeader::REMINDER && p->dst != m_address)
+    {
+        CountReason(PASSED); // for another switch of the tree, or flushed on its way back
+        Forward(p);
+        return;
+    }
+    uint64_t entry = 0;
+    const bool known = p->jobId <= MAX_JOB_ID && h->psIndex < ATP_MAX_PS &&
+                       pass.Lookup(*m_jobs, JobTableKey(p->jobId, h->psIndex), &entry);
+    if (!known || h->aggregatorIndex >= GetPoolSize())
+    {
+        CountReason(known ? BAD_PACKET : NOT_AGGREGATED);
+        if (kind == EsaHeader::REMINDER)
+        {
+            // Addressed to this switch: answer "nothing here" rather than loop.
+            h->bitmap0 = 0;
+            h->bitmap1 = 0;
+            h->flags &= ~AtpHeader::FLAG_EDGE;
+            p->dst = p->src;
+        }
+        Forward(p);
+        return;
+    }
+    const JobConfig& job = GetJobEntry(entry);
+    if ((h->flags & AtpHeader::FLAG_ACK) != 0)
+    {
+        PassResult(p, pass, h);
+        return;
+    }
+    if (kind == EsaHeader::REMINDER)
+    {
+        Remind(p, pass, h, job);
+        return;
+    }
+    if ((h->flags & AtpHeader::FLAG_OVERFLOW) != 0)
+    {
+        CountReason(OVERFLOW_PASSED);
+        Forward(p);
+        return;
+    }
+    const bool edge = (h->flags & AtpHeader::FLAG_EDGE) != 0;
+    uint32_t fanIn;
+    if (job.role == Role::LEVEL1)
+    {
+        if (edge || h->bitmap1 != job.groupBit)
+        {
+            CountReason(NOT_AGGREGATED);
+            Forward(p);
+            return;
+        }
+        fanIn = h->fanInDegree0;
+    }
+    else
+    {
+        if (!edge)
+        {
+            CountReason(BYPASSED); // collided or flushed at level 1: the PS merges it
+            Forward(p);
+            return;
+        }
+        fanIn = h->fanInDegree1;
+    }
+    if (fanIn == 0 || fanIn > AtpHeader::MAX_FAN_IN ||
+        (p->values != nullptr && p->values->words.size() < AtpHeader::VALUES))
+    {
+        CountReason(BAD_PACKET);
+        Forward(p);
+        return;
+    }
+    if (entry >= m_routed.size() || !m_routed[entry])
+    {
+        CountReason(NO_ROUTE);
+        Forward(p);
+        return;
+    }
+    Aggregate(p, pass, h, job, m_routes[entry]);
+}
+
+void
+EsaProgram::Aggregate(InaPacket* p,
+                      PipelinePass& pass,
+                      AtpHeader* h,
+                      const JobConfig& job,
+                      const JobRoute& route)
+{
+    using Action = EsaPreemptionPolicy::Action;
+    const bool level1 = job.role == Role::LEVEL1;
+    const uint32_t mine = level1 ? h->bitmap0 : h->bitmap1;
+    const uint32_t fanIn = level1 ? h->fanInDegree0 : h->fanInDegree1;
+    const uint32_t index = h->aggregatorIndex;
+    const uint32_t key = h->jobIdAndSeq;
+    const uint8_t priority = h->priority;
+    const uint8_t psIndex = h->psIndex;
+    // Simulator-side: a holder with this key but an older full fragment number is stale.
+    const bool stale = m_seqOf[index] != p->seq;
+    const auto mode = static_cast<EsaPreemptionMode>(m_mode);
+    EsaCoin* coin = m_coin.get();
+
+    // Stage 0: decide, count, and free at the fan-in, in one action on the key's cell.
+    EsaPreemptionPolicy::Decision d{Action::FALLBACK, 0};
+    bool complete = false;
+    bool staleHolder = false;
+    const uint64_t before = pass.ReadModifyWrite(*m_meta, index, 0, [&](uint64_t& cell) {
+        const uint64_t old = cell;
+        uint32_t holder = KeyOf(old);
+        if (holder == key && stale)
+        {
+            staleHolder = true;
+        }
+        if (staleHolder)
+        {
+            d = {Action::PREEMPT, priority};
+        }
+        else
+        {
+            const bool collision = holder != 0 && holder != key;
+            const bool flip = collision && mode == EsaPreemptionMode::RANDOM ? coin->Flip() : false;
+            d = EsaPreemptionPolicy::OnData(holder, PriorityOf(old), key, priority, mode, flip);
+        }
+        switch (d.action)
+        {
+        case Action::ALLOCATE:
+        case Action::PREEMPT:
+            complete = fanIn <= 1;
+            cell = complete ? 0 : PackCell(key, d.priority, 1, psIndex);
+            break;
+        case Action::AGGREGATE: {
+            const uint32_t count = CountOf(old) + 1;
+            complete = count >= fanIn;
+            cell = complete ? 0 : PackCell(key, d.priority, count, psIndex);
+            break;
+        }
+        case Action::FALLBACK:
+            cell = (old & ~(0xffULL << PRIORITY_SHIFT)) |
+                   (static_cast<uint64_t>(d.priority) << PRIORITY_SHIFT);
+            break;
+        }
+        return old;
+    });
+
+    if (d.action == Action::FALLBACK)
+    {
+        CountReason(COLLISION);
+        CountReason(FALLBACK);
+        if (d.priority != PriorityOf(before))
+        {
+            CountReason(DOWNGRADED);
+        }
+        h->flags |= AtpHeader::FLAG_COLLISION;
+        Forward(p);
+        return;
+    }
+
+    // Stage 1: contributions. A preemption takes the holder's bitmap out with it.
+    uint32_t oldBitmap = 0;
+    uint32_t all = mine;
+    const Action action = d.action;
+    oldBitmap = static_cast<uint32_t>(
+        pass.ReadModifyWrite(*m_bitmap, index, 0, [action, mine, complete](uint64_t& cell) {
+            const uint64_t old = cell;
+            const uint64_t next = action == Action::AGGREGATE ? (old | mine) : mine;
+            cell = complete ? 0 : next;
+            return old;
+        }));
+    if (action == Action::AGGREGATE)
+    {
+        all = oldBitmap | mine;
+        if ((oldBitmap & mine) != 0)
+        {
+            CountReason(DUPLICATE_CONTRIBUTION);
+        }
+    }
+
+    // Stage 2: congestion, ORed over the contributions like ATP's.
+    const bool ecnIn = p->ecn == CE || (h->flags & AtpHeader::FLAG_ECN) != 0;
+    const bool ecnBefore =
+        pass.ReadModifyWrite(*m_ecn, index, 0, [action, ecnIn, complete](uint64_t& cell) {
+            const uint64_t old = cell;
+            const bool next = (action == Action::AGGREGATE && old != 0) || ecnIn;
+            cell = complete ? 0 : (next ? 1 : 0);
+            return old;
+        }) != 0;
+
+    // A fan-in-1 fragment that preempts completes at once and evicts too: the result is a copy.
+    InaPacket* result = nullptr;
+    if (action == Action::PREEMPT && complete)
+    {
+        result = GetPool().Clone(p);
+    }
+
+    // Stages 3..: the values. Virtual payloads skip the arithmetic, not the passes.
+    if (p->values != nullptr)
+    {
+        int32_t* v = p->values->AsInt32();
+        if (action == Action::AGGREGATE)
+        {
+            pass.ReadModifyWriteLanes(*m_value,
+                                      index,
+                                      0,
+                                      VALUE_LANES,
+                                      [v, complete](uint32_t l, uint64_t& cell) {
+                                          const int32_t lo =
+                                              AtpQuantizer::SaturatingAdd(Lo(cell), v[2 * l]);
+                                          const int32_t hi =
+                                              AtpQuantizer::SaturatingAdd(Hi(cell), v[2 * l + 1]);
+                                          cell = Pack(lo, hi);
+                                          if (complete)
+                                          {
+                                              v[2 * l] = lo;
+                                              v[2 * l + 1] = hi;
+                                          }
+                                      });
+        }
+        else if (action == Action::PREEMPT)
+        {
+            // Packet swapping: the fragment's values in, the holder's partial out.
+            pass.ReadModifyWriteLanes(*m_value,
+                                      index,
+                                      0,
+                                      VALUE_LANES,
+                                      [v](uint32_t l, uint64_t& cell) {
+                                          const uint64_t old = cell;
+                                          cell = Pack(v[2 * l], v[2 * l + 1]);
+                                          v[2 * l] = Lo(old);
+                                          v[2 * l + 1] = Hi(old);
+                                      });
+        }
+        else if (!complete)
+        {
+            pass.ReadModifyWriteLanes(*m_value,
+                                      index,
+                                      0,
+                                      VALUE_LANES,
+                                      [v](uint32_t l, uint64_t& cell) {
+                                          cell = Pack(v[2 * l], v[2 * l + 1]);
+                                      });
+        }
+    }
+
+    if (action == Action::PREEMPT)
+    {
+        CountReason(COLLISION);
+        CountReason(staleHolder ? STALE_HOLDER : PREEMPTED);
+        if (complete)
+        {
+            NoteFreed();
+            AtpHeader* rh = result->Header<AtpHeader>();
+            Complete(result, rh, job, route, ecnIn);
+        }
+        // The packet now carries the holder's partial: its identity rides in the header until the
+        // second pass addresses it to the holder's own parameter server.
+        const uint64_t holderSeq = m_seqOf[index];
+        m_seqOf[index] = complete ? 0 : p->seq;
+        h->jobIdAndSeq = KeyOf(before);
+        h->psIndex = PsOf(before);
+        h->bitmap0 = oldBitmap;
+        h->priority = 0;
+        h->flags =
+            static_cast<uint8_t>((ecnBefore ? AtpHeader::FLAG_ECN : 0) | AtpHeader::FLAG_COLLISION);
+        EsaHeader::SetKind(h, EsaHeader::EVICTED);
+        p->jobId = KeyOf(before) >> 16;
+        p->seq = holderSeq;
+        pass.Recirculate();
+        return;
+    }
+
+    if (!complete)
+    {
+        if (action == Action::ALLOCATE)
+        {
+            NoteAllocated();
+            m_seqOf[index] = p->seq;
+        }
+        CountReason(ABSORBED);
+        Consume(p);
+        return;
+    }
+    if (action == Action::AGGREGATE)
+    {
+        NoteFreed();
+    }
+    m_seqOf[index] = 0;
+    if (level1)
+    {
+        h->bitmap0 = all;
+    }
+    else
+    {
+        h->bitmap1 = all;
+    }
+    Complete(p, h, job, route, ecnBefore || ecnIn);
+}
+
+void
+EsaProgram::Complete(InaPacket* p,
+                     AtpHeader* h,
+                     const JobConfig& job,
+                     const JobRoute& route,
+                     bool ecn)
+{
+    if (ecn)
+    {
+        h->flags |= AtpHeader::FLAG_ECN;
+    }
+    if (!route.top)
+    {
+        // A level-1 aggregate under a level-2 switch: on to the parameter server's rack.
+        h->flags |= AtpHeader::FLAG_EDGE;
+        CountReason(LEVEL1_DONE);
+        Forward(p);
+        return;
+    }
+    h->flags |= AtpHeader::FLAG_ACK;
+    EsaHeader::SetKind(h, EsaHeader::DATA);
+    h->priority = 0;
+    p->dst = route.resultGroup;
+    p->flowId = route.resultFlowId;
+    p->srcPort = route.endpoint;
+    p->dstPort = route.endpoint;
+    p->priority = 0;
+    CountReason(COMPLETED);
+    Forward(p);
+}
+
+void
+EsaProgram::Remind(InaPacket* p, PipelinePass& pass, AtpHeader* h, const JobConfig& job)
+{
+    const uint32_t index = h->aggregatorIndex;
+    const uint32_t key = h->jobIdAndSeq;
+    const bool current = m_seqOf[index] == p->seq;
+    const uint64_t before = pass.ReadModifyWrite(*m_meta, index, 0, [key, current](uint64_t& cell) {
+        const uint64_t old = cell;
+        if (current && EsaPreemptionPolicy::ReminderHits(KeyOf(old), key))
+        {
+            cell = 0;
+        }
+        return old;
+    });
+    const bool hit = current && EsaPreemptionPolicy::ReminderHits(KeyOf(before), key);
+    h->flags &= ~(AtpHeader::FLAG_COLLISION | AtpHeader::FLAG_ECN);
+    if (!hit)
+    {
+        // Another key holds it: untouched. The reminder goes back with no contributions.
+        h->bitmap0 = 0;
+        h->bitmap1 = 0;
+        h->flags &= ~AtpHeader::FLAG_EDGE;
+        p->dst = p->src;
+        CountReason(REMINDER_MISSED);
+        Forward(p);
+        return;
+    }
+    NoteFreed();
+    m_seqOf[index] = 0;
+    const auto bitmap =
+        static_cast<uint32_t>(pass.ReadModifyWrite(*m_bitmap, index, 0, [](uint64_t& cell) {
+            const uint64_t old = cell;
+            cell = 0;
+            return old;
+        }));
+    const bool ecn = pass.ReadModifyWrite(*m_ecn, index, 0, [](uint64_t& cell) {
+        const uint64_t old = cell;
+        cell = 0;
+        return old;
+    }) != 0;
+    if (p->values != nullptr && p->values->words.size() >= AtpHeader::VALUES)
+    {
+        int32_t* v = p->values->AsInt32();
+        pass.ReadModifyWriteLanes(*m_value, index, 0, VALUE_LANES, [v](uint32_t l, uint64_t& cell) {
+            v[2 * l] = Lo(cell);
+            v[2 * l + 1] = Hi(cell);
+        });
+    }
+    SetContributors(h, job, bitmap);
+    if (ecn)
+    {
+        h->flags |= AtpHeader::FLAG_ECN;
+    }
+    CountReason(REMINDER_FLUSHED);
+    // The flush frees the aggregator's metadata: a resubmit, as a preemption (spec C2).
+    pass.Recirculate();
+}
+
+void
+EsaProgram::PassResult(InaPacket* p, PipelinePass& pass, AtpHeader* h)
+{
+    const uint32_t index = h->aggregatorIndex;
+    const uint32_t key = h->jobIdAndSeq;
+    const bool current = m_seqOf[index] == p->seq;
+    const uint64_t before = pass.ReadModifyWrite(*m_meta, index, 0, [key, current](uint64_t& cell) {
+        const uint64_t old = cell;
+        if (current && KeyOf(old) == key)
+        {
+            cell = 0;
+        }
+        return old;
+    });
+    if (current && KeyOf(before) == key)
+    {
+        // Leftover contributions of a fragment the parameter server completed: dropped (their
+        // workers are in the result).
+        NoteFreed();
+        m_seqOf[index] = 0;
+        CountReason(ACK_FREED);
+    }
+    else
+    {
+        CountReason(ACK_PASSED);
+    }
+    Forward(p);
+}
+
+void
+EsaProgram::SecondPass(InaPacket* p, PipelinePass& pass, AtpHeader* h)
+{
+    if (EsaHeader::GetKind(h) == EsaHeader::REMINDER)
+    {
+        p->dst = p->src; // back to the parameter server that sent it
+        Forward(p);
+        return;
+    }
+    // An evicted partial: find its own job's entry and parameter server.
+    uint64_t entry = 0;
+    if (p->jobId > MAX_JOB_ID || h->psIndex >= ATP_MAX_PS ||
+        !pass.Lookup(*m_jobs, JobTableKey(p->jobId, h->psIndex), &entry) ||
+        entry >= m_routed.size() || !m_routed[entry])
+    {
+        CountReason(NO_ROUTE);
+        Consume(p);
+        return;
+    }
+    const JobConfig& job = GetJobEntry(entry);
+    const JobRoute& route = m_routes[entry];
+    SetContributors(h, job, h->bitmap0);
+    p->dst = route.ps;
+    p->flowId = route.psFlowId;
+    p->srcPort = route.endpoint;
+    p->dstPort = route.endpoint;
+    p->priority = 0;
+    CountReason(EVICTED_SENT);
+    Forward(p);
+}
+
+} // namespace ns3

@@ -1,0 +1,384 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Unit tests of EsaParameterServer on a star, with packets handed to it directly and what it sends
+// caught at the hosts: no contribution is counted twice when an evicted partial and a worker's
+// retransmission race, late partials after completion are dropped, a worker's reminder is
+// answered with the result or turned into reminders to the switches and pulls, and the timeout
+// and the duplicate threshold remind on their own. Expected values are worked out by hand.
+
+#include "ns3/esa-header.h"
+#include "ns3/esa-parameter-server.h"
+#include "ns3/ina-fabric-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint32_t JOB = 6;
+constexpr uint16_t ENDPOINT = ATP_ENDPOINT_BASE + JOB;
+constexpr uint32_t FAKE_SWITCH = 3; //!< a host standing in for the aggregating switch
+constexpr uint32_t PS = 4;
+
+/// Records what reaches one host's endpoint.
+class Sink : public InaPacketSink
+{
+  public:
+    struct Rx
+    {
+        uint64_t seq;                //!< fragment
+        uint8_t flags;               //!< header flags
+        uint8_t kind;                //!< ESA kind
+        uint8_t control;             //!< header reserved byte
+        uint16_t index;              //!< aggregator index
+        uint32_t wireBytes;          //!< size
+        std::vector<int32_t> values; //!< payload
+    };
+
+    explicit Sink(Ptr<InaHost> host)
+        : m_pool(&host->GetPool())
+    {
+        host->Bind(ENDPOINT, this);
+    }
+
+    void Receive(InaPacket* p, uint32_t port) override
+    {
+        const AtpHeader* h = p->Header<AtpHeader>();
+        Rx r{p->seq,
+             h->flags,
+             EsaHeader::GetKind(h),
+             h->reserved,
+             h->aggregatorIndex,
+             p->wireBytes,
+             {}};
+        if (p->values != nullptr)
+        {
+            r.values.assign(p->values->AsInt32(), p->values->AsInt32() + AtpHeader::VALUES);
+        }
+        rx.push_back(r);
+        m_pool->Free(p);
+    }
+
+    /// \return how many results (FLAG_ACK) arrived
+    size_t Results() const
+    {
+        size_t n = 0;
+        for (const Rx& r : rx)
+        {
+            n += (r.flags & AtpHeader::FLAG_ACK) != 0 ? 1 : 0;
+        }
+        return n;
+    }
+
+    /// \return how many pulls for `seq` arrived
+    size_t Pulls(uint64_t seq) const
+    {
+        size_t n = 0;
+        for (const Rx& r : rx)
+        {
+            n += r.seq == seq && r.kind == EsaHeader::CONTROL && r.control == EsaHeader::PULL ? 1
+                                                                                              : 0;
+        }
+        return n;
+    }
+
+    std::vector<Rx> rx;
+
+  private:
+    InaPacketPool* m_pool;
+};
+
+uint16_t
+IndexOf(uint64_t seq)
+{
+    return static_cast<uint16_t>(seq * 3 % 16);
+}
+
+/// A star of 5 hosts: workers 0..2 (one group), a stand-in switch on 3, the PS on 4.
+struct Rig
+{
+    Ptr<InaFabric> fabric;
+    Ptr<EsaParameterServer> ps;
+    std::vector<std::unique_ptr<Sink>> sinks;
+
+    Rig()
+    {
+        InaFabricHelper helper;
+        fabric = helper.Build(InaTopology::Star(5, {100000000000ULL, 1000000}));
+        AtpParameterServer::Config c;
+        c.name = "test PS";
+        c.jobId = JOB;
+        c.protocol = ESA_PROTOCOL;
+        c.host = fabric->GetHost(PS);
+        c.endpoint = ENDPOINT;
+        c.resultGroup = fabric->CreateMulticastGroup(PS, {0, 1, 2});
+        c.resultFlowId = 77;
+        c.checkValues = true;
+        c.window = 8;
+        c.groups = {{0, 3}};
+        c.rankOfWorker = {0, 1, 2};
+        ps = CreateObject<EsaParameterServer>();
+        ps->Setup(c);
+        EsaParameterServer::EsaConfig e;
+        e.switches = {FAKE_SWITCH};
+        e.workers = {0, 1, 2};
+        e.indexOf = MakeCallback(&IndexOf);
+        e.controlFlowId = 78;
+        e.rtoMinPs = 1000000000; // 1 ms
+        e.rtoMaxPs = 64000000000;
+        e.dupAckThreshold = 3;
+        ps->SetEsaConfig(e);
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            sinks.push_back(std::make_unique<Sink>(fabric->GetHost(h)));
+        }
+    }
+
+    ~Rig()
+    {
+        ps->Dispose();
+        Simulator::Destroy();
+    }
+
+    /// Hand the PS one packet of `kind` (control subtype `control`) and run `ms` of time.
+    void Send(uint64_t seq,
+              EsaHeader::Kind kind,
+              uint8_t control,
+              uint32_t bitmap0,
+              const std::vector<int32_t>& values,
+              uint32_t from = 0,
+              double ms = 0.1)
+    {
+        InaPacketPool& pool = fabric->GetPool();
+        InaPacket* p = pool.Alloc();
+        p->src = from;
+        p->dst = PS;
+        p->jobId = JOB;
+        p->protocol = ESA_PROTOCOL;
+        p->wireBytes = AtpHeader::WIRE_BYTES;
+        p->seq = seq;
+        p->ecn = 1;
+        AtpHeader* h = p->Header<AtpHeader>();
+        h->bitmap0 = bitmap0;
+        h->bitmap1 = 1;
+        h->fanInDegree0 = 3;
+        h->fanInDegree1 = 1;
+        EsaHeader::SetKind(h, kind);
+        h->reserved = control;
+        h->aggregatorIndex = IndexOf(seq);
+        h->jobIdAndSeq = AtpHeader::Key(JOB, seq);
+        if (!values.empty())
+        {
+            p->values = pool.AllocValues(AtpHeader::VALUES);
+            std::memcpy(p->values->AsInt32(), values.data(), AtpHeader::VALUES * 4);
+        }
+        ps->Receive(p, 0);
+        Simulator::Stop(MicroSeconds(ms * 1000));
+        Simulator::Run();
+    }
+
+    const EsaParameterServer::EsaCounters& Esa() const
+    {
+        return ps->GetEsaCounters();
+    }
+};
+
+std::vector<int32_t>
+Ramp(int32_t base)
+{
+    std::vector<int32_t> v(AtpHeader::VALUES);
+    std::iota(v.begin(), v.end(), base);
+    return v;
+}
+
+std::vector<int32_t>
+Sum(std::initializer_list<std::vector<int32_t>> vs)
+{
+    std::vector<int32_t> s(AtpHeader::VALUES, 0);
+    for (const auto& v : vs)
+    {
+        for (size_t i = 0; i < s.size(); ++i)
+        {
+            s[i] += v[i];
+        }
+    }
+    return s;
+}
+
+/**
+ * \ingroup esa-test
+ * Worker 0's contribution (a retransmission the PS pulled) arrives first; then the switch's
+ * evicted partial of workers 0 and 1 races in: it overlaps worker 0, so it is discarded whole and
+ * workers 1 and 2 are pulled (not worker 0). Their contributions complete the fragment with
+ * v0 + v1 + v2 exactly: worker 0 is counted once. A late evicted partial of workers 1 and 2 is
+ * dropped, not answered with a second result.
+ */
+class EsaPsRaceTestCase : public TestCase
+{
+  public:
+    EsaPsRaceTestCase()
+        : TestCase("an evicted partial racing a retransmission: no contribution counted twice")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Rig rig;
+        const auto v0 = Ramp(1000);
+        const auto v1 = Ramp(20000);
+        const auto v2 = Ramp(300000);
+        rig.Send(5, EsaHeader::CONTROL, EsaHeader::CONTRIBUTION, 1, v0);
+        rig.Send(5, EsaHeader::EVICTED, 0, 3, Sum({v0, v1}));
+        NS_TEST_ASSERT_MSG_EQ(rig.ps->GetCounters().overlapDiscarded, 1u, "discarded whole");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(5), 0u, "worker 0 is recorded: not pulled");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[1]->Pulls(5), 1u, "worker 1 pulled");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Pulls(5), 1u, "worker 2 pulled");
+        rig.Send(5, EsaHeader::CONTROL, EsaHeader::CONTRIBUTION, 2, v1, 1);
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Results(), 0u, "not complete yet");
+        rig.Send(5, EsaHeader::CONTROL, EsaHeader::CONTRIBUTION, 4, v2, 2);
+        for (uint32_t w = 0; w < 3; ++w)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[w]->Results(), 1u, "one result at every worker");
+            NS_TEST_ASSERT_MSG_EQ((rig.sinks[w]->rx.back().values == Sum({v0, v1, v2})),
+                                  true,
+                                  "v0 + v1 + v2, worker 0 once");
+        }
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->rx.back().values[0], 321000, "1000+20000+300000");
+        rig.Send(5, EsaHeader::EVICTED, 0, 6, Sum({v1, v2}));
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Results(), 1u, "no second result");
+        NS_TEST_ASSERT_MSG_EQ(rig.Esa().lateAfterComplete, 1u, "the late partial dropped");
+        // A worker that missed the result reminds: the result again, to it alone.
+        rig.Send(5, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 4, {}, 2);
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Results(), 2u, "worker 2 gets it again");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[1]->Results(), 1u, "worker 1 does not");
+        NS_TEST_ASSERT_MSG_EQ((rig.sinks[2]->rx.back().values == Sum({v0, v1, v2})),
+                              true,
+                              "the same sum");
+        NS_TEST_ASSERT_MSG_EQ(rig.Esa().resultsResent, 1u, "counted");
+    }
+};
+
+/**
+ * \ingroup esa-test
+ * A worker reminds about fragment 7, which the PS has never seen: the PS reminds the switch (a
+ * full-size reminder with the fragment's aggregator index, 7 x 3 mod 16 = 5). The switch's answer
+ * carries worker 0's partial; the PS then pulls workers 1 and 2. Worker 1 answers with the result
+ * from its cache (the switch had completed the fragment for it): that completes the fragment with
+ * exactly those values, and worker 2's late contribution changes nothing.
+ */
+class EsaPsWorkerReminderTestCase : public TestCase
+{
+  public:
+    EsaPsWorkerReminderTestCase()
+        : TestCase("a worker's reminder reminds the switch; the answer brings pulls")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Rig rig;
+        rig.Send(7, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 4, {}, 2);
+        Sink& sw = *rig.sinks[FAKE_SWITCH];
+        NS_TEST_ASSERT_MSG_EQ(sw.rx.size(), 1u, "one reminder to the one switch");
+        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].seq, 7u, "for fragment 7");
+        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].index, 5u, "at its aggregator");
+        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].wireBytes, AtpHeader::WIRE_BYTES, "full size");
+        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].values.size(), AtpHeader::VALUES, "room for the partial");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(7) + rig.sinks[1]->Pulls(7), 0u, "no pull yet");
+        rig.Send(7, EsaHeader::REMINDER, 0, 1, Ramp(5), FAKE_SWITCH);
+        NS_TEST_ASSERT_MSG_EQ(rig.Esa().flushAnswers, 1u, "an answer with a partial");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(7), 0u, "worker 0 is in the partial");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[1]->Pulls(7), 1u, "worker 1 pulled");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Pulls(7), 1u, "worker 2 pulled");
+        const auto result = Ramp(-40);
+        rig.Send(7, EsaHeader::CONTROL, EsaHeader::CACHED_RESULT, 0, result, 1);
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Results(), 1u, "the result multicast");
+        NS_TEST_ASSERT_MSG_EQ((rig.sinks[2]->rx.back().values == result), true, "the cached one");
+        rig.Send(7, EsaHeader::CONTROL, EsaHeader::CONTRIBUTION, 4, Ramp(9), 2);
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Results(), 1u, "nothing more");
+        // A reminder answered empty (the aggregator holds another key) also brings pulls.
+        rig.Send(8, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 1, {}, 0);
+        rig.Send(8, EsaHeader::REMINDER, 0, 0, {}, FAKE_SWITCH);
+        NS_TEST_ASSERT_MSG_EQ(rig.Esa().flushMisses, 1u, "an empty answer");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(8) + rig.sinks[1]->Pulls(8) +
+                                  rig.sinks[2]->Pulls(8),
+                              3u,
+                              "every worker pulled");
+    }
+};
+
+/**
+ * \ingroup esa-test
+ * Fragment 11 falls back with worker 0 only and nothing else arrives: after RtoMin (1 ms) the PS
+ * reminds the switch and pulls workers 1 and 2 by itself. Fragment 20 is open when three
+ * fragments with larger sequence numbers (21, 22, 23) arrive: the third reminds the switch about
+ * 20 at once ("dupACK").
+ */
+class EsaPsTimersTestCase : public TestCase
+{
+  public:
+    EsaPsTimersTestCase()
+        : TestCase("the PS reminds on its timeout and on three larger fragments")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            Rig rig;
+            rig.Send(11, EsaHeader::DATA, 0, 1, Ramp(0), 0, 0.5);
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx.size(), 0u, "nothing before 1 ms");
+            Simulator::Stop(MicroSeconds(600));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(rig.Esa().timeoutReminders, 1u, "one timeout round");
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx.size(), 1u, "a reminder");
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[1]->Pulls(11), 1u, "worker 1 pulled");
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Pulls(11), 1u, "worker 2 pulled");
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(11), 0u, "worker 0 not");
+        }
+        {
+            Rig rig;
+            rig.Send(20, EsaHeader::DATA, 0, 1, Ramp(0));
+            rig.Send(21, EsaHeader::DATA, 0, 1, Ramp(0));
+            rig.Send(22, EsaHeader::DATA, 0, 1, Ramp(0));
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx.size(), 0u, "two are not enough");
+            rig.Send(23, EsaHeader::DATA, 0, 1, Ramp(0));
+            NS_TEST_ASSERT_MSG_EQ(rig.Esa().dupAckReminders, 1u, "the third reminds");
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx.size(), 1u, "one reminder");
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx[0].seq, 20u, "about fragment 20");
+        }
+    }
+};
+
+/**
+ * \ingroup esa-test
+ * The test suite.
+ */
+class EsaParameterServerTestSuite : public TestSuite
+{
+  public:
+    EsaParameterServerTestSuite()
+        : TestSuite("esa-parameter-server", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new EsaPsRaceTestCase);
+        AddTestCase(new EsaPsWorkerReminderTestCase);
+        AddTestCase(new EsaPsTimersTestCase);
+    }
+};
+
+/// Static variable for test initialization
+static EsaParameterServerTestSuite g_esaParameterServerTestSuite;
+
+} // namespace

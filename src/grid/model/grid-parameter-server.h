@@ -1,0 +1,57 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef GRID_PARAMETER_SERVER_H
+#define GRID_PARAMETER_SERVER_H
+
+#include "ns3/atp-parameter-server.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup grid
+ * GRID's parameter server (spec-libra-grid.md B.5, [E]): ATP's (AtpParameterServer: one ring
+ * slot per fragment, worker bitmaps so a switch's aggregate and a worker's own contribution are
+ * never counted twice, the sum completed from aggregates, flushes and direct workers), except
+ * that a completed fragment is returned once per aggregation node: one copy addressed to each
+ * aggregating switch (which frees its unit and multicasts it to its workers) and one unicast to
+ * each worker the PS aggregates itself.
+ */
+class GridParameterServer : public AtpParameterServer
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    GridParameterServer();
+    ~GridParameterServer() override;
+
+    /**
+     * Where the results go: one address per aggregation node (a switch's node or a direct
+     * worker's host). Throws std::invalid_argument when empty.
+     * \param targets the addresses
+     */
+    void SetResultTargets(const std::vector<InaAddress>& targets);
+
+    /// \return the result targets
+    const std::vector<InaAddress>& GetResultTargets() const;
+
+  protected:
+    void SendResult(InaPacket* p, uint32_t slot) override;
+
+  private:
+    std::vector<InaAddress> m_targets; //!< one per aggregation node
+};
+
+} // namespace ns3
+
+#endif /* GRID_PARAMETER_SERVER_H */

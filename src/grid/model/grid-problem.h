@@ -1,0 +1,209 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef GRID_PROBLEM_H
+#define GRID_PROBLEM_H
+
+#include "ns3/ina-routing-table.h"
+#include "ns3/ina-topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup grid
+ * The input of GRID's planner (Fang et al., Sec. 4.1; inasim spec B.4 step 1): one job's workers
+ * and parameter server (PS) on a topology, the programmable switches with their aggregation
+ * capacities C_s, each worker's maximum rate T_n (its NIC: the rate of its host link), the PS
+ * ingress bandwidth B_alpha (by default the rate of the PS's host link), the capacity of every
+ * directed edge (a full-duplex link gives one edge each way at the link's rate) and a fixed route
+ * between any two nodes.
+ *
+ * Aggregation nodes ("targets") are numbered 0 .. S-1 for the programmable switches, in the order
+ * given, and S for the PS.
+ *
+ * Routes: the shortest path (hop count) with a fixed ECMP tie-break, built from
+ * InaRoutingTable::NextHops: at every node toward `dst` the path takes
+ * NextHops(node, dst)[EcmpHash(PathFlowId(src, dst), node, pathSeed) % size], i.e. what
+ * InaRoutingTable::SelectPort gives a flow with that id, so the data plane can reproduce every
+ * route with SelectPort or install it with PathPorts. The routes the planner uses (worker to
+ * each target, switch to PS) are computed once here.
+ *
+ * Directed edge ids: 2 * link for the link's a -> b direction, 2 * link + 1 for b -> a.
+ */
+class GridProblem
+{
+  public:
+    struct ProgrammableSwitch
+    {
+        uint32_t node = 0;      //!< a switch of the topology
+        double capacityBps = 0; //!< C_s: aggregation capacity (sum of input rates), > 0
+    };
+
+    /**
+     * \param topology the network (copied)
+     * \param workers host nodes of the workers, distinct, in the job's rank order
+     * \param ps host node of the PS, not a worker
+     * \param programmable the switches that can aggregate, distinct
+     * \param psIngressBps B_alpha; 0 means the rate of the PS's host link
+     * \param pathSeed the ECMP tie-break seed of every route
+     * \throws std::invalid_argument naming what is wrong: no workers, a worker or the PS not a
+     * host or out of range, a repeated worker, the PS among the workers, a programmable node
+     * that is a host or out of range or repeated, a capacity <= 0 or not finite, a negative or
+     * non-finite B_alpha.
+     */
+    GridProblem(const InaTopology& topology,
+                const std::vector<uint32_t>& workers,
+                uint32_t ps,
+                const std::vector<ProgrammableSwitch>& programmable,
+                double psIngressBps = 0,
+                uint64_t pathSeed = 0);
+
+    const InaTopology& GetTopology() const
+    {
+        return m_routing.GetTopology();
+    }
+
+    const InaRoutingTable& GetRouting() const
+    {
+        return m_routing;
+    }
+
+    uint32_t GetNWorkers() const
+    {
+        return static_cast<uint32_t>(m_workers.size());
+    }
+
+    /// Node of worker i.
+    uint32_t GetWorker(uint32_t i) const
+    {
+        return m_workers.at(i);
+    }
+
+    /// T_n of worker i: the rate of its host link.
+    double GetWorkerRateBps(uint32_t i) const
+    {
+        return m_workerRate.at(i);
+    }
+
+    /// min over workers of T_n: no common rate can exceed it.
+    double GetMinWorkerRateBps() const
+    {
+        return m_minWorkerRate;
+    }
+
+    uint32_t GetPs() const
+    {
+        return m_ps;
+    }
+
+    double GetPsIngressBps() const
+    {
+        return m_psIngress;
+    }
+
+    uint32_t GetNSwitches() const
+    {
+        return static_cast<uint32_t>(m_switches.size());
+    }
+
+    uint32_t GetSwitchNode(uint32_t j) const
+    {
+        return m_switches.at(j).node;
+    }
+
+    double GetSwitchCapacityBps(uint32_t j) const
+    {
+        return m_switches.at(j).capacityBps;
+    }
+
+    /// The target index of the PS (== GetNSwitches()).
+    uint32_t GetPsTarget() const
+    {
+        return static_cast<uint32_t>(m_switches.size());
+    }
+
+    /// Node of target a (a switch for a < S, the PS for a == S).
+    uint32_t GetTargetNode(uint32_t a) const;
+
+    /// Switch index of a node, or -1 if it is not programmable.
+    int32_t GetSwitchIndex(uint32_t node) const
+    {
+        return m_switchIndex.at(node);
+    }
+
+    uint32_t GetNEdges() const
+    {
+        return static_cast<uint32_t>(m_edgeCapacity.size());
+    }
+
+    double GetEdgeCapacityBps(uint32_t edge) const
+    {
+        return m_edgeCapacity.at(edge);
+    }
+
+    /// The node an edge leaves.
+    uint32_t GetEdgeFrom(uint32_t edge) const;
+    /// The node an edge enters.
+    uint32_t GetEdgeTo(uint32_t edge) const;
+    /// "a->b" with node names, for messages.
+    std::string EdgeName(uint32_t edge) const;
+
+    /// The edge into the PS (its host link, toward the PS).
+    uint32_t GetPsEdge() const
+    {
+        return m_psEdge;
+    }
+
+    /// Route (directed edges) of worker i to target a.
+    const std::vector<uint32_t>& GetWorkerPath(uint32_t i, uint32_t a) const
+    {
+        return m_workerPaths.at(static_cast<std::size_t>(i) * (m_switches.size() + 1) + a);
+    }
+
+    /// Route (directed edges) of switch j's aggregate to the PS.
+    const std::vector<uint32_t>& GetSwitchPath(uint32_t j) const
+    {
+        return m_switchPaths.at(j);
+    }
+
+    /// The fixed route from src to dst as directed edges (empty when src == dst).
+    std::vector<uint32_t> RouteEdges(uint32_t src, uint32_t dst) const;
+    /// The same route as nodes, src first and dst last.
+    std::vector<uint32_t> RouteNodes(uint32_t src, uint32_t dst) const;
+
+    /// The flow id of the route src -> dst in the ECMP tie-break: (src << 16) | dst.
+    static uint32_t PathFlowId(uint32_t src, uint32_t dst)
+    {
+        return (src << 16) | (dst & 0xffffu);
+    }
+
+    uint64_t GetPathSeed() const
+    {
+        return m_pathSeed;
+    }
+
+  private:
+    InaRoutingTable m_routing;
+    std::vector<uint32_t> m_workers;
+    std::vector<double> m_workerRate;
+    double m_minWorkerRate = 0;
+    uint32_t m_ps = 0;
+    double m_psIngress = 0;
+    std::vector<ProgrammableSwitch> m_switches;
+    std::vector<int32_t> m_switchIndex; //!< per node
+    std::vector<double> m_edgeCapacity; //!< per directed edge
+    uint32_t m_psEdge = 0;
+    uint64_t m_pathSeed = 0;
+    std::vector<std::vector<uint32_t>> m_workerPaths; //!< [i * (S + 1) + a]
+    std::vector<std::vector<uint32_t>> m_switchPaths; //!< [j]
+};
+
+} // namespace ns3
+
+#endif /* GRID_PROBLEM_H */

@@ -1,0 +1,97 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef GRID_PROGRAM_H
+#define GRID_PROGRAM_H
+
+#include "ns3/atp-program.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/// InaPacket::protocol of GRID's packets: GRID jobs share a pool of their own per switch.
+constexpr uint16_t GRID_PROTOCOL = 0x4752;
+
+/**
+ * \ingroup grid
+ * The switch side of GRID's data plane (spec-libra-grid.md B.5): ATP's aggregator pool and
+ * aggregation (AtpProgram: hashed units, contributor bitmap and counter, fan-in from the control
+ * plane, the aggregate forwarded to the parameter server on completion, the unit held until the
+ * result frees it), with GRID's differences:
+ * - workers address their gradients to their aggregation switch (the planner chose it, it need
+ *   not be on the default route to the parameter server); the switch readdresses them to the
+ *   parameter server on a flow id of its own, pinned along the planner's switch-to-PS path;
+ * - a collision (the unit held by another fragment) drops the contribution and sends the worker
+ *   a collision notice (FLAG_NOTICE) naming the fragment, instead of ATP's fallback to the PS;
+ * - the parameter server sends one result per aggregation switch, addressed to the switch, which
+ *   frees the unit and multicasts the result to the workers it aggregated.
+ */
+class GridProgram : public AtpProgram
+{
+  public:
+    /// A collision notice: a gradient dropped at a held unit, sent back to its worker.
+    static constexpr uint8_t FLAG_NOTICE = 0x01;
+
+    /// Events counted per switch besides AtpProgram::Reason.
+    enum GridReason : uint32_t
+    {
+        NOTICE_SENT = AtpProgram::N_REASONS, //!< a collision notice sent to a worker
+        READDRESSED,                         //!< a gradient for this switch sent on to the PS
+        RESULT_MULTICAST,                    //!< a result for this switch sent to its workers
+        N_GRID_REASONS                       //!< number of reasons
+    };
+
+    /// Where GRID's packets of one job go from this switch.
+    struct GridJob
+    {
+        uint32_t jobId = 0;                      //!< InaPacket::jobId
+        InaAddress self = INA_NO_ADDRESS;        //!< this switch's node (workers address it)
+        InaAddress ps = INA_NO_ADDRESS;          //!< the job's parameter server host
+        InaAddress resultGroup = INA_NO_ADDRESS; //!< multicast group to its aggregated workers
+        uint32_t aggregateFlowId = 0;            //!< flow id of its aggregates toward the PS
+        uint32_t noticeFlowId = 0;               //!< flow id of its collision notices
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    GridProgram();
+    ~GridProgram() override;
+
+    uint16_t GetProtocolNumber() const override;
+    std::string GetName() const override;
+
+    /**
+     * Tell the switch where a job's packets go (after AddJob for the same job). Throws
+     * std::runtime_error for a job id of 0 or above 0xffff, or one already set.
+     * \param job the job's addresses and flow ids
+     */
+    void SetGridJob(const GridJob& job);
+
+    /// \return the job's entry (throws std::out_of_range if SetGridJob was not called for it)
+    const GridJob& GetGridJob(uint32_t jobId) const;
+
+  protected:
+    void DoProcess(InaPacket* p, PipelinePass& pass) override;
+    void OnCollision(InaPacket* p,
+                     PipelinePass& pass,
+                     AtpHeader* h,
+                     const JobConfig& job,
+                     uint32_t holder) override;
+
+  private:
+    std::vector<GridJob> m_grid;  //!< jobs set with SetGridJob
+    std::vector<int32_t> m_byJob; //!< job id -> index in m_grid (-1: none)
+};
+
+} // namespace ns3
+
+#endif /* GRID_PROGRAM_H */

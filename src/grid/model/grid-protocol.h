@@ -1,0 +1,113 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef GRID_PROTOCOL_H
+#define GRID_PROTOCOL_H
+
+#include "ns3/atp-protocol.h"
+#include "grid-plan.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class GridAgent;
+
+/**
+ * \ingroup grid
+ * GRID's data plane (spec-libra-grid.md B.5, B.6) for one job, driven by GridPlanner: registered
+ * as protocol "grid". GRID's switches work like ATP's (hashed aggregator units, fan-in from the
+ * control plane, the aggregate to the PS on completion, a window per worker), so this is
+ * AtpProtocol with GRID's assignment in place of ATP's rack trees:
+ * - BuildTrees: a GridProblem of the job (its workers, its PS ctx.psHosts[0], the switches of the
+ *   tiers in ctx.inaTiers with capacity SwitchCapacity), solved by GridPlanner; each switch of
+ *   the plan with a fan-in is one level-1 group aggregated at that switch (any tier), each worker
+ *   the plan sends to the PS is a group of its own (count 1); there is no level 2;
+ * - GridProgram at each aggregating switch (its own protocol number): gradients addressed to the
+ *   switch, collision notices instead of ATP's fallback, results multicast by the switch;
+ * - GridParameterServer: one result per aggregation node;
+ * - GridAgent: ATP's worker plus the notice reaction (halve, send the fragment again).
+ *
+ * Routes follow the plan: at every switch on a worker's planned path to its aggregation switch,
+ * a job route (SetJobRoute(job, switch)) toward the next hop; the aggregates of switch j take a
+ * flow of their own (FlowIdBase + n + 8 + j) pinned along the plan's switch-to-PS path.
+ * Aggregator units: ATP's slot table by default (a job never collides with itself, jobs can);
+ * HashFragments = true hashes every fragment, Hash(frag_id) mod M as the paper writes (a job's
+ * fragments in flight can then collide with one another, spec B.10.5).
+ * Interpretation: job routes are per (job, destination), so when two workers of the job reach
+ * the same aggregation switch through one switch by different planned next hops the first
+ * worker's hop is kept (both are shortest paths; counted in "route_conflicts").
+ */
+class GridProtocol : public AtpProtocol
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    GridProtocol();
+    ~GridProtocol() override;
+
+    uint16_t GetSwitchProtocol() const override;
+
+    /// \return ATP's counters plus GRID's: plan, notices, route conflicts
+    std::map<std::string, double> GetCounters() const override;
+
+    /// \return the plan installed (valid after Install)
+    const GridPlan& GetPlan() const;
+
+    /**
+     * \param rank a worker
+     * \return the node it sends its gradients to: its aggregation switch, or the PS host
+     */
+    uint32_t GetAggregationNode(uint32_t rank) const;
+
+    /// \return the flow id of switch j's aggregates (j as in GridPlan::switches)
+    uint32_t GetAggregateFlowId(uint32_t j) const;
+
+    /// \return the flow id of collision notices
+    uint32_t GetNoticeFlowId() const;
+
+    /// \return whether fragments hash to units one by one (HashFragments)
+    bool GetHashFragments() const;
+
+  protected:
+    void DoInstall() override;
+    void DoDispose() override;
+    void BuildTrees() override;
+    std::string GetProtocolLabel() const override;
+    Ptr<AtpProgram> CreateProgram() const override;
+    Ptr<AtpParameterServer> CreateServer() const override;
+    Ptr<AtpAgent> CreateAtpAgent() const override;
+
+  private:
+    /// Program the switches, pin the routes, tell the server where results go.
+    void ConfigureGrid();
+
+    // Attributes
+    double m_switchCapacity; //!< C_s in bit/s (0: the sum of the switch's port rates)
+    double m_psIngress;      //!< B_alpha in bit/s (0: the PS's host link)
+    uint32_t m_trials;       //!< planner roundings
+    uint64_t m_seed;         //!< planner seed
+    bool m_linkRows;         //!< planner link rows
+    bool m_hashFragments;    //!< unit = CRC32(job, fragment) mod range, not ATP's slot table
+
+    // Installed state
+    GridPlan m_plan;                                  //!< the plan
+    std::vector<int32_t> m_groupSwitch;               //!< per group: plan switch entry (-1: PS)
+    std::vector<uint32_t> m_aggNode;                  //!< per rank: aggregation node
+    uint32_t m_routeConflicts = 0;                    //!< see the class comment
+    mutable std::vector<Ptr<GridAgent>> m_gridAgents; //!< for the counters
+};
+
+} // namespace ns3
+
+#endif /* GRID_PROTOCOL_H */

@@ -1,0 +1,539 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// End-to-end tests of GridProtocol on real fabrics: on GRID's Fig. 1 network the switches the
+// planner picks are the ones that aggregate, fragment for fragment, and the sums are exact; exact
+// at 1 % loss; two jobs on a small shared pool collide, the switch sends notices, the workers
+// resend, the sums stay exact; several jobs on a leaf-spine with loss; set-up errors.
+
+#include "../../ina-protocol-kit/test/protocol-test-fabric.h"
+
+#include "ns3/grid-agent.h"
+#include "ns3/grid-parameter-server.h"
+#include "ns3/grid-program.h"
+#include "ns3/grid-protocol.h"
+#include "ns3/ina-fabric-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+using namespace ns3::tests;
+
+/// GRID's Fig. 1 wiring (topologies/grid-fig1.topo): 3 Gb/s links, the PS's link 9 Gb/s.
+const char* FIG1 = R"(# inasim topology v1
+defaults rate=3Gbps delay=1us
+switch s1..s3 tier=tor
+host w1..w4 attach=s1
+host w5..w6 attach=s2
+host w7..w8 attach=s3
+host ps attach=s3 rate=9Gbps
+link s1 s3
+link s1 s2
+link s2 s3
+)";
+
+Ptr<InaFabric>
+Fig1(double loss = 0, int64_t stream = 0)
+{
+    InaFabricHelper helper;
+    helper.SetQueue(1000000, 0);
+    helper.SetLossRate(loss);
+    helper.SetStreamBase(stream);
+    return helper.Build(InaTopology::FromString(FIG1, "fig1"));
+}
+
+/// One GRID job and its counters.
+class JobRun : public TypedJobRun<GridProtocol, GridAgent>
+{
+  public:
+    JobRun(Ptr<InaFabric> fabric, const AllReduceRunner::Spec& spec)
+        : TypedJobRun(fabric, "grid", spec)
+    {
+    }
+
+    /// A reason counted at one switch (0 if the job has no program there).
+    uint64_t ReasonAt(uint32_t node, uint32_t r) const
+    {
+        for (const auto& e : protocol->GetSwitches())
+        {
+            if (e.node == node)
+            {
+                return e.program->GetReasonCount(r);
+            }
+        }
+        return 0;
+    }
+
+    /// A reason summed over the job's switches.
+    uint64_t Reason(uint32_t r) const
+    {
+        uint64_t s = 0;
+        for (const auto& e : protocol->GetSwitches())
+        {
+            s += e.program->GetReasonCount(r);
+        }
+        return s;
+    }
+
+    double Counter(const std::string& name) const
+    {
+        return protocol->GetCounters().at(name);
+    }
+};
+
+/// The 8 workers and the PS of Fig. 1, C_s = 9 Gb/s as in the paper's example.
+AllReduceRunner::Spec
+Fig1Job(Ptr<InaFabric> fabric)
+{
+    const InaTopology& t = fabric->GetTopology();
+    AllReduceRunner::Spec s;
+    for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"})
+    {
+        s.hosts.push_back(t.FindNode(w));
+    }
+    s.ps = {t.FindNode("ps")};
+    s.tiers = {"tor"};
+    s.tensorBytes = {100000}; // 25000 floats: 404 fragments of 62
+    s.attributes = {{"SwitchCapacity", "9e9"}};
+    return s;
+}
+
+/**
+ * \ingroup grid-test
+ * Fig. 1: the plan (grid.rst) is s1 {w1, w3, w4}, s2 {w2, w5, w6}, s3 {w7, w8}, nothing direct.
+ * Each of the three switches completes all 404 fragments and no other aggregation happens; s1
+ * forwards w2's 404 gradients toward s2 untouched (w2 is routed s1 -> s2); the PS completes 404
+ * fragments from 3 x 404 aggregates and returns 3 x 404 results, one per switch, which each
+ * switch multicasts; the sums are exact and every unit is free at the end.
+ */
+class GridFig1TestCase : public TestCase
+{
+  public:
+    GridFig1TestCase()
+        : TestCase("Fig. 1: the planned switches aggregate, exact, one result per switch")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Fig1();
+        const InaTopology& t = fabric->GetTopology();
+        const uint32_t s1 = t.FindNode("s1");
+        const uint32_t s2 = t.FindNode("s2");
+        const uint32_t s3 = t.FindNode("s3");
+        JobRun run(fabric, Fig1Job(fabric));
+        const GridPlan& plan = run.protocol->GetPlan();
+        NS_TEST_ASSERT_MSG_EQ(plan.directWorkers, 0u, "nothing direct");
+        const std::vector<uint32_t> expect{s1, s2, s1, s1, s2, s2, s3, s3};
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            NS_TEST_ASSERT_MSG_EQ(run.protocol->GetAggregationNode(r), expect[r], "worker " << r);
+            NS_TEST_ASSERT_MSG_EQ(plan.workers[r].node, expect[r], "plan of worker " << r);
+        }
+        AllReduceRunner::RunAll({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        for (uint32_t s : {s1, s2, s3})
+        {
+            NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s, AtpProgram::COMPLETED),
+                                  404u,
+                                  "completed at " << s);
+            NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s, GridProgram::RESULT_MULTICAST),
+                                  404u,
+                                  "one result per fragment at " << s);
+            NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s, AtpProgram::COLLISION), 0u, "no collision");
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, GridProgram::READDRESSED),
+                              3u * 404,
+                              "s1: 3 workers");
+        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s2, GridProgram::READDRESSED),
+                              3u * 404,
+                              "s2: 3 workers");
+        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s3, GridProgram::READDRESSED),
+                              2u * 404,
+                              "s3: 2 workers");
+        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, AtpProgram::NOT_AGGREGATED), 404u, "w2 via s1");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_fragments"), 404, "fragments at the PS");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_packets"), 3 * 404, "three aggregates each");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_results_sent"), 3 * 404, "one result per switch");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("collision_notices"), 0, "no notice");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("route_conflicts"), 0, "no conflicting pin");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * Fig. 1 with only s1 programmable (its tier renamed): s1 can aggregate at most three workers at
+ * 3 Gb/s (C_s = 9 Gb/s), so the plan sends the others straight to the PS. Each aggregation node
+ * gets one packet and returns one result per fragment (unicast to the direct workers), the sums
+ * are exact, and only s1 runs the program.
+ */
+class GridDirectWorkersTestCase : public TestCase
+{
+  public:
+    GridDirectWorkersTestCase()
+        : TestCase("direct workers: PS aggregates them, unicast results, exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string text = FIG1;
+        text.replace(text.find("switch s1..s3 tier=tor"),
+                     std::string("switch s1..s3 tier=tor").size(),
+                     "switch s1 tier=agg\nswitch s2..s3 tier=tor");
+        InaFabricHelper helper;
+        helper.SetQueue(1000000, 0);
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(text, "fig1-s1"));
+        AllReduceRunner::Spec s = Fig1Job(fabric);
+        s.tiers = {"agg"};
+        JobRun run(fabric, s);
+        const GridPlan& plan = run.protocol->GetPlan();
+        const uint32_t s1 = fabric->GetTopology().FindNode("s1");
+        const uint32_t ps = fabric->GetTopology().FindNode("ps");
+        NS_TEST_ASSERT_MSG_GT(plan.directWorkers, 0u, "some workers direct");
+        NS_TEST_ASSERT_MSG_EQ(plan.psFanIn, plan.directWorkers + 1, "s1 plus the direct ones");
+        uint32_t atS1 = 0;
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            const uint32_t node = run.protocol->GetAggregationNode(r);
+            NS_TEST_ASSERT_MSG_EQ((node == s1 || node == ps), true, "s1 or the PS");
+            atS1 += node == s1 ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(atS1 + plan.directWorkers, 8u, "every worker placed");
+        NS_TEST_ASSERT_MSG_EQ(run.protocol->GetSwitches().size(), 1u, "one program");
+        AllReduceRunner::RunAll({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, AtpProgram::COMPLETED), 404u, "s1 completes all");
+        NS_TEST_ASSERT_MSG_EQ(run.ReasonAt(s1, GridProgram::READDRESSED),
+                              atS1 * 404u,
+                              "s1 workers");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_packets"), plan.psFanIn * 404.0, "one per node");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_results_sent"), plan.psFanIn * 404.0, "one per node");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_fragments"), 404, "fragments");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * Fig. 1 with loss on every link direction: every tensor comes back exact (ATP's timeouts and
+ * resends, the PS's bitmaps against double counting).
+ */
+class GridLossTestCase : public TestCase
+{
+  public:
+    GridLossTestCase(double loss, int64_t stream)
+        : TestCase("Fig. 1, loss " + std::to_string(loss) + ": complete and exact")
+        , m_loss(loss)
+        , m_stream(stream)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Fig1(m_loss, m_stream);
+        AllReduceRunner::Spec s = Fig1Job(fabric);
+        s.tensorBytes = {100000, 50000};
+        JobRun run(fabric, s);
+        AllReduceRunner::RunAll({&run}, Seconds(20));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        NS_TEST_ASSERT_MSG_EQ((run.Counter("ps_fragments") >= 404 + 202), true, "every fragment");
+        if (m_loss > 0)
+        {
+            NS_TEST_ASSERT_MSG_GT(run.Counter("timeouts") + run.Counter("fast_retransmits"),
+                                  0,
+                                  "losses were recovered");
+        }
+        Simulator::Destroy();
+    }
+
+    double m_loss;
+    int64_t m_stream;
+};
+
+/**
+ * \ingroup grid-test
+ * Two GRID jobs on the same Fig. 1 workers and PS share every switch's pool of 64 units, hashing
+ * onto 40 of them with windows of 32: at least 24 of each job's slots share a unit with the other
+ * job's (jobs 1 and 2 on the full 64 would not: CRC32 is linear, and their slot tables split the
+ * 64 units exactly). A collision drops the gradient and sends its worker a
+ * notice; the worker halves its window and sends the fragment again; both jobs come back exact,
+ * every notice arrived (without loss) and was answered with a resend or found its fragment done or
+ * already resent, and every unit is free. With 1 % loss the same, less the notices lost.
+ */
+class GridCollisionTestCase : public TestCase
+{
+  public:
+    GridCollisionTestCase(double loss, int64_t stream)
+        : TestCase("two jobs on a small pool, loss " + std::to_string(loss) +
+                   ": notices, resends, exact")
+        , m_loss(loss)
+        , m_stream(stream)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Fig1(m_loss, m_stream);
+        AllReduceRunner::Spec a = Fig1Job(fabric);
+        a.attributes.insert(a.attributes.end(),
+                            {{"PoolSize", "64"},
+                             {"HashRange", "40"},
+                             {"MaxWindow", "32"},
+                             {"InitialWindow", "32"},
+                             {"MinWindow", "4"}});
+        a.tensorBytes = {200000};
+        a.startPs = {0, 2 * US, 4 * US, 6 * US, 1 * US, 3 * US, 5 * US, 7 * US};
+        AllReduceRunner::Spec b = a;
+        b.jobId = 2;
+        b.name = "j2";
+        b.seed = 8;
+        JobRun ra(fabric, a);
+        JobRun rb(fabric, b);
+        AllReduceRunner::RunAll({&ra, &rb}, Seconds(20));
+        NS_TEST_ASSERT_MSG_EQ(ra.Complete() && rb.Complete(), true, "both complete");
+        NS_TEST_ASSERT_MSG_EQ(ra.ValueErrors(), 0u, "a exact");
+        NS_TEST_ASSERT_MSG_EQ(rb.ValueErrors(), 0u, "b exact");
+        // Both jobs share each switch's program: its counters cover both.
+        const uint64_t sent = ra.Reason(GridProgram::NOTICE_SENT);
+        NS_TEST_ASSERT_MSG_GT(sent, 0u, "collisions sent notices");
+        NS_TEST_ASSERT_MSG_EQ(ra.Reason(AtpProgram::COLLISION), sent, "one notice per collision");
+        const double got = ra.Counter("collision_notices") + rb.Counter("collision_notices");
+        if (m_loss == 0)
+        {
+            NS_TEST_ASSERT_MSG_EQ(got, static_cast<double>(sent), "every notice arrived");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ((got <= sent), true, "no notice made up");
+        }
+        NS_TEST_ASSERT_MSG_EQ(ra.Counter("notice_resends") + rb.Counter("notice_resends") +
+                                  ra.Counter("stale_notices") + rb.Counter("stale_notices"),
+                              got,
+                              "each notice resent or stale");
+        NS_TEST_ASSERT_MSG_GT(ra.Counter("notice_resends") + rb.Counter("notice_resends"),
+                              0,
+                              "fragments resent");
+        NS_TEST_ASSERT_MSG_EQ(ra.Counter("ps_collision_packets") +
+                                  rb.Counter("ps_collision_packets"),
+                              0,
+                              "no ATP fallback: collided gradients never reach the PS");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
+        Simulator::Destroy();
+    }
+
+    double m_loss;
+    int64_t m_stream;
+};
+
+/**
+ * \ingroup grid-test
+ * One Fig. 1 job hashing every fragment to a unit (HashFragments, the paper's Hash(frag_id)) on
+ * 64 units with windows of 32: its own fragments in flight collide. Every collision is a notice
+ * (none lost without loss), the workers resend, the sums are exact and every unit is free.
+ */
+class GridFragmentHashTestCase : public TestCase
+{
+  public:
+    GridFragmentHashTestCase(double loss, int64_t stream)
+        : TestCase("one job, per-fragment hash, loss " + std::to_string(loss) +
+                   ": self-collisions, exact")
+        , m_loss(loss)
+        , m_stream(stream)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Fig1(m_loss, m_stream);
+        AllReduceRunner::Spec s = Fig1Job(fabric);
+        s.attributes.insert(s.attributes.end(),
+                            {{"HashFragments", "true"},
+                             {"PoolSize", "64"},
+                             {"MaxWindow", "32"},
+                             {"InitialWindow", "32"},
+                             {"MinWindow", "4"}});
+        s.tensorBytes = {200000};
+        JobRun run(fabric, s);
+        AllReduceRunner::RunAll({&run}, Seconds(20));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        const uint64_t sent = run.Reason(GridProgram::NOTICE_SENT);
+        NS_TEST_ASSERT_MSG_GT(sent, 0u, "its own fragments collided");
+        if (m_loss == 0)
+        {
+            NS_TEST_ASSERT_MSG_EQ(run.Counter("collision_notices"),
+                                  static_cast<double>(sent),
+                                  "every notice arrived");
+        }
+        NS_TEST_ASSERT_MSG_GT(run.Counter("notice_resends"), 0, "fragments resent");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
+        Simulator::Destroy();
+    }
+
+    double m_loss;
+    int64_t m_stream;
+};
+
+/**
+ * \ingroup grid-test
+ * Four jobs of four workers (one per leaf) with their own PS on a 4-leaf, 2-spine fabric where
+ * leaves and spines may aggregate, at `loss`: every job completes exact; the switches that
+ * complete fragments are exactly the plan's aggregating switches, and those with fan-in
+ * complete at least every fragment (404) when there is no loss.
+ */
+class GridLeafSpineTestCase : public TestCase
+{
+  public:
+    explicit GridLeafSpineTestCase(double loss)
+        : TestCase("four jobs on a leaf-spine, loss " + std::to_string(loss) + ": exact")
+        , m_loss(loss)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = LeafSpine(4, 2, 5, m_loss, 3);
+        std::vector<JobRun*> runs;
+        std::vector<AllReduceRunner*> all;
+        for (uint32_t j = 0; j < 4; ++j)
+        {
+            AllReduceRunner::Spec s;
+            s.jobId = j + 1;
+            s.name = "j" + std::to_string(j + 1);
+            for (uint32_t l = 0; l < 4; ++l)
+            {
+                s.hosts.push_back(l * 5 + j);
+            }
+            s.ps = {((j + 1) % 4) * 5 + 4};
+            s.tiers = {"leaf", "spine"};
+            s.tensorBytes = {100000};
+            s.seed = 11 + j;
+            runs.push_back(new JobRun(fabric, s));
+            all.push_back(runs.back());
+        }
+        AllReduceRunner::RunAll(all, Seconds(20));
+        for (JobRun* r : runs)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r->Complete(), true, r->GetSpec().name << " complete");
+            NS_TEST_ASSERT_MSG_EQ(r->ValueErrors(), 0u, r->GetSpec().name << " exact");
+            const GridPlan& plan = r->protocol->GetPlan();
+            uint32_t aggregating = 0;
+            for (const GridPlan::SwitchRoute& sw : plan.switches)
+            {
+                if (sw.fanIn == 0)
+                {
+                    continue;
+                }
+                ++aggregating;
+                NS_TEST_ASSERT_MSG_EQ(r->protocol->GetAggregationNode(sw.workers[0]),
+                                      sw.node,
+                                      "planned node");
+            }
+            NS_TEST_ASSERT_MSG_EQ(r->protocol->GetSwitches().size(),
+                                  aggregating,
+                                  "a program exactly at the planned switches");
+            NS_TEST_ASSERT_MSG_EQ((r->Counter("ps_fragments") >= 404), true, "every fragment");
+        }
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
+        for (JobRun* r : runs)
+        {
+            delete r;
+        }
+        Simulator::Destroy();
+    }
+
+    double m_loss;
+};
+
+/**
+ * \ingroup grid-test
+ * Set-up errors name the job and what is expected.
+ */
+class GridSetupErrorTestCase : public TestCase
+{
+  public:
+    GridSetupErrorTestCase()
+        : TestCase("set-up errors name what is wrong")
+    {
+    }
+
+  private:
+    static std::string Error(Ptr<InaFabric> fabric, const AllReduceRunner::Spec& s)
+    {
+        try
+        {
+            JobRun run(fabric, s);
+        }
+        catch (const std::exception& e)
+        {
+            return e.what();
+        }
+        return "";
+    }
+
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Fig1();
+        AllReduceRunner::Spec s = Fig1Job(fabric);
+        s.ps = {fabric->GetTopology().FindNode("ps"), fabric->GetTopology().FindNode("w8")};
+        s.hosts.pop_back();
+        NS_TEST_ASSERT_MSG_EQ(Error(fabric, s),
+                              "job j1 (grid): the job has 2 parameter servers; GRID plans for "
+                              "exactly one (ps_hosts: 1)",
+                              "two PSs");
+        s = Fig1Job(fabric);
+        s.tiers = {"spine"};
+        NS_TEST_ASSERT_MSG_EQ(Error(fabric, s),
+                              "job j1 (grid): no switch of the topology is in switch.ina_tiers "
+                              "[spine]; GRID needs at least one programmable switch",
+                              "no programmable switch");
+        Simulator::Destroy();
+    }
+};
+
+/// \ingroup grid-test
+class GridProtocolTestSuite : public TestSuite
+{
+  public:
+    GridProtocolTestSuite()
+        : TestSuite("grid-protocol", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new GridFig1TestCase);
+        AddTestCase(new GridDirectWorkersTestCase);
+        AddTestCase(new GridLossTestCase(0, 0));
+        AddTestCase(new GridLossTestCase(0.01, 5));
+        AddTestCase(new GridCollisionTestCase(0, 0));
+        AddTestCase(new GridCollisionTestCase(0.01, 9));
+        AddTestCase(new GridFragmentHashTestCase(0, 0));
+        AddTestCase(new GridFragmentHashTestCase(0.01, 13));
+        AddTestCase(new GridLeafSpineTestCase(0));
+        AddTestCase(new GridLeafSpineTestCase(0.01));
+        AddTestCase(new GridSetupErrorTestCase);
+    }
+};
+
+static GridProtocolTestSuite g_gridProtocolTestSuite;
+
+} // namespace

@@ -1,0 +1,653 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "switch-ml-protocol.h"
+
+#include "switch-ml-agent.h"
+#include "switch-ml-quantizer.h"
+
+#include "ns3/aggregation-protocol-registry.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/pipeline.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SwitchMlProtocol");
+NS_OBJECT_ENSURE_REGISTERED(SwitchMlProtocol);
+
+static AggregationProtocolRegistry::Registrar g_switchml(
+    "switchml",
+    "ns3::SwitchMlProtocol",
+    "SwitchML in-network aggregation (Sapio et al. 2019): int32 slots in the switch pipeline, "
+    "self-clocked slot window, shadow-copy loss recovery; 64 elements and block exponents of "
+    "NSDI'21 as Attributes");
+
+TypeId
+SwitchMlProtocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SwitchMlProtocol")
+            .SetParent<AggregationProtocol>()
+            .SetGroupName("InaAggregation")
+            .AddConstructor<SwitchMlProtocol>()
+            .AddAttribute("ElementsPerPacket",
+                          "int32 elements per packet: 32 (2019 paper, 180-B frames) or 64 "
+                          "(NSDI'21, 308-B frames, one recirculation per result).",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&SwitchMlProtocol::m_elements),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Quantizer",
+                          "Float to int32 conversion: global (one scaling factor, 2019 paper) "
+                          "or block-exponent (a per-packet exponent agreed one phase ahead, "
+                          "NSDI'21).",
+                          EnumValue(SwitchMlProtocol::GLOBAL),
+                          MakeEnumAccessor(&SwitchMlProtocol::m_quantizer),
+                          MakeEnumChecker(SwitchMlProtocol::GLOBAL,
+                                          "global",
+                                          SwitchMlProtocol::BLOCK_EXPONENT,
+                                          "block-exponent"))
+            .AddAttribute("WireFormat",
+                          "Elements on the wire: int32 (4 B, converted on the workers) or "
+                          "float16 (2 B: workers send half floats, the switch converts them to "
+                          "int32 with the global factor by lookup tables and the aggregate back; "
+                          "paper, Section 3.7, its \"SwitchML (16)\"). float16 needs the global "
+                          "quantizer.",
+                          EnumValue(SwitchMlProtocol::INT32),
+                          MakeEnumAccessor(&SwitchMlProtocol::m_wireFormat),
+                          MakeEnumChecker(SwitchMlProtocol::INT32,
+                                          "int32",
+                                          SwitchMlProtocol::FLOAT16,
+                                          "float16"))
+            .AddAttribute("ScalingFactor",
+                          "Global quantizer: the factor f. 0 picks the largest f that cannot "
+                          "overflow, (2^31 - 1 - n) / (n MaxAbsGradient) (paper, Theorem 2).",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&SwitchMlProtocol::m_scalingFactor),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("MaxAbsGradient",
+                          "Global quantizer: the bound B on |gradient| that the automatic "
+                          "factor assumes (check_values draws gradients in [-1, 1]).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&SwitchMlProtocol::m_maxAbsGradient),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("PoolSize",
+                          "Slots this job asks for at every aggregating switch, which is also "
+                          "each worker's window. 0: automatic, the next power of two of the "
+                          "bandwidth-delay product over the packet size (paper, Section 3.6), "
+                          "capped at an equal share of what explicit requests leave.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SwitchMlProtocol::m_poolSize),
+                          MakeUintegerChecker<uint32_t>(0, 65536))
+            .AddAttribute("SwitchPoolSize",
+                          "The pool of a SwitchML program this job installs at a switch (jobs "
+                          "that join it later must agree). 0: ns3::SwitchMlProgram::PoolSize.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SwitchMlProtocol::m_switchPoolSize),
+                          MakeUintegerChecker<uint32_t>(0, 1u << 24))
+            .AddAttribute("Rto",
+                          "Retransmission timeout per slot, from its last send; no backoff "
+                          "(paper, Section 5.5: 1 ms).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&SwitchMlProtocol::m_rto),
+                          MakeTimeChecker());
+    return tid;
+}
+
+SwitchMlProtocol::SwitchMlProtocol() = default;
+SwitchMlProtocol::~SwitchMlProtocol() = default;
+
+void
+SwitchMlProtocol::DoDispose()
+{
+    m_tree.clear();
+    m_agents.clear();
+    AggregationProtocol::DoDispose();
+}
+
+void
+SwitchMlProtocol::Fail(const std::string& what) const
+{
+    throw std::runtime_error("job " + GetContext().name + " (switchml): " + what);
+}
+
+void
+SwitchMlProtocol::DoInstall()
+{
+    const JobContext& ctx = GetContext();
+    const uint32_t n = ctx.workerHosts.size();
+    if (n == 0)
+    {
+        Fail("the job has no workers");
+    }
+    if (ctx.jobId == 0 || ctx.jobId > SWITCHML_ENDPOINT_LAST - SWITCHML_ENDPOINT_BASE)
+    {
+        Fail("job id " + std::to_string(ctx.jobId) + " is outside 1.." +
+             std::to_string(SWITCHML_ENDPOINT_LAST - SWITCHML_ENDPOINT_BASE) +
+             " (SwitchML's host endpoint is " + std::to_string(SWITCHML_ENDPOINT_BASE) +
+             " + job id)");
+    }
+    if (m_elements != 32 && m_elements != 64)
+    {
+        Fail("attribute ElementsPerPacket is " + std::to_string(m_elements) +
+             "; expected 32 (2019 paper) or 64 (NSDI'21)");
+    }
+    if (m_wireFormat == FLOAT16 && m_quantizer != GLOBAL)
+    {
+        Fail("attribute WireFormat float16 needs Quantizer global: the switch converts half "
+             "floats with the model's one scaling factor (paper, Section 3.7)");
+    }
+    if (!m_rto.IsStrictlyPositive())
+    {
+        Fail("attribute Rto is " + std::to_string(m_rto.GetSeconds()) +
+             " s; expected a positive time such as 1ms");
+    }
+    if (!std::isfinite(m_scalingFactor))
+    {
+        Fail("attribute ScalingFactor is not a finite number");
+    }
+    if (m_quantizer == GLOBAL)
+    {
+        try
+        {
+            m_factor = m_scalingFactor > 0 ? m_scalingFactor
+                                           : SwitchMlQuantizer::GlobalFactor(n, m_maxAbsGradient);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            Fail(e.what());
+        }
+    }
+    const uint32_t hosts = ctx.fabric->GetNHosts();
+    std::vector<std::pair<uint32_t, uint32_t>> byHost;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        if (ctx.workerHosts[r] >= hosts)
+        {
+            Fail("worker " + std::to_string(r) + " is on host " +
+                 std::to_string(ctx.workerHosts[r]) + " but the topology has " +
+                 std::to_string(hosts) + " hosts");
+        }
+        byHost.emplace_back(ctx.workerHosts[r], r);
+    }
+    std::sort(byHost.begin(), byHost.end());
+    for (size_t i = 1; i < byHost.size(); ++i)
+    {
+        if (byHost[i].first == byHost[i - 1].first)
+        {
+            Fail("workers " + std::to_string(byHost[i - 1].second) + " and " +
+                 std::to_string(byHost[i].second) + " are both on host " +
+                 std::to_string(byHost[i].first) +
+                 "; SwitchML needs one worker per host (one endpoint per job)");
+        }
+    }
+    m_endpoint = static_cast<uint16_t>(SWITCHML_ENDPOINT_BASE + ctx.jobId);
+    BuildTree();
+    ComputeAutoPoolSize();
+    InstallPrograms();
+}
+
+void
+SwitchMlProtocol::BuildTree()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const InaRoutingTable& routes = ctx.fabric->GetRoutes();
+    const uint32_t n = ctx.workerHosts.size();
+    auto allowed = [&](uint32_t node) {
+        return std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), topo.GetTier(node)) !=
+               ctx.inaTiers.end();
+    };
+    std::string tiers;
+    for (size_t i = 1; i < topo.GetTiers().size(); ++i)
+    {
+        tiers += (tiers.empty() ? "" : ", ") + topo.GetTiers()[i];
+    }
+    if (ctx.inaTiers.empty())
+    {
+        Fail("switch.ina_tiers is empty, but SwitchML aggregates in switches; allow at least "
+             "the workers' rack tier (this topology's switch tiers: " +
+             tiers + ")");
+    }
+
+    std::vector<uint32_t> rackOf(n);
+    std::set<uint32_t> racks;
+    uint32_t rackLevel = 0;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        rackOf[r] = topo.RackOf(ctx.workerHosts[r]);
+        racks.insert(rackOf[r]);
+        rackLevel = std::max(rackLevel, topo.GetLevel(rackOf[r]));
+    }
+    m_tree.clear();
+    m_routes.assign(n, WorkerRoute{});
+
+    const uint32_t firstRack = *racks.begin();
+    if (racks.size() == 1 && allowed(firstRack))
+    {
+        TreeSwitch root;
+        root.node = firstRack;
+        root.isRoot = true;
+        root.fanIn = n;
+        m_tree.push_back(root);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            m_routes[r] = {firstRack, static_cast<uint16_t>(r)};
+        }
+        return;
+    }
+
+    // The lowest allowed tier above the racks with a switch every rack reaches going up only.
+    std::vector<uint32_t> candidates;
+    for (const std::string& tier : topo.GetTiers())
+    {
+        if (tier == "host" ||
+            std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) == ctx.inaTiers.end())
+        {
+            continue;
+        }
+        for (uint32_t c : topo.NodesInTier(tier))
+        {
+            const uint32_t level = topo.GetLevel(c);
+            if (level <= rackLevel)
+            {
+                continue;
+            }
+            const bool ancestor = std::all_of(racks.begin(), racks.end(), [&](uint32_t rack) {
+                return routes.Distance(rack, c) == level - topo.GetLevel(rack);
+            });
+            if (ancestor)
+            {
+                candidates.push_back(c);
+            }
+        }
+        if (!candidates.empty())
+        {
+            break;
+        }
+    }
+    if (candidates.empty())
+    {
+        std::string rackNames;
+        for (uint32_t rack : racks)
+        {
+            rackNames += (rackNames.empty() ? "" : ", ") + topo.GetNode(rack).name;
+        }
+        std::string asked;
+        for (const std::string& t : ctx.inaTiers)
+        {
+            asked += (asked.empty() ? "" : ", ") + t;
+        }
+        Fail("its workers are under " + rackNames +
+             " and no switch of the tiers allowed to "
+             "aggregate (ina_tiers: " +
+             asked +
+             ") above them is a common ancestor reached by an "
+             "upward path; allow a higher tier (this topology's switch tiers: " +
+             tiers + ") or place the job's workers in one rack");
+    }
+    const uint32_t rootNode = candidates[ctx.jobId % candidates.size()];
+
+    TreeSwitch root;
+    root.node = rootNode;
+    root.isRoot = true;
+    m_tree.push_back(root);
+    uint16_t childId = 0;
+    for (uint32_t rack : racks)
+    {
+        if (!allowed(rack))
+        {
+            continue;
+        }
+        TreeSwitch ts;
+        ts.node = rack;
+        ts.parent = rootNode;
+        ts.childId = childId++;
+        uint16_t wid = 0;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            if (rackOf[r] == rack)
+            {
+                m_routes[r] = {rack, wid++};
+            }
+        }
+        ts.fanIn = wid;
+        m_tree.push_back(ts);
+    }
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        if (!allowed(rackOf[r]))
+        {
+            m_routes[r] = {rootNode, childId++};
+        }
+    }
+    m_tree[0].fanIn = childId;
+}
+
+void
+SwitchMlProtocol::ComputeAutoPoolSize()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const InaRoutingTable& routes = ctx.fabric->GetRoutes();
+    const uint32_t bytes = GetWireBytes(true);
+
+    // One way along shortest paths: propagation, serialisation of one packet, pipeline latency.
+    auto oneWay = [&](uint32_t from, uint32_t to) {
+        double ps = 0;
+        for (uint32_t cur = from; cur != to;)
+        {
+            const uint16_t port = routes.NextHops(cur, to).front();
+            const auto& [next, link] = topo.Neighbors(cur)[port];
+            const InaTopology::Link& l = topo.GetLink(link);
+            ps += l.delayPs + bytes * 8e12 / l.rateBps;
+            if (!topo.IsHost(next))
+            {
+                ps += ctx.fabric->GetSwitch(next)->GetPipeline()->GetLatency().GetPicoSeconds();
+            }
+            cur = next;
+        }
+        return ps;
+    };
+    // A 64-element result takes one recirculation at every aggregating switch it leaves.
+    double harvestPs = 0;
+    if (m_elements > 32)
+    {
+        for (const TreeSwitch& ts : m_tree)
+        {
+            const PipelineUsage u = ctx.fabric->GetSwitch(ts.node)->GetPipeline()->GetUsage();
+            harvestPs += u.recirculationLatencyPs +
+                         (u.recirculationRateBps > 0 ? bytes * 8e12 / u.recirculationRateBps : 0);
+        }
+    }
+    const uint32_t root = m_tree.front().node;
+    double window = 1;
+    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
+    {
+        const uint32_t host = ctx.workerHosts[r];
+        const uint32_t first = m_routes[r].aggregator;
+        const double rtt = 2 * (oneWay(host, first) + oneWay(first, root)) + harvestPs;
+        const uint64_t rate = topo.GetLink(topo.Neighbors(host).front().second).rateBps;
+        window = std::max(window, std::ceil(rate * rtt / 8e12 / bytes));
+    }
+    uint32_t pow2 = 1;
+    while (pow2 < window && pow2 < 65536)
+    {
+        pow2 *= 2;
+    }
+    m_autoPool = pow2;
+}
+
+void
+SwitchMlProtocol::InstallPrograms()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const uint32_t n = ctx.workerHosts.size();
+    const uint32_t rootNode = m_tree.front().node;
+    m_group = ctx.fabric->CreateMulticastGroup(rootNode, ctx.workerHosts);
+
+    TypeId::AttributeInformation fanInInfo;
+    SwitchMlProgram::GetTypeId().LookupAttributeByName("MaxFanIn", &fanInInfo);
+    const auto defaultFanIn =
+        static_cast<uint32_t>(DynamicCast<const UintegerValue>(fanInInfo.initialValue)->Get());
+
+    for (TreeSwitch& ts : m_tree)
+    {
+        Ptr<InaSwitch> sw = ctx.fabric->GetSwitch(ts.node);
+        const std::string where = "switch " + topo.GetNode(ts.node).name;
+        Ptr<Pipeline> pipeline = sw->GetPipeline();
+        Ptr<SwitchProgram> existing = pipeline->GetProgram(SWITCHML_PROTOCOL);
+        Ptr<SwitchMlProgram> program;
+        if (existing)
+        {
+            program = DynamicCast<SwitchMlProgram>(existing);
+            if (!program)
+            {
+                Fail(where + " already runs program \"" + existing->GetName() +
+                     "\" for protocol number " + std::to_string(SWITCHML_PROTOCOL) +
+                     ", which SwitchML needs");
+            }
+            auto mismatch =
+                [&](const std::string& what, const std::string& theirs, const std::string& ours) {
+                    Fail(where + " already runs SwitchML with " + what + " " + theirs +
+                         " (installed by another job) but this job asks for " + ours +
+                         "; SwitchML jobs that share a switch must agree on it");
+                };
+            if (program->GetElementsPerPacket() != m_elements)
+            {
+                mismatch("ElementsPerPacket",
+                         std::to_string(program->GetElementsPerPacket()),
+                         std::to_string(m_elements));
+            }
+            if (program->IsBlockExponent() != (m_quantizer == BLOCK_EXPONENT))
+            {
+                mismatch("Quantizer",
+                         program->IsBlockExponent() ? "block-exponent" : "global",
+                         m_quantizer == BLOCK_EXPONENT ? "block-exponent" : "global");
+            }
+            if (m_switchPoolSize != 0 && program->GetPoolSize() != m_switchPoolSize)
+            {
+                mismatch("SwitchPoolSize",
+                         std::to_string(program->GetPoolSize()),
+                         std::to_string(m_switchPoolSize));
+            }
+        }
+        else
+        {
+            ObjectFactory f("ns3::SwitchMlProgram");
+            f.Set("ElementsPerPacket", UintegerValue(m_elements));
+            f.Set("BlockExponent", BooleanValue(m_quantizer == BLOCK_EXPONENT));
+            if (m_switchPoolSize != 0)
+            {
+                f.Set("PoolSize", UintegerValue(m_switchPoolSize));
+            }
+            // Room for this job's fan-in, in whole 32-bit bitmap words.
+            const uint32_t fanIn = std::max(defaultFanIn, (ts.fanIn + 31) / 32 * 32);
+            f.Set("MaxFanIn", UintegerValue(fanIn));
+            program = f.Create<SwitchMlProgram>();
+            program->SetPipelineLimits(pipeline->GetLimits());
+            try
+            {
+                pipeline->Install(program);
+            }
+            catch (const PipelineFitError& e)
+            {
+                Fail("cannot install SwitchML at " + where + ": " + e.what());
+            }
+        }
+
+        SwitchMlProgram::JobConfig cfg;
+        cfg.jobId = ctx.jobId;
+        cfg.name = ctx.name;
+        cfg.fanIn = ts.fanIn;
+        cfg.requestedSlots = m_poolSize;
+        cfg.autoCap = m_autoPool;
+        cfg.isRoot = ts.isRoot;
+        cfg.parent = ts.parent;
+        cfg.childId = ts.childId;
+        cfg.upFlowId = ctx.flowIdBase + n + ts.childId;
+        cfg.resultGroup = m_group;
+        cfg.endpoint = m_endpoint;
+        try
+        {
+            program->AddJob(cfg);
+        }
+        catch (const std::runtime_error& e)
+        {
+            Fail(where + ": " + e.what());
+        }
+        ts.program = program;
+    }
+}
+
+Ptr<AggregationAgent>
+SwitchMlProtocol::DoCreateAgent(uint32_t rank)
+{
+    if (m_agentCreated.size() <= rank)
+    {
+        m_agentCreated.resize(GetContext().workerHosts.size(), false);
+    }
+    if (m_agentCreated[rank])
+    {
+        Fail("an agent for worker " + std::to_string(rank) +
+             " exists already; every rank gets one agent (one endpoint on its host)");
+    }
+    m_agentCreated[rank] = true;
+    Ptr<SwitchMlAgent> agent = CreateObject<SwitchMlAgent>();
+    agent->SetProtocol(this);
+    m_agents.push_back(agent);
+    return agent;
+}
+
+double
+SwitchMlProtocol::ValueTolerance(uint32_t contributions, double maxAbsValue) const
+{
+    const uint32_t n = std::max<uint32_t>(1, contributions);
+    if (m_quantizer == BLOCK_EXPONENT)
+    {
+        return SwitchMlQuantizer::BlockTolerance(n, maxAbsValue);
+    }
+    const double f = m_factor > 0          ? m_factor
+                     : m_scalingFactor > 0 ? m_scalingFactor
+                                           : SwitchMlQuantizer::GlobalFactor(n, m_maxAbsGradient);
+    const double halves =
+        m_wireFormat == FLOAT16 ? SwitchMlQuantizer::HalfTolerance(n, maxAbsValue) : 0;
+    return SwitchMlQuantizer::GlobalTolerance(n, f, maxAbsValue) + halves;
+}
+
+std::map<std::string, double>
+SwitchMlProtocol::GetCounters() const
+{
+    std::map<std::string, double> c;
+    c["window"] = m_window;
+    c["aggregating_switches"] = m_tree.size();
+    c["tree_levels"] = m_tree.size() > 1 ? 2 : (m_tree.empty() ? 0 : 1);
+    double timeouts = 0;
+    double stale = 0;
+    double overflows = 0;
+    double exponentPhases = 0;
+    for (const Ptr<SwitchMlAgent>& a : m_agents)
+    {
+        const SwitchMlAgent::Counters& ac = a->GetCounters();
+        timeouts += ac.timeouts;
+        stale += ac.staleResults;
+        overflows += ac.quantizationOverflows;
+        exponentPhases += ac.exponentPhases;
+    }
+    c["timeouts"] = timeouts;
+    c["stale_results"] = stale;
+    c["quantization_overflows"] = overflows;
+    c["exponent_phases"] = exponentPhases;
+    return c;
+}
+
+const std::vector<SwitchMlProtocol::TreeSwitch>&
+SwitchMlProtocol::GetTree() const
+{
+    return m_tree;
+}
+
+uint32_t
+SwitchMlProtocol::GetRootNode() const
+{
+    if (m_tree.empty())
+    {
+        throw std::logic_error("SwitchMlProtocol::GetRootNode before Install");
+    }
+    return m_tree.front().node;
+}
+
+const SwitchMlProtocol::WorkerRoute&
+SwitchMlProtocol::GetWorkerRoute(uint32_t rank) const
+{
+    return m_routes.at(rank);
+}
+
+uint32_t
+SwitchMlProtocol::GetWindow()
+{
+    if (m_window == 0)
+    {
+        if (m_tree.empty())
+        {
+            throw std::logic_error("SwitchMlProtocol::GetWindow before Install");
+        }
+        const uint32_t jobId = GetContext().jobId;
+        uint32_t w = UINT32_MAX;
+        for (const TreeSwitch& ts : m_tree)
+        {
+            w = std::min(w, ts.program->GetShare(jobId));
+        }
+        for (const TreeSwitch& ts : m_tree)
+        {
+            ts.program->FreezeJob(jobId);
+        }
+        m_window = w;
+    }
+    return m_window;
+}
+
+uint32_t
+SwitchMlProtocol::GetAutoPoolSize() const
+{
+    return m_autoPool;
+}
+
+uint32_t
+SwitchMlProtocol::GetElementsPerPacket() const
+{
+    return m_elements;
+}
+
+SwitchMlProtocol::Quantizer
+SwitchMlProtocol::GetQuantizer() const
+{
+    return m_quantizer;
+}
+
+double
+SwitchMlProtocol::GetScalingFactor() const
+{
+    return m_factor;
+}
+
+Time
+SwitchMlProtocol::GetRto() const
+{
+    return m_rto;
+}
+
+uint16_t
+SwitchMlProtocol::GetEndpoint() const
+{
+    return m_endpoint;
+}
+
+uint32_t
+SwitchMlProtocol::GetWireBytes(bool hasData) const
+{
+    return SwitchMlHeader::WireBytes(m_elements,
+                                     m_quantizer == BLOCK_EXPONENT,
+                                     hasData,
+                                     m_wireFormat == FLOAT16 ? 2 : 4);
+}
+
+SwitchMlProtocol::WireFormat
+SwitchMlProtocol::GetWireFormat() const
+{
+    return m_wireFormat;
+}
+
+} // namespace ns3
