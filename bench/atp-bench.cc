@@ -171,6 +171,7 @@ Split(const std::string& list)
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     Options o;
     std::string models = "resnet50,vgg16";
     CommandLine cmd(__FILE__);

@@ -25,6 +25,7 @@
 // The driver runs the scheduler benchmark beside it (raw event rate, for the hop rate's context).
 
 #include "ns3/core-module.h"
+#include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-scenario-module.h"
 
 #include <chrono>
@@ -126,6 +127,7 @@ RunOnce(const std::string& scenarioPath,
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     std::string scenario = std::string(INASIM_SOURCE_DIR) + "/examples/scenarios/esa-paper.yaml";
     std::string protocols = "esa,atp,switchml";
     std::string outDir = "/tmp/inasim-esa-bench";

@@ -142,6 +142,7 @@ RunOnce(InaFabricHelper::LinkKind kind, uint64_t packetsPerHost)
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     uint64_t packets = 200000;
     uint64_t p2pPackets = 0;
     CommandLine cmd(__FILE__);

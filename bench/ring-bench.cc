@@ -66,6 +66,7 @@ RunRing(uint32_t n, uint64_t bytes)
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     uint64_t bytes = 100000000;
     std::string sizes = "8,64";
     CommandLine cmd(__FILE__);

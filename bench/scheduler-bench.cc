@@ -8,13 +8,15 @@
  * Raw event rate of the ns-3 scheduler: trivial self-rescheduling events with a fixed number of
  * pending events. Every model built on ns-3 runs at some fraction of this rate, so it is the
  * ceiling the fabric and protocol benchmarks are compared against (research: performance.md B1/D).
- * `scheduler.raw.*` uses the scheduler inasim programs use (the one ina-fabric makes the default
- * when it loads); `scheduler.map.*` ns-3's own default, MapScheduler, for comparison.
+ * `scheduler.raw.*` uses the scheduler inasim programs use (InaFabricHelper::ConfigureSimulator's,
+ * unless NS_GLOBAL_VALUE or --SchedulerType choose another); `scheduler.map.*` ns-3's own default,
+ * MapScheduler, for comparison.
  *
  * Output (the `./inasim bench` protocol, docs/driver.md): one flat JSON object on stdout.
  */
 
 #include "ns3/command-line.h"
+#include "ns3/ina-fabric-helper.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -96,7 +98,8 @@ RunChains(uint64_t events, uint32_t chains, uint64_t seed)
 int
 main(int argc, char* argv[])
 {
-    // Picosecond resolution is set by ina-fabric when it loads, as in every inasim program.
+    // The scheduler every inasim program uses (and picosecond time steps), as they make it.
+    InaFabricHelper::ConfigureSimulator();
     uint64_t events = 8000000;
     uint32_t chains = 1000;
     uint64_t seed = 88172645463325252ULL;

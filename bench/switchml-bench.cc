@@ -83,6 +83,7 @@ RunOnce(const std::string& typeId, uint32_t workers, uint64_t bytes, InaFabricHe
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     uint64_t tensorBytes = 100000000;
     uint64_t p2pBytes = 10000000;
     std::string workerList = "8,64";

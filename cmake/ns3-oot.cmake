@@ -5,6 +5,8 @@
 # Call find_package(ns3 ...) before include()-ing this file.
 include_guard(GLOBAL)
 include(CheckIncludeFileCXX) # ns-3's create-module.py template uses check_include_file_cxx
+include(GNUInstallDirs)
+set(NS3_OOT_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 option(NS3_OOT_EXAMPLES "Build module examples (ns-3: ENABLE_EXAMPLES)" ON)
 option(NS3_OOT_TESTS "Build module TestSuites into a test-runner (ns-3: ENABLE_TESTS)" ON)
@@ -112,6 +114,14 @@ function(build_lib)
   _ns3oot_stage_headers(${BLIB_HEADER_FILES} ${BLIB_PRIVATE_HEADER_FILES} ${BLIB_DEPRECATED_HEADER_FILES})
   _ns3oot_write_module_header(${BLIB_LIBNAME} ${BLIB_HEADER_FILES})
   set_property(GLOBAL APPEND PROPERTY NS3OOT_MODULE_LIBS ${target})
+  set_property(GLOBAL APPEND PROPERTY NS3OOT_MODULE_NAMES ${BLIB_LIBNAME})
+
+  # `cmake --install build --prefix P`: the library, its real headers (not the build tree's
+  # stubs) and its module header, for programs outside this tree (find_package(inasim), or
+  # pkg-config inasim).
+  install(TARGETS ${target} EXPORT inasimTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${BLIB_HEADER_FILES} ${NS3_OOT_INCLUDE_DIR}/ns3/${BLIB_LIBNAME}-module.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
 
   foreach(_ex example examples)
     if(ENABLE_EXAMPLES AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${_ex}/CMakeLists.txt)
@@ -187,7 +197,30 @@ function(ns3oot_add_scratch scratch_dir)
   endforeach()
 endfunction()
 
+# The installed package: CMake config (find_package(inasim) gives inasim::inasim, every module
+# linked --no-as-needed) and a pkg-config file, both listing the modules this build made.
+function(_ns3oot_install_package)
+  get_property(_names GLOBAL PROPERTY NS3OOT_MODULE_NAMES)
+  set(_dest ${CMAKE_INSTALL_LIBDIR}/cmake/inasim)
+  install(EXPORT inasimTargets NAMESPACE inasim:: DESTINATION ${_dest})
+  set(_targets)
+  set(_libs)
+  foreach(_n IN LISTS _names)
+    string(APPEND _targets " inasim::lib${_n}")
+    string(APPEND _libs " -l${NS3_OOT_VERSION_TAG}-${_n}")
+  endforeach()
+  set(INASIM_PACKAGE_TARGETS "${_targets}")
+  set(INASIM_PACKAGE_LIBS "${_libs}")
+  set(INASIM_NS3_VERSION ${ns3_VERSION})
+  configure_file(${NS3_OOT_CMAKE_DIR}/inasimConfig.cmake.in ${CMAKE_BINARY_DIR}/inasimConfig.cmake
+                 @ONLY)
+  configure_file(${NS3_OOT_CMAKE_DIR}/inasim.pc.in ${CMAKE_BINARY_DIR}/inasim.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/inasimConfig.cmake DESTINATION ${_dest})
+  install(FILES ${CMAKE_BINARY_DIR}/inasim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endfunction()
+
 function(ns3oot_finalize)
+  _ns3oot_install_package()
   get_property(_objlibs GLOBAL PROPERTY NS3OOT_TEST_OBJLIBS)
   if(ENABLE_TESTS AND _objlibs)
     set(_main ${CMAKE_BINARY_DIR}/ns3oot-test-runner.cc)

@@ -10,6 +10,7 @@
 #include "ns3/atp-header.h"
 #include "ns3/atp-parameter-server.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -298,11 +299,11 @@ class AtpPsBadPacketTestCase : public TestCase
  * \ingroup atp-test
  * The ATP parameter-server test suite.
  */
-class AtpParameterServerTestSuite : public TestSuite
+class AtpParameterServerTestSuite : public InaTestSuite
 {
   public:
     AtpParameterServerTestSuite()
-        : TestSuite("atp-parameter-server", Type::UNIT)
+        : InaTestSuite("atp-parameter-server", Type::UNIT)
     {
         AddTestCase(new AtpPsMergeTestCase);
         AddTestCase(new AtpPsSupersetTestCase);

@@ -11,6 +11,7 @@
 
 #include "ns3/atp-header.h"
 #include "ns3/atp-program.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
@@ -694,11 +695,11 @@ class AtpPoolFitTestCase : public TestCase
  * \ingroup atp-test
  * The ATP switch-program test suite.
  */
-class AtpProgramTestSuite : public TestSuite
+class AtpProgramTestSuite : public InaTestSuite
 {
   public:
     AtpProgramTestSuite()
-        : TestSuite("atp-program", Type::UNIT)
+        : InaTestSuite("atp-program", Type::UNIT)
     {
         AddTestCase(new AtpOneLevelTestCase);
         AddTestCase(new AtpCollisionTestCase);

@@ -21,6 +21,7 @@
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -950,11 +951,11 @@ class AtpSixteenJobsTestCase : public TestCase
  * \ingroup atp-test
  * The ATP protocol test suite.
  */
-class AtpProtocolTestSuite : public TestSuite
+class AtpProtocolTestSuite : public InaTestSuite
 {
   public:
     AtpProtocolTestSuite()
-        : TestSuite("atp-protocol", Type::UNIT)
+        : InaTestSuite("atp-protocol", Type::UNIT)
     {
         AddTestCase(new AtpStarTestCase);
         AddTestCase(new AtpCollisionTestCase);

@@ -11,6 +11,7 @@
 #include "ns3/esa-header.h"
 #include "ns3/esa-parameter-server.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -366,11 +367,11 @@ class EsaPsTimersTestCase : public TestCase
  * \ingroup esa-test
  * The test suite.
  */
-class EsaParameterServerTestSuite : public TestSuite
+class EsaParameterServerTestSuite : public InaTestSuite
 {
   public:
     EsaParameterServerTestSuite()
-        : TestSuite("esa-parameter-server", TestSuite::Type::UNIT)
+        : InaTestSuite("esa-parameter-server", TestSuite::Type::UNIT)
     {
         AddTestCase(new EsaPsRaceTestCase);
         AddTestCase(new EsaPsWorkerReminderTestCase);

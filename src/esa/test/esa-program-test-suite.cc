@@ -15,6 +15,7 @@
 #include "ns3/enum.h"
 #include "ns3/esa-header.h"
 #include "ns3/esa-program.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
@@ -626,11 +627,11 @@ class EsaResourcesTestCase : public TestCase
  * \ingroup esa-test
  * The test suite.
  */
-class EsaProgramTestSuite : public TestSuite
+class EsaProgramTestSuite : public InaTestSuite
 {
   public:
     EsaProgramTestSuite()
-        : TestSuite("esa-program", TestSuite::Type::UNIT)
+        : InaTestSuite("esa-program", TestSuite::Type::UNIT)
     {
         AddTestCase(new EsaCompleteTestCase);
         AddTestCase(new EsaPreemptTestCase);

@@ -18,6 +18,7 @@
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -650,11 +651,11 @@ class EsaPriorityFromWorkloadTestCase : public TestCase
  * \ingroup esa-test
  * The test suite.
  */
-class EsaProtocolTestSuite : public TestSuite
+class EsaProtocolTestSuite : public InaTestSuite
 {
   public:
     EsaProtocolTestSuite()
-        : TestSuite("esa-protocol", TestSuite::Type::UNIT)
+        : InaTestSuite("esa-protocol", TestSuite::Type::UNIT)
     {
         AddTestCase(new EsaStarTestCase);
         AddTestCase(new EsaCollisionTestCase("priority"));

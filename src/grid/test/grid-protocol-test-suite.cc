@@ -15,6 +15,7 @@
 #include "ns3/grid-program.h"
 #include "ns3/grid-protocol.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -514,11 +515,11 @@ class GridSetupErrorTestCase : public TestCase
 };
 
 /// \ingroup grid-test
-class GridProtocolTestSuite : public TestSuite
+class GridProtocolTestSuite : public InaTestSuite
 {
   public:
     GridProtocolTestSuite()
-        : TestSuite("grid-protocol", TestSuite::Type::UNIT)
+        : InaTestSuite("grid-protocol", TestSuite::Type::UNIT)
     {
         AddTestCase(new GridFig1TestCase);
         AddTestCase(new GridDirectWorkersTestCase);

@@ -9,20 +9,53 @@
 #include "ns3/drop-tail-queue.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/global-value.h"
 #include "ns3/ina-channel.h"
 #include "ns3/ina-net-device.h"
 #include "ns3/ina-p2p-port.h"
+#include "ns3/ina-time-resolution.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pipeline.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/pointer.h"
+#include "ns3/priority-queue-scheduler.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("InaFabricHelper");
+
+void
+InaFabricHelper::ConfigureSimulator()
+{
+    if (Time::GetResolution() == Time::NS)
+    {
+        NS_LOG_INFO("time resolution: NS (ns-3's default) -> PS");
+        Time::SetResolution(InaTimeResolution::UNIT);
+    }
+    // NS_GLOBAL_VALUE is applied when the GlobalValue is made, so an environment choice of
+    // MapScheduler looks like the default: the variable itself says the user chose.
+    const char* env = std::getenv("NS_GLOBAL_VALUE");
+    if (env != nullptr && std::strstr(env, "SchedulerType") != nullptr)
+    {
+        return;
+    }
+    TypeIdValue scheduler;
+    GlobalValue::GetValueByName("SchedulerType", scheduler);
+    if (scheduler.Get().GetName() == "ns3::MapScheduler")
+    {
+        NS_LOG_INFO("scheduler: ns3::MapScheduler (ns-3's default) -> ns3::PriorityQueueScheduler");
+        GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
+    }
+}
 
 InaFabricHelper::InaFabricHelper()
 {
@@ -100,6 +133,7 @@ MakeLoss(double rate, int64_t stream)
 Ptr<InaFabric>
 InaFabricHelper::Build(const InaTopology& topology) const
 {
+    InaTimeResolution::Require("InaFabricHelper::Build");
     Ptr<InaFabric> fabric = CreateObject<InaFabric>();
     fabric->SetTopology(topology, m_ecmpSeed);
     const InaTopology& topo = fabric->GetTopology();

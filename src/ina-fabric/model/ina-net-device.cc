@@ -6,6 +6,7 @@
 
 #include "ina-channel.h"
 #include "ina-packet-tag.h"
+#include "ina-time-resolution.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -89,6 +90,7 @@ InaNetDevice::DoDispose()
 void
 InaNetDevice::Attach(Ptr<InaChannel> channel)
 {
+    InaTimeResolution::Require("InaNetDevice::Attach");
     m_channel = channel;
     channel->Add(this);
 }

@@ -14,6 +14,7 @@
 #include "ns3/ina-event.h"
 #include "ns3/ina-net-device.h"
 #include "ns3/ina-p2p-port.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/node.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/pointer.h"
@@ -457,11 +458,11 @@ class InaLinkP2pEquivalenceTestCase : public TestCase
     }
 };
 
-class InaLinkTestSuite : public TestSuite
+class InaLinkTestSuite : public InaTestSuite
 {
   public:
     InaLinkTestSuite()
-        : TestSuite("ina-link", Type::UNIT)
+        : InaTestSuite("ina-link", Type::UNIT)
     {
         AddTestCase(new InaLinkTimingTestCase);
         AddTestCase(new InaLinkQueueTestCase);

@@ -8,6 +8,7 @@
 
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -257,11 +258,11 @@ class InaSwitchPinnedRouteTestCase : public TestCase
     }
 };
 
-class InaSwitchTestSuite : public TestSuite
+class InaSwitchTestSuite : public InaTestSuite
 {
   public:
     InaSwitchTestSuite()
-        : TestSuite("ina-switch", Type::UNIT)
+        : InaTestSuite("ina-switch", Type::UNIT)
     {
         AddTestCase(new InaSwitchHopTimingTestCase);
         AddTestCase(new InaSwitchEcmpTestCase);

@@ -7,6 +7,7 @@
 // of the parser and the routing table are in test/gtest/topology-test.cc.)
 
 #include "ns3/ina-routing-table.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/ina-topology.h"
 #include "ns3/test.h"
 
@@ -184,11 +185,11 @@ class InaFatTreeRoutesTestCase : public TestCase
  * \ingroup ina-fabric-tests
  * Topology generators, files and routes.
  */
-class InaTopologyTestSuite : public TestSuite
+class InaTopologyTestSuite : public InaTestSuite
 {
   public:
     InaTopologyTestSuite()
-        : TestSuite("ina-topology", Type::UNIT)
+        : InaTestSuite("ina-topology", Type::UNIT)
     {
         AddTestCase(new InaTopologyFilesTestCase);
         AddTestCase(new InaFatTreeCountsTestCase);

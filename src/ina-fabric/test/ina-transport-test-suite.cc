@@ -11,6 +11,7 @@
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-flow-app.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/ina-transport-profile.h"
 #include "ns3/ina-transport-receiver.h"
 #include "ns3/ina-transport-sender.h"
@@ -1316,11 +1317,11 @@ class InaTransportProfileErrorTestCase : public TestCase
     }
 };
 
-class InaTransportTestSuite : public TestSuite
+class InaTransportTestSuite : public InaTestSuite
 {
   public:
     InaTransportTestSuite()
-        : TestSuite("ina-transport", TestSuite::Type::UNIT)
+        : InaTestSuite("ina-transport", TestSuite::Type::UNIT)
     {
         AddTestCase(new InaTransportOneWindowTestCase);
         AddTestCase(new InaTransportWindowLimitedTestCase);

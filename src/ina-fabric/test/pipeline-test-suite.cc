@@ -12,6 +12,7 @@
 #include "ns3/double.h"
 #include "ns3/exact-match-table.h"
 #include "ns3/ina-event.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline-pass.h"
 #include "ns3/pipeline-resources.h"
@@ -32,22 +33,6 @@ using namespace ns3;
 
 namespace
 {
-
-/**
- * The timing tests compare picoseconds. The ina-fabric library sets PS when it loads; ns-3 3.37
- * crashes in Time::ConvertTimes when SetResolution is called a second time or after a simulation
- * ran, so only ever call it guarded, before any simulation.
- */
-struct PicosecondResolution
-{
-    PicosecondResolution()
-    {
-        if (Time::GetResolution() != Time::PS)
-        {
-            Time::SetResolution(Time::PS);
-        }
-    }
-} g_picosecondResolution;
 
 /// The switch double: records what passes hand it, with the time, and frees the packets.
 class RecordingActions : public InaSwitchActions
@@ -1363,11 +1348,11 @@ class PipelineProgramContractTestCase : public TestCase
  * \ingroup ina-fabric-test
  * The pipeline test suite.
  */
-class PipelineTestSuite : public TestSuite
+class PipelineTestSuite : public InaTestSuite
 {
   public:
     PipelineTestSuite()
-        : TestSuite("ina-pipeline", Type::UNIT)
+        : InaTestSuite("ina-pipeline", Type::UNIT)
     {
         AddTestCase(new PipelineFitSramTestCase, TestCase::QUICK);
         AddTestCase(new PipelineFitAluTestCase, TestCase::QUICK);

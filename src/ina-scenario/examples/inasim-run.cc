@@ -10,6 +10,7 @@
 // or its command line is wrong (the message names the file, line or key); 3 the model refused the
 // set-up (a switch program that does not fit, a protocol bug caught by the pipeline).
 
+#include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-scenario-module.h"
 
 #include <cstring>
@@ -33,6 +34,7 @@ Usage(std::ostream& os)
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     std::string scenarioPath;
     std::string outDir;
     std::vector<std::string> overrides;

@@ -7,6 +7,7 @@
 // their effective configuration. (Parser details are covered by the GoogleTest files
 // test/gtest/scenario-*-test.cc.)
 
+#include "ns3/ina-test-suite.h"
 #include "ns3/scenario-loader.h"
 #include "ns3/test.h"
 
@@ -163,11 +164,11 @@ class InaScenarioErrorTestCase : public TestCase
  * \ingroup ina-scenario
  * Scenario files: shipped examples and error reporting.
  */
-class InaScenarioTestSuite : public TestSuite
+class InaScenarioTestSuite : public InaTestSuite
 {
   public:
     InaScenarioTestSuite()
-        : TestSuite("ina-scenario", TestSuite::Type::UNIT)
+        : InaTestSuite("ina-scenario", TestSuite::Type::UNIT)
     {
         AddTestCase(new InaScenarioDefaultFileTestCase);
         AddTestCase(new InaScenarioExamplesTestCase);

@@ -11,6 +11,7 @@
 #include "ns3/gpu-contention-compute-model.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/ring-all-reduce-protocol.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -308,11 +309,11 @@ class GpuContentionPacedRingTestCase : public TestCase
     }
 };
 
-class GpuContentionComputeModelTestSuite : public TestSuite
+class GpuContentionComputeModelTestSuite : public InaTestSuite
 {
   public:
     GpuContentionComputeModelTestSuite()
-        : TestSuite("gpu-contention-compute-model", Type::UNIT)
+        : InaTestSuite("gpu-contention-compute-model", Type::UNIT)
     {
         AddTestCase(new GpuContentionTinyJobTestCase);
         AddTestCase(new GpuContentionFreeTestCase);

@@ -11,6 +11,7 @@
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/object-factory.h"
 #include "ns3/ring-all-reduce-agent.h"
 #include "ns3/ring-all-reduce-protocol.h"
@@ -609,11 +610,11 @@ class RingErrorsTestCase : public TestCase
     }
 };
 
-class RingAllReduceTestSuite : public TestSuite
+class RingAllReduceTestSuite : public InaTestSuite
 {
   public:
     RingAllReduceTestSuite()
-        : TestSuite("ina-ring-all-reduce", TestSuite::Type::UNIT)
+        : InaTestSuite("ina-ring-all-reduce", TestSuite::Type::UNIT)
     {
         AddTestCase(new RingLayoutTestCase);
         AddTestCase(new RingBusBandwidthTestCase(2, 8 * MIB));

@@ -12,6 +12,7 @@
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/object-factory.h"
 #include "ns3/parameter-server-app.h"
 #include "ns3/sharded-ps-agent.h"
@@ -510,11 +511,11 @@ class PsErrorsTestCase : public TestCase
     }
 };
 
-class ShardedPsTestSuite : public TestSuite
+class ShardedPsTestSuite : public InaTestSuite
 {
   public:
     ShardedPsTestSuite()
-        : TestSuite("ina-sharded-ps", TestSuite::Type::UNIT)
+        : InaTestSuite("ina-sharded-ps", TestSuite::Type::UNIT)
     {
         AddTestCase(new PsOneServerTestCase);
         AddTestCase(new PsBoundTestCase);

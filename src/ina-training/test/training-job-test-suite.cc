@@ -14,6 +14,7 @@
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/model-zoo.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -647,11 +648,11 @@ class TrainingJobContextTestCase : public TestCase
     }
 };
 
-class TrainingJobTestSuite : public TestSuite
+class TrainingJobTestSuite : public InaTestSuite
 {
   public:
     TrainingJobTestSuite()
-        : TestSuite("ina-training-job", Type::UNIT)
+        : InaTestSuite("ina-training-job", Type::UNIT)
     {
         AddTestCase(new TrainingIterationTimeTestCase);
         AddTestCase(new TrainingFusionTestCase);

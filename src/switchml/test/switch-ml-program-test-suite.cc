@@ -11,6 +11,7 @@
 #include "../../ina-protocol-kit/test/recording-switch.h"
 
 #include "ns3/boolean.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
@@ -758,11 +759,11 @@ class SwitchMlConfigTestCase : public TestCase
  * \ingroup switchml-test
  * The SwitchML switch-program test suite.
  */
-class SwitchMlProgramTestSuite : public TestSuite
+class SwitchMlProgramTestSuite : public InaTestSuite
 {
   public:
     SwitchMlProgramTestSuite()
-        : TestSuite("switchml-program", Type::UNIT)
+        : InaTestSuite("switchml-program", Type::UNIT)
     {
         AddTestCase(new SwitchMlWorkedExampleTestCase);
         AddTestCase(new SwitchMlOneWorkerTestCase);

@@ -13,6 +13,7 @@
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -928,11 +929,11 @@ class SwitchMlLongLossTestCase : public TestCase
  * \ingroup switchml-test
  * The SwitchML end-to-end test suite.
  */
-class SwitchMlProtocolTestSuite : public TestSuite
+class SwitchMlProtocolTestSuite : public InaTestSuite
 {
   public:
     SwitchMlProtocolTestSuite()
-        : TestSuite("switchml-protocol", Type::UNIT)
+        : InaTestSuite("switchml-protocol", Type::UNIT)
     {
         AddTestCase(new SwitchMlStarTestCase);
         AddTestCase(new SwitchMlNsdiTestCase);

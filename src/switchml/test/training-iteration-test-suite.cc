@@ -7,6 +7,7 @@
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-test-suite.h"
 #include "ns3/pipeline.h"
 #include "ns3/simulator.h"
 #include "ns3/switch-ml-header.h"
@@ -75,11 +76,11 @@ class TrainingIterationOnFabricTestCase : public TestCase
     }
 };
 
-class TrainingIterationTestSuite : public TestSuite
+class TrainingIterationTestSuite : public InaTestSuite
 {
   public:
     TrainingIterationTestSuite()
-        : TestSuite("ina-training-iteration", Type::UNIT)
+        : InaTestSuite("ina-training-iteration", Type::UNIT)
     {
         AddTestCase(new TrainingIterationOnFabricTestCase);
     }

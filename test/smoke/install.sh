@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The installed package, as a user outside this repository uses it: `cmake --install` into a
+# fresh prefix, then scratch/two-jobs.cc built twice against it, once with pkg-config's one line
+# and once with find_package(inasim), and each program run (two jobs, values checked).
+# usage: install.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -euo pipefail
+build=$1 src=$2 work=$3
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
+
+export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+# shellcheck disable=SC2046 # pkg-config's words are meant to split
+g++ -O1 "$src/scratch/two-jobs.cc" $(pkg-config --cflags --libs inasim) -o "$work/two-jobs-pc"
+"$work/two-jobs-pc" --tensor-kb=400 --iterations=1
+
+cmake -S "$src/test/install" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" \
+    -DINASIM_SCRATCH_SOURCE="$src/scratch/two-jobs.cc" -DCMAKE_BUILD_TYPE=Release >"$work/consumer.log"
+cmake --build "$work/consumer" >>"$work/consumer.log"
+"$work/consumer/two-jobs" --tensor-kb=400 --iterations=1
+echo "install smoke: OK"
