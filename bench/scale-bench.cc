@@ -229,6 +229,7 @@ RunSizeInChild(uint32_t k, uint64_t hopBudget)
 int
 main(int argc, char* argv[])
 {
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     std::string sizes = "4,8,16,24";
     uint64_t hops = 20000000;
     bool inChild = true;
