@@ -5,7 +5,9 @@
 // Topology generators, the topology file format, and route computation (ECMP sets, multicast
 // trees). Expected values are worked out by hand in the comments.
 
+#include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-routing-table.h"
+#include "ns3/simulator.h"
 #include "ns3/ina-topology.h"
 
 #include <algorithm>
@@ -887,4 +889,77 @@ TEST(TopologyFile, SwitchCapacity)
     EXPECT_NE(zero.find("a capacity must be > 0"), std::string::npos) << zero;
     const std::string onHost = ParseError("switch s1 tier=tor\nhost h attach=s1 capacity=1Gbps\n");
     EXPECT_NE(onHost.find("mem.topo:2:"), std::string::npos) << onHost;
+}
+
+// ------------------------------------------------- forwarding by arithmetic (InaSwitch fast path)
+
+namespace
+{
+
+/// Every switch's forwarding choice to every host, for several flows, through a built fabric
+/// (InaSwitch::SelectPort, which uses the HostRule where it is valid) against the table's own
+/// ECMP choice (InaRoutingTable::SelectPort). Returns how many switches had a valid rule.
+uint32_t
+CheckSwitchesFollowTable(const InaTopology& topo)
+{
+    InaFabricHelper helper;
+    helper.SetEcmpSeed(7);
+    Ptr<InaFabric> fabric = helper.Build(topo);
+    const InaRoutingTable& rt = fabric->GetRoutes();
+    uint32_t valid = 0;
+    for (uint32_t node = topo.GetNHosts(); node < topo.GetNNodes(); ++node)
+    {
+        Ptr<InaSwitch> sw = fabric->GetSwitch(node);
+        valid += rt.GetHostRule(node).valid ? 1 : 0;
+        for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+        {
+            for (uint32_t flow = 0; flow < 16; ++flow)
+            {
+                InaPacket p{};
+                p.dst = h;
+                p.flowId = flow * 2654435761u;
+                EXPECT_EQ(sw->SelectPort(&p), rt.SelectPort(node, h, p.flowId, 7))
+                    << topo.GetNode(node).name << " to h" << h << " flow " << p.flowId;
+            }
+        }
+    }
+    Simulator::Destroy();
+    return valid;
+}
+
+} // namespace
+
+TEST(TopologyRouting, GeneratedTopologiesForwardByArithmeticAsTheTableDoes)
+{
+    // Every switch of a generated topology has the arithmetic shape, so none reads the table.
+    const InaTopology fatTrees[] = {InaTopology::FatTree(4, G100, G100),
+                                    InaTopology::FatTree(6, G100, G100),
+                                    InaTopology::FatTree(8, G100, G100, 6),
+                                    InaTopology::FatTree(4, G100, G100, 1)};
+    for (const InaTopology& t : fatTrees)
+    {
+        EXPECT_EQ(CheckSwitchesFollowTable(t), t.GetNSwitches());
+    }
+    const InaTopology others[] = {InaTopology::LeafSpine(4, 2, 8, G100, G100),
+                                  InaTopology::LeafSpine(3, 1, 5, G100, G100),
+                                  InaTopology::Star(8, G100)};
+    for (const InaTopology& t : others)
+    {
+        EXPECT_EQ(CheckSwitchesFollowTable(t), t.GetNSwitches());
+    }
+}
+
+TEST(TopologyRouting, IrregularTopologyFallsBackToTheTable)
+{
+    // GRID's Fig. 1: a triangle of switches, so each reaches the hosts of the other two on
+    // different ports; no switch has one "up" group and they all keep the table, forwarding as it
+    // says.
+    InaTopology t = InaTopology::FromFile(TOPO_DIR + "grid-fig1.topo");
+    InaRoutingTable rt(t);
+    for (const char* name : {"s1", "s2", "s3"})
+    {
+        EXPECT_FALSE(rt.GetHostRule(t.FindNode(name)).valid) << name;
+    }
+    EXPECT_EQ(CheckSwitchesFollowTable(t), 0u);
+    EXPECT_THROW(rt.GetHostRule(0), std::invalid_argument);
 }

@@ -31,6 +31,9 @@ BENCHMARKS = {
     "fabric": Benchmark("fabric-bench", ("--packets=200000", "--p2p-packets=50000"),
                         "k=4 fat-tree permutation: inasim link vs PointToPoint, packet-hops/s",
                         ("scheduler",)),
+    "scale": Benchmark("scale-bench", (),
+                       "fat-trees k = 4, 8, 16, 24, the same permutation per host: ns per "
+                       "packet-hop, peak RSS, set-up time, and their ratios to k=4"),
     "ring": Benchmark("ring-bench", (),
                       "ring all-reduce of 100 MB over 8 and 64 hosts on a 100 Gb/s star"),
     "switchml": Benchmark("switchml-bench", (),

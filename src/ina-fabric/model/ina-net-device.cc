@@ -66,7 +66,9 @@ InaNetDevice::GetTypeId()
 InaNetDevice::InaNetDevice()
     : m_txCompleteEvent(this)
 {
-    m_ring.resize(64);
+    // Small to start with (it doubles when full): a fat-tree of k=48 has 166 k devices, most with
+    // a few packets in flight.
+    m_ring.resize(16);
 }
 
 InaNetDevice::~InaNetDevice() = default;
@@ -78,6 +80,7 @@ InaNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_peer = nullptr;
+    m_peerSink = nullptr;
     m_errorModel = nullptr;
     m_lossProbe = nullptr;
     m_pcap = nullptr;
@@ -155,6 +158,10 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
         NS_ABORT_MSG_UNLESS(m_channel && m_channel->GetNDevices() == 2,
                             "InaNetDevice: Send on a device whose channel has no peer");
         m_peer = m_channel->GetPeerOf(this);
+        m_peerSink = m_peer->m_sink;
+        m_peerPortIndex = m_peer->m_portIndex;
+        NS_ABORT_MSG_UNLESS(m_peerSink != nullptr,
+                            "InaNetDevice: Send before the far end's owner is attached");
         m_delayPs = m_channel->GetDelay().GetTimeStep();
         m_rateBps = m_rate.GetBitRate();
         m_classQueues.resize(m_priorityClasses);
@@ -285,7 +292,7 @@ InaNetDevice::OnArrival()
         return;
     }
     ++m_counters.rxPackets;
-    m_peer->DeliverUp(p);
+    m_peerSink->Receive(p, m_peerPortIndex);
 }
 
 void

@@ -125,23 +125,9 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     void OnTxComplete();
     void WritePcap(const InaPacket* p, int64_t atPs);
 
-    // configured (attributes)
-    DataRate m_rate;
-    uint64_t m_capacityBytes;
-    uint64_t m_ecnThresholdBytes;
-    uint32_t m_priorityClasses;
-    Ptr<ErrorModel> m_errorModel;
-
-    // wiring
-    Ptr<Node> m_node;
-    Ptr<InaChannel> m_channel;
-    InaNetDevice* m_peer = nullptr;
-    uint32_t m_ifIndex = 0;
-    Mac48Address m_address;
-    uint16_t m_mtu = 9000;
-    int64_t m_delayPs = 0;
-    uint64_t m_rateBps = 0;
-
+    // The fields a hop reads come first, right after the InaPort counters and the batcher's
+    // vtable pointer: a hop through a device then touches two or three of its cache lines
+    // (once the fabric outgrows the caches, the cost of a hop is mostly those misses).
     // runtime state: ring of packets in flight towards the peer, in arrival order
     std::vector<InFlight> m_ring;
     uint64_t m_head = 0;      //!< next to arrive
@@ -150,8 +136,29 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     uint64_t m_backlogBytes = 0;
     int64_t m_busyUntilPs = 0;
     int64_t m_lastArrivePs = 0;
+    InaPacketSink* m_peerSink = nullptr; //!< the peer's owner, so an arrival does not read the peer
+    uint32_t m_peerPortIndex = 0;        //!< the peer's port index at its owner
+    uint32_t m_priorityClasses;
+    uint64_t m_capacityBytes;
+    uint64_t m_ecnThresholdBytes;
+    uint64_t m_rateBps = 0;
+    int64_t m_delayPs = 0;
     uint64_t m_injectionCapBps = 0; //!< 0: none
-    int64_t m_pacedUntilPs = 0;     //!< priority mode: earliest start the pacer allows
+    InaNetDevice* m_peer = nullptr;
+    Ptr<ErrorModel> m_errorModel;
+    Ptr<PcapFileWrapper> m_pcap;
+
+    // configured (attributes)
+    DataRate m_rate;
+
+    // wiring
+    Ptr<Node> m_node;
+    Ptr<InaChannel> m_channel;
+    uint32_t m_ifIndex = 0;
+    Mac48Address m_address;
+    uint16_t m_mtu = 9000;
+
+    int64_t m_pacedUntilPs = 0; //!< priority mode: earliest start the pacer allows
 
     // priority mode
     std::vector<std::deque<std::pair<InaPacket*, int64_t>>> m_classQueues;
@@ -162,7 +169,6 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     InaReusableEvent<InaNetDevice, &InaNetDevice::OnTxComplete> m_txCompleteEvent;
 
     Ptr<Packet> m_lossProbe; //!< ErrorModel needs a Packet; kept for the size last drawn
-    Ptr<PcapFileWrapper> m_pcap;
 };
 
 } // namespace ns3

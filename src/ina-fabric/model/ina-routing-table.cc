@@ -123,6 +123,108 @@ InaRoutingTable::InaRoutingTable(const InaTopology& topology)
     {
         m_hostGroup[h] = groupId(m_rack[h] - H, {m_topology.PortTo(m_rack[h], h)});
     }
+
+    m_hostRules.resize(S);
+    for (uint32_t s = 0; s < S; ++s)
+    {
+        m_hostRules[s] = DeriveHostRule(s);
+    }
+}
+
+InaRoutingTable::HostRule
+InaRoutingTable::DeriveHostRule(uint32_t s) const
+{
+    const uint32_t H = m_nHosts;
+    const uint32_t node = H + s;
+    auto groupOf = [&](uint32_t h) -> uint16_t {
+        return m_rack[h] == node ? m_hostGroup[h]
+                                 : m_table[static_cast<size_t>(s) * m_nSwitches + (m_rack[h] - H)];
+    };
+    const auto& groups = m_groups[s];
+    // The "up" group is the one of the hosts outside the switch's subtree, which then include the
+    // first or the last host; or there is none (a core, a spine, a star's switch).
+    constexpr uint32_t NO_UP = std::numeric_limits<uint32_t>::max();
+    const uint32_t candidates[3] = {groupOf(0), groupOf(H - 1), NO_UP};
+    for (uint32_t up : candidates)
+    {
+        HostRule r;
+        uint32_t lo = 0;
+        uint32_t hi = H;
+        if (up != NO_UP)
+        {
+            const auto& ports = groups[up];
+            if (ports.empty() || ports.size() > std::numeric_limits<uint16_t>::max())
+            {
+                continue;
+            }
+            bool contiguous = true;
+            for (size_t i = 0; i < ports.size(); ++i)
+            {
+                contiguous = contiguous && ports[i] == ports[0] + i;
+            }
+            if (!contiguous)
+            {
+                continue;
+            }
+            r.upFirst = ports[0];
+            r.upCount = static_cast<uint16_t>(ports.size());
+            while (lo < H && groupOf(lo) == up)
+            {
+                ++lo;
+            }
+            while (hi > lo && groupOf(hi - 1) == up)
+            {
+                --hi;
+            }
+        }
+        if (lo == hi)
+        {
+            continue; // every host is up: not a switch with a subtree of hosts
+        }
+        // Below: one port per run of downDiv hosts, ascending from the port of the first.
+        if (groups[groupOf(lo)].size() != 1)
+        {
+            continue;
+        }
+        r.downLo = lo;
+        r.downHi = hi;
+        r.downBase = groups[groupOf(lo)][0];
+        r.downDiv = 1;
+        while (lo + r.downDiv < hi && groupOf(lo + r.downDiv) == groupOf(lo))
+        {
+            ++r.downDiv;
+        }
+        bool ok = true;
+        for (uint32_t h = 0; h < H && ok; ++h)
+        {
+            const auto& hops = groups[groupOf(h)];
+            if (h >= lo && h < hi)
+            {
+                ok = hops.size() == 1 && hops[0] == r.downBase + (h - lo) / r.downDiv;
+            }
+            else
+            {
+                ok = groupOf(h) == up;
+            }
+        }
+        if (ok)
+        {
+            r.valid = true;
+            return r;
+        }
+    }
+    return HostRule{};
+}
+
+const InaRoutingTable::HostRule&
+InaRoutingTable::GetHostRule(uint32_t switchNode) const
+{
+    if (switchNode >= m_nNodes || switchNode < m_nHosts)
+    {
+        throw std::invalid_argument("InaRoutingTable::GetHostRule: node " +
+                                    std::to_string(switchNode) + " is not a switch");
+    }
+    return m_hostRules[switchNode - m_nHosts];
 }
 
 void

@@ -36,6 +36,28 @@ class InaRoutingTable
     /// (switch node, ports to replicate on, ascending)
     using MulticastEntry = std::pair<uint32_t, std::vector<uint16_t>>;
 
+    /**
+     * A switch's routes to every host as arithmetic, for the forwarding fast path: a host h in
+     * [downLo, downHi) leaves on port downBase + (h - downLo) / downDiv; every other host on one of
+     * the ports [upFirst, upFirst + upCount), chosen by ECMP as NextHops would choose it. Generated
+     * fat-trees, leaf-spines and stars have this shape at every switch (a ToR: its rack below; an
+     * aggregation switch: its pod, one ToR per downDiv hosts; a core or spine: every host), so
+     * forwarding needs a few fields of the switch instead of table lookups whose memory grows
+     * with the fabric. The constructor derives the rule from the table and checks it against every
+     * host, so it never disagrees with NextHops; `valid` is false where the routes have another
+     * shape (some topology files), and those switches keep using the table.
+     */
+    struct HostRule
+    {
+        bool valid = false;
+        uint32_t downLo = 0;
+        uint32_t downHi = 0;
+        uint32_t downDiv = 1;
+        uint16_t downBase = 0;
+        uint16_t upFirst = 0;
+        uint16_t upCount = 0;
+    };
+
     /// Computes all routes (BFS from every switch). The topology is copied.
     explicit InaRoutingTable(const InaTopology& topology);
 
@@ -91,6 +113,10 @@ class InaRoutingTable
         return static_cast<uint32_t>(Mix64(Mix64(seed) ^ key) >> 32);
     }
 
+    /// The arithmetic form of a switch's routes to hosts (HostRule). \throws std::invalid_argument
+    /// if the node is not a switch.
+    const HostRule& GetHostRule(uint32_t switchNode) const;
+
     /// Hop count between two nodes. \throws std::out_of_range for a bad index.
     uint32_t Distance(uint32_t a, uint32_t b) const;
 
@@ -145,6 +171,8 @@ class InaRoutingTable
     }
 
     void CheckNode(uint32_t node, const char* what) const;
+    /// HostRule of switch index s (node m_nHosts + s), checked against the table for every host.
+    HostRule DeriveHostRule(uint32_t s) const;
 
     InaTopology m_topology;
     uint32_t m_nHosts;
@@ -155,6 +183,7 @@ class InaRoutingTable
     std::vector<uint16_t> m_table;     //!< [switch * nSwitches + dstSwitch] -> group id
     std::vector<uint16_t> m_dist;      //!< [switch * nSwitches + switch] -> hops
     std::vector<std::vector<std::vector<uint16_t>>> m_groups; //!< per switch: next-hop groups
+    std::vector<HostRule> m_hostRules;                        //!< per switch
     std::vector<uint16_t> m_hostUp{0};
     std::vector<uint16_t> m_none;
 };

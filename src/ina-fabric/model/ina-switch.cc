@@ -33,7 +33,9 @@ void
 InaSwitch::DoDispose()
 {
     m_pipeline = nullptr;
+    m_pipelineRaw = nullptr;
     m_ports.clear();
+    m_portArray = nullptr;
     Object::DoDispose();
 }
 
@@ -43,12 +45,14 @@ InaSwitch::SetIdentity(InaAddress address, const std::string& name, const std::s
     m_address = address;
     m_name = name;
     m_tier = tier;
+    UpdateHostRule();
 }
 
 void
 InaSwitch::AddPort(InaPort* port)
 {
     m_ports.push_back(port);
+    m_portArray = m_ports.data();
 }
 
 void
@@ -56,6 +60,23 @@ InaSwitch::SetRouting(const InaRoutingTable* routes, uint64_t ecmpSeed)
 {
     m_routes = routes;
     m_ecmpSeed = ecmpSeed;
+    UpdateHostRule();
+}
+
+void
+InaSwitch::UpdateHostRule()
+{
+    // Set-up may give the identity and the routes in either order.
+    m_hostRule = InaRoutingTable::HostRule{};
+    if (m_routes == nullptr)
+    {
+        return;
+    }
+    m_nHosts = m_routes->GetTopology().GetNHosts();
+    if (m_address >= m_nHosts && m_address < m_routes->GetTopology().GetNNodes())
+    {
+        m_hostRule = m_routes->GetHostRule(m_address);
+    }
 }
 
 void
@@ -68,6 +89,7 @@ void
 InaSwitch::SetPipeline(Ptr<Pipeline> pipeline)
 {
     m_pipeline = pipeline;
+    m_pipelineRaw = PeekPointer(pipeline);
     m_pipeline->SetActions(this);
     m_latencyPs = m_pipeline->GetLatency().GetTimeStep();
 }
@@ -156,6 +178,22 @@ InaSwitch::SelectPort(const InaPacket* p) const
             return j->second;
         }
     }
+    if (m_hostRule.valid && p->dst < m_nHosts)
+    {
+        // Same choice as the table below (the rule was checked against it), without its loads.
+        const uint32_t below = p->dst - m_hostRule.downLo;
+        if (below < m_hostRule.downHi - m_hostRule.downLo)
+        {
+            return static_cast<uint16_t>(m_hostRule.downBase + below / m_hostRule.downDiv);
+        }
+        if (m_hostRule.upCount == 1)
+        {
+            return m_hostRule.upFirst;
+        }
+        return static_cast<uint16_t>(
+            m_hostRule.upFirst +
+            InaRoutingTable::EcmpHash(p->flowId, m_address, m_ecmpSeed) % m_hostRule.upCount);
+    }
     const std::vector<uint16_t>& hops = m_routes->NextHops(m_address, p->dst);
     switch (hops.size())
     {
@@ -173,9 +211,9 @@ InaSwitch::Receive(InaPacket* p, uint32_t port)
 {
     ++m_counters.received;
     p->passes = 0;
-    if (p->protocol != INA_PROTO_NONE && m_pipeline->HasProgramFor(p->protocol))
+    if (p->protocol != INA_PROTO_NONE && m_pipelineRaw->HasProgramFor(p->protocol))
     {
-        m_pipeline->Process(p, port);
+        m_pipelineRaw->Process(p, port);
         return;
     }
     Forward(p);
@@ -196,9 +234,9 @@ InaSwitch::Forward(InaPacket* p)
         const std::vector<uint16_t>& ports = m_multicast[group];
         for (std::size_t i = 0; i + 1 < ports.size(); ++i)
         {
-            m_ports[ports[i]]->Send(m_pool->Clone(p), m_latencyPs);
+            m_portArray[ports[i]]->Send(m_pool->Clone(p), m_latencyPs);
         }
-        m_ports[ports.back()]->Send(p, m_latencyPs);
+        m_portArray[ports.back()]->Send(p, m_latencyPs);
         m_counters.multicastCopies += ports.size();
         return;
     }
@@ -210,7 +248,7 @@ InaSwitch::Forward(InaPacket* p)
         return;
     }
     ++m_counters.forwarded;
-    m_ports[port]->Send(p, m_latencyPs);
+    m_portArray[port]->Send(p, m_latencyPs);
 }
 
 void

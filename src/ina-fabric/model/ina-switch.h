@@ -6,6 +6,7 @@
 #define INA_SWITCH_H
 
 #include "ina-port.h"
+#include "ina-routing-table.h"
 #include "ina-switch-actions.h"
 
 #include "ns3/object.h"
@@ -18,7 +19,6 @@ namespace ns3
 {
 
 class Pipeline;
-class InaRoutingTable;
 
 /**
  * \ingroup ina-fabric
@@ -90,22 +90,31 @@ class InaSwitch : public Object, public InaPacketSink, public InaSwitchActions
 
   private:
     static uint64_t JobRouteKey(uint32_t jobId, InaAddress dst);
+    void UpdateHostRule();
 
+    // The fields every forwarded packet reads come first, together, so a hop through the switch
+    // touches one or two cache lines of it (the cost per hop is mostly cache misses once the
+    // fabric outgrows the caches).
+    Counters m_counters;
+    InaPort* const* m_portArray = nullptr; //!< m_ports.data()
+    Pipeline* m_pipelineRaw = nullptr;     //!< m_pipeline, without the Ptr
+    InaPacketPool* m_pool = nullptr;
+    const InaRoutingTable* m_routes = nullptr;
+    uint64_t m_ecmpSeed = 0;
+    int64_t m_latencyPs = 0;
     InaAddress m_address = INA_NO_ADDRESS;
+    uint32_t m_nHosts = 0;                 //!< destinations below this are hosts (m_hostRule)
+    InaRoutingTable::HostRule m_hostRule;  //!< routes to hosts as arithmetic, when valid
+    bool m_hasOverrides = false;
+
     std::string m_name;
     std::string m_tier;
     std::vector<InaPort*> m_ports;
-    const InaRoutingTable* m_routes = nullptr;
-    uint64_t m_ecmpSeed = 0;
-    InaPacketPool* m_pool = nullptr;
     Ptr<Pipeline> m_pipeline;
-    int64_t m_latencyPs = 0;
 
     std::vector<std::vector<uint16_t>> m_multicast;
-    bool m_hasOverrides = false;
     std::unordered_map<uint32_t, uint16_t> m_flowRoutes;
     std::unordered_map<uint64_t, uint16_t> m_jobRoutes;
-    Counters m_counters;
 };
 
 } // namespace ns3

@@ -1,0 +1,326 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// `./inasim bench scale`: how the cost of a packet-hop, the memory and the set-up time grow with
+// the fabric. The same traffic per host (a permutation of paced 1500-B packets at line rate, eight
+// ECMP sub-flows per pair) runs on k-ary fat-trees of growing k, each size in a child process of
+// its own so its peak RSS is its own. The ratios to the smallest k are what to read on a noisy
+// machine: every size runs in the same invocation. Prints one flat JSON object (docs/driver.md).
+
+#include "ns3/core-module.h"
+#include "ns3/ina-event.h"
+#include "ns3/ina-fabric-helper.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint16_t BENCH_PORT = 9;
+constexpr uint32_t PACKET_BYTES = 1500;
+
+/// Peak resident set of this process (VmHWM), in bytes; 0 if /proc is not there.
+uint64_t
+PeakRssBytes()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+    {
+        if (line.rfind("VmHWM:", 0) == 0)
+        {
+            return std::stoull(line.substr(6)) * 1024;
+        }
+    }
+    return 0;
+}
+
+class Discard : public InaPacketSink
+{
+  public:
+    explicit Discard(InaPacketPool* pool)
+        : m_pool(pool)
+    {
+    }
+
+    void Receive(InaPacket* p, uint32_t port) override
+    {
+        m_pool->Free(p);
+    }
+
+  private:
+    InaPacketPool* m_pool;
+};
+
+/// Sends `count` packets to one destination at its NIC's line rate: one event per packet sent.
+class PacedSender
+{
+  public:
+    PacedSender(InaHost* host, InaAddress dst, uint64_t count, int64_t gapPs)
+        : m_host(host)
+        , m_dst(dst)
+        , m_left(count)
+        , m_gapPs(gapPs)
+        , m_event(this)
+    {
+    }
+
+    void Start(int64_t atPs)
+    {
+        m_event.ScheduleAt(atPs);
+    }
+
+    void Tick()
+    {
+        InaPacket* p = m_host->GetPool().Alloc();
+        p->dst = m_dst;
+        // Eight sub-flows per pair, so ECMP has something to spread.
+        p->flowId = (m_host->GetAddress() << 3) | (m_left & 7);
+        p->dstPort = BENCH_PORT;
+        p->wireBytes = PACKET_BYTES;
+        m_host->Send(p);
+        if (--m_left > 0)
+        {
+            m_event.ScheduleAt(Simulator::Now().GetTimeStep() + m_gapPs);
+        }
+    }
+
+  private:
+    InaHost* m_host;
+    InaAddress m_dst;
+    uint64_t m_left;
+    int64_t m_gapPs;
+    InaReusableEvent<PacedSender, &PacedSender::Tick> m_event;
+};
+
+struct Result
+{
+    uint32_t k = 0;
+    uint32_t hosts = 0;
+    uint64_t hops = 0;
+    uint64_t events = 0;
+    double setupS = 0;
+    double runS = 0;
+    uint64_t peakRss = 0;
+};
+
+/// One size, in this process: build, send, run, measure.
+Result
+RunSize(uint32_t k, uint64_t hopBudget)
+{
+    Result r;
+    r.k = k;
+    auto t0 = std::chrono::steady_clock::now();
+    InaTopology::LinkSpec link{100000000000ULL, 1000000};
+    InaFabricHelper helper;
+    helper.SetQueue(1000000, 0);
+    helper.SetEcmpSeed(1);
+    Ptr<InaFabric> fabric = helper.Build(InaTopology::FatTree(k, link, link));
+    const uint32_t n = fabric->GetNHosts();
+    r.hosts = n;
+    // A fixed derangement: host i sends to perm[i] != i (a random shuffle, then fixed points
+    // swapped with their successor), so most pairs cross the core.
+    std::vector<uint32_t> perm(n);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::mt19937 rng(12345);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (perm[i] == i)
+        {
+            std::swap(perm[i], perm[(i + 1) % n]);
+        }
+    }
+    // About six hops per packet on a fat-tree permutation: the same total work at every size.
+    const uint64_t packetsPerHost = std::max<uint64_t>(50, hopBudget / (6ULL * n));
+    Discard discard(&fabric->GetPool());
+    std::vector<std::unique_ptr<PacedSender>> senders;
+    senders.reserve(n);
+    const int64_t gap = PACKET_BYTES * 80; // line rate at 100 Gb/s
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<InaHost> host = fabric->GetHost(i);
+        host->Bind(BENCH_PORT, &discard);
+        senders.push_back(
+            std::make_unique<PacedSender>(PeekPointer(host), perm[i], packetsPerHost, gap));
+        // Staggered by 1 ns per host modulo one packet time, so starts do not all coincide.
+        senders.back()->Start((i * 1000) % gap);
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    const uint64_t events0 = Simulator::GetEventCount();
+    Simulator::Run();
+    auto t2 = std::chrono::steady_clock::now();
+    r.hops = fabric->GetPacketHops();
+    r.events = Simulator::GetEventCount() - events0;
+    r.setupS = std::chrono::duration<double>(t1 - t0).count();
+    r.runS = std::chrono::duration<double>(t2 - t1).count();
+    senders.clear();
+    Simulator::Destroy();
+    r.peakRss = PeakRssBytes();
+    return r;
+}
+
+/// RunSize in a child process, so each size's peak RSS is its own; the result comes back as raw
+/// bytes through a pipe (same binary on both ends).
+Result
+RunSizeInChild(uint32_t k, uint64_t hopBudget)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+    {
+        std::perror("scale-bench: pipe");
+        std::exit(1);
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+    {
+        std::perror("scale-bench: fork");
+        std::exit(1);
+    }
+    if (pid == 0)
+    {
+        close(fd[0]);
+        Result r = RunSize(k, hopBudget);
+        ssize_t w = write(fd[1], &r, sizeof r);
+        _exit(w == static_cast<ssize_t>(sizeof r) ? 0 : 1);
+    }
+    close(fd[1]);
+    Result r;
+    ssize_t got = 0;
+    while (got < static_cast<ssize_t>(sizeof r))
+    {
+        ssize_t n = read(fd[0], reinterpret_cast<char*>(&r) + got, sizeof r - got);
+        if (n <= 0)
+        {
+            break;
+        }
+        got += n;
+    }
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (got != static_cast<ssize_t>(sizeof r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    {
+        std::fprintf(stderr, "scale-bench: the run for k=%u failed\n", k);
+        std::exit(1);
+    }
+    return r;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
+    std::string sizes = "4,8,16,24";
+    uint64_t hops = 20000000;
+    bool inChild = true;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Scaling benchmark: the same permutation per host on fat-trees of growing k; cost "
+              "per packet-hop, peak RSS and set-up time per size, and their ratios to the first.");
+    cmd.AddValue("k", "comma-separated fat-tree sizes, smallest first", sizes);
+    cmd.AddValue("hops", "packet-hops to simulate at every size (about)", hops);
+    cmd.AddValue("fork", "run each size in a child process (false: in this one, for profilers)",
+                 inChild);
+    cmd.Parse(argc, argv);
+
+    std::vector<uint32_t> ks;
+    std::stringstream ss(sizes);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        char* end = nullptr;
+        unsigned long k = std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || k < 4 || k % 2 != 0 || k > 64)
+        {
+            std::fprintf(stderr,
+                         "scale-bench: --k: '%s' is not an even fat-tree size from 4 to 64\n",
+                         item.c_str());
+            return 1;
+        }
+        ks.push_back(static_cast<uint32_t>(k));
+    }
+    if (ks.empty())
+    {
+        std::fprintf(stderr, "scale-bench: --k names no size\n");
+        return 1;
+    }
+
+    std::vector<Result> results;
+    for (uint32_t k : ks)
+    {
+        Result r = inChild ? RunSizeInChild(k, hops) : RunSize(k, hops);
+        std::fprintf(stderr,
+                     "scale-bench: k=%u: %u hosts, %" PRIu64 " hops in %.2f s (%.0f ns/hop), "
+                     "set-up %.2f s, peak RSS %.0f MB\n",
+                     k,
+                     r.hosts,
+                     r.hops,
+                     r.runS,
+                     1e9 * r.runS / r.hops,
+                     r.setupS,
+                     r.peakRss / 1e6);
+        results.push_back(r);
+    }
+
+    std::string out = "{";
+    char buf[256];
+    const Result& base = results.front();
+    for (const Result& r : results)
+    {
+        const double nsPerHop = 1e9 * r.runS / r.hops;
+        const double baseNs = 1e9 * base.runS / base.hops;
+        std::snprintf(buf,
+                      sizeof buf,
+                      "\"scale.k%u.hosts\": %u, \"scale.k%u.hops\": %" PRIu64
+                      ", \"scale.k%u.ns_per_hop\": %.1f, \"scale.k%u.setup_s\": %.3f, "
+                      "\"scale.k%u.peak_rss_mb\": %.1f, ",
+                      r.k,
+                      r.hosts,
+                      r.k,
+                      r.hops,
+                      r.k,
+                      nsPerHop,
+                      r.k,
+                      r.setupS,
+                      r.k,
+                      r.peakRss / 1e6);
+        out += buf;
+        if (&r != &base)
+        {
+            std::snprintf(buf,
+                          sizeof buf,
+                          "\"scale.ratio.ns_per_hop_k%u_over_k%u\": %.3f, "
+                          "\"scale.ratio.setup_per_host_k%u_over_k%u\": %.3f, ",
+                          r.k,
+                          base.k,
+                          nsPerHop / baseNs,
+                          r.k,
+                          base.k,
+                          (r.setupS / r.hosts) / (base.setupS / base.hosts));
+            out += buf;
+        }
+    }
+    out.resize(out.size() - 2);
+    out += "}";
+    std::printf("%s\n", out.c_str());
+    return 0;
+}
