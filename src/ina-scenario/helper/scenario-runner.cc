@@ -1024,9 +1024,10 @@ ScenarioRunner::Prepare()
 {
     if (m_scenario.level == Scenario::Level::PLANNER)
     {
-        PlannerLevelRunner planner(m_scenario, BuildTopology(), m_outDir);
-        planner.SetConsole(m_summaryOut);
-        return planner.Run();
+        // Planner level builds no fabric (Run() hands the scenario to the planner); the topology
+        // is what there is to check.
+        BuildTopology();
+        return;
     }
     RngSeedManager::SetSeed(static_cast<uint32_t>(m_scenario.seed % 4294967295ULL + 1));
     RngSeedManager::SetRun(1);
@@ -1070,6 +1071,12 @@ ScenarioRunner::Run()
     {
         throw std::runtime_error("cannot create the output folder " + m_outDir + ": " +
                                  ec.message());
+    }
+    if (m_scenario.level == Scenario::Level::PLANNER)
+    {
+        PlannerLevelRunner planner(m_scenario, BuildTopology(), m_outDir);
+        planner.SetConsole(m_summaryOut);
+        return planner.Run();
     }
     Prepare();
 
