@@ -7,7 +7,7 @@
  * \file
  * Raw event rate of the ns-3 scheduler: trivial self-rescheduling events with a fixed number of
  * pending events. Every model built on ns-3 runs at some fraction of this rate, so it is the
- * ceiling the fabric and protocol benchmarks are compared against (research: performance.md B1/D).
+ * ceiling the fabric and protocol benchmarks are compared against (docs/performance.md, B1 and D).
  * `scheduler.raw.*` uses the scheduler inasim programs use (InaFabricHelper::ConfigureSimulator's,
  * unless NS_GLOBAL_VALUE or --SchedulerType choose another); `scheduler.map.*` ns-3's own default,
  * MapScheduler, for comparison.

@@ -11,7 +11,7 @@ set(NS3_OOT_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 option(NS3_OOT_EXAMPLES "Build module examples (ns-3: ENABLE_EXAMPLES)" ON)
 option(NS3_OOT_TESTS "Build module TestSuites into a test-runner (ns-3: ENABLE_TESTS)" ON)
 # ns-3's "optimized" profile compiles logging and asserts out; the hot path pays for NS_LOG checks
-# otherwise (performance.md B2: 5-6 % of cycles). Debug builds keep both.
+# otherwise (measured at 5-6 % of cycles). Debug builds keep both.
 if(CMAKE_BUILD_TYPE STREQUAL "Debug")
   set(_ns3oot_logs_default ON)
 else()

@@ -75,7 +75,7 @@ TEST(GpuContentionModelTest, CurvesGpq)
 
 TEST(GpuContentionModelTest, IdleSpeedIsOneNotAlpha1)
 {
-    // pitfall 2: g(b, 0) = b even when alpha1 != 1; with a kernel, b / (alpha1 - alpha2 r)
+    // g(b, 0) = b even when alpha1 != 1; with a kernel, b / (alpha1 - alpha2 r)
     GpuContentionParams p = HandParams();
     p.alpha1 = 0.95;
     GpuContentionModel m(p, 5);

@@ -35,7 +35,7 @@ ErrorOf(const std::string& yaml, const std::vector<std::string>& overrides = {})
     return "no error";
 }
 
-/// The scenario example of /work/shared/scenario-format.md, verbatim.
+/// The example of the scenario format the project was specified with (its user contract), verbatim.
 const char* CONTRACT_EXAMPLE = R"(name: switchml-rack          # output folder name
 seed: 1                      # every random choice derives from it
 check_values: true           # carry real gradient values; verify every aggregated result

@@ -24,7 +24,7 @@ class EsaAgent;
 
 /**
  * \ingroup esa
- * ESA (Wang et al., INFOCOM'23; spec shared/research/spec-switchml-esa.md Part B) for one job:
+ * ESA (Wang et al., INFOCOM'23, Sec. 4-5) for one job:
  * registered as protocol "esa". ESA is ATP with a different allocation policy, so this is
  * PoolProtocol with ESA's parts: the same aggregation trees (one or two levels, up to four
  * parameter servers), window and congestion control, quantizer and job table, and

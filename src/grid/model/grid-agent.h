@@ -16,7 +16,7 @@ namespace ns3
 
 /**
  * \ingroup grid
- * GRID's worker (spec-libra-grid.md B.5): ATP's (PoolAgent: fragment stream, window with +1 MTU
+ * GRID's worker (doc/grid.rst, "Data plane"): ATP's (PoolAgent: fragment stream, window with +1 MTU
  * per window of results, loss recovery by timeout and fast retransmit) sending to the
  * aggregation node the planner chose, plus the reaction to a collision notice from a switch:
  * halve the window and send the named fragment again, as a first send (not a resend), so it can

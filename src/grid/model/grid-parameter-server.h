@@ -16,7 +16,7 @@ namespace ns3
 
 /**
  * \ingroup grid
- * GRID's parameter server (spec-libra-grid.md B.5, [E]): ATP's (PoolParameterServer: one ring
+ * GRID's parameter server (doc/grid.rst, "Data plane"): ATP's (PoolParameterServer: one ring
  * slot per fragment, worker bitmaps so a switch's aggregate and a worker's own contribution are
  * never counted twice, the sum completed from aggregates, flushes and direct workers), except
  * that a completed fragment is returned once per aggregation node: one copy addressed to each

@@ -22,7 +22,7 @@ class GridAgent;
 
 /**
  * \ingroup grid
- * GRID's data plane (spec-libra-grid.md B.5, B.6) for one job, driven by GridPlanner: registered
+ * GRID's data plane (doc/grid.rst, "Data plane") for one job, driven by GridPlanner: registered
  * as protocol "grid". GRID's switches work like ATP's (hashed aggregator units, fan-in from the
  * control plane, the aggregate to the PS on completion, a window per worker), so this is
  * PoolProtocol with GRID's assignment in place of ATP's rack trees:

@@ -314,7 +314,7 @@ HEADER = """\
 #               Optimizer update time is inside the measured iteration and so spread over the
 #               layers; communication is not (1-GPU measurements).
 #
-# What the INA papers in shared/papers used, and the matching entries
+# What the INA papers (SwitchML, ESA, GRID, LIBRA) used, and the matching entries
 #   SwitchML (NSDI'21)  8 workers with one P100 16 GB each; TensorFlow benchmark suite [55,56]
 #       on ImageNet, batch 128 (Table 1: batch 64), AlexNet with synthetic data and batch 512.
 #       Table 1 (8 workers, 10 Gb/s): inception3, resnet50, vgg16 -> entries inception3,

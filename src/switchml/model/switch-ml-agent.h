@@ -28,7 +28,7 @@ namespace ns3
  * of the stream belongs to slot g mod s, so slot i carries chunks i, i + s, i + 2s, ... and every
  * worker agrees with no coordination. A tensor's last chunk is zero-padded; chunks never span
  * tensors. A slot whose next chunk is not handed yet idles until it is. Each slot's version bit
- * flips at every phase and is never reset, across tensors too (pitfall 6).
+ * flips at every phase and is never reset, across tensors too (a slot reused by the next tensor must not look like its old phase).
  *
  * Block-exponent mode: before the first chunk of a tensor on a slot, that slot runs one
  * exponent-only phase announcing that chunk's exponent; every later phase carries one chunk's data
@@ -37,7 +37,7 @@ namespace ns3
  * tensor (at most s per tensor), the NSDI'21 bootstrap batch.
  *
  * A result is accepted only if its (idx, ver, off, data flag) is the slot's outstanding phase
- * (the spec's guard against a late multicast copy after a unicast reply, pitfall 3); anything else
+ * (a guard against a late multicast copy after a unicast reply); anything else
  * is counted as stale and dropped.
  *
  * Retransmission: RTO after a slot's last send, with no backoff (paper, Section 5.5). Deadlines

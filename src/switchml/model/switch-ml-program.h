@@ -54,7 +54,7 @@ namespace ns3
  * A contribution that is new to its version while the contributor's bit is set in the other,
  * incomplete version cannot be legitimate (a worker only moves on after the other version's
  * result): it is a stale packet overtaken by its successor, the reordering hazard of the spec's
- * pitfall 4. It is counted (reason "stale_contribution") and then treated as Algorithm 3 treats
+ * (a resend reordered behind a newer version). It is counted (reason "stale_contribution") and then treated as Algorithm 3 treats
  * it; it never occurs on inasim's FIFO links with one path per flow, and tests assert that.
  */
 class SwitchMlProgram : public SwitchProgram
@@ -70,7 +70,7 @@ class SwitchMlProgram : public SwitchProgram
         DUPLICATE_RESENT_UP, //!< below the root: a duplicate of a complete phase, partial re-sent
         DUPLICATE_DROPPED,   //!< a duplicate of an open phase, dropped
         STALE_CONTRIBUTION,  //!< a new contribution whose sender is already in the other, open
-                             //!< version (pitfall 4; must stay 0)
+                             //!< version (a reordered resend; must stay 0)
         HARVEST_PASSES,      //!< second passes that read the high halves of 64-element results
         UNKNOWN_JOB,         //!< an update for a job this switch does not aggregate: dropped
         BAD_SLOT,            //!< idx beyond the job's share: dropped

@@ -41,7 +41,7 @@ class SwitchMlAgent;
  * - no allowed tier above racks that span, or no allowed tier at all: Install throws.
  * Results go down one multicast tree from the root to every worker (shortest paths; each link
  * carries one copy). Every flow (worker -> first switch, rack -> root) has a fixed flow id, so it
- * takes one path and stays in order (pitfall 4).
+ * takes one path and stays in order (no resend overtakes a newer version).
  *
  * Pool: each aggregating switch gives the job a share of its SwitchML pool (SwitchMlProgram);
  * the job's window (slots per worker, the paper's s) is the smallest share on its tree, fixed when

@@ -283,7 +283,7 @@ class SwitchMlOneWorkerTestCase : public TestCase
 
 /**
  * \ingroup switchml-test
- * Reordering (spec pitfall 4): a stale version-0 resend that reaches the switch after the same
+ * Reordering: a stale version-0 resend that reaches the switch after the same
  * worker's version-1 update, while version 1 is still open, is counted; the legitimate next use
  * of version 0 (after version 1 completed) is not.
  */

@@ -326,7 +326,7 @@ class SwitchMlLossTestCase : public TestCase
 
 /**
  * \ingroup switchml-test
- * Versions across tensors (pitfall 6): with a 4-slot window, tensors of 3, 5, 1 and 7 chunks (one
+ * Versions across tensors: with a 4-slot window, tensors of 3, 5, 1 and 7 chunks (one
  * ending in a partial chunk) leave slots at different versions; the next tensor must continue
  * each slot's version, or a slot would look complete and answer with an old result. Handed
  * one after the other and all at once, with and without loss.
@@ -437,7 +437,7 @@ class SwitchMlTimerTestCase : public TestCase
 
 /**
  * \ingroup switchml-test
- * Stale results at a worker (pitfall 3): late copies of results of phases the worker has finished
+ * Stale results at a worker: late copies of results of phases the worker has finished
  * (as a multicast copy arriving after a unicast reply would be), and one for another job, are
  * counted and ignored; the aggregate stays exact.
  */
