@@ -6,8 +6,9 @@
 // PointToPointNetDevice on the same traffic, a permutation on a k=4 fat-tree, in one process so the
 // ratio is meaningful on a noisy machine. Prints one flat JSON object (docs/driver.md).
 
+#include "bench-paced-sender.h"
+
 #include "ns3/core-module.h"
-#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 
 #include <chrono>
@@ -39,47 +40,6 @@ class Discard : public InaPacketSink
 
   private:
     InaPacketPool* m_pool;
-};
-
-/// Sends `count` packets to one destination at its NIC's line rate: one event per packet sent.
-class PacedSender
-{
-  public:
-    PacedSender(Ptr<InaHost> host, InaAddress dst, uint64_t count, int64_t gapPs)
-        : m_host(host)
-        , m_dst(dst)
-        , m_left(count)
-        , m_gapPs(gapPs)
-        , m_event(this)
-    {
-    }
-
-    void Start(int64_t atPs)
-    {
-        m_event.ScheduleAt(atPs);
-    }
-
-    void Tick()
-    {
-        InaPacket* p = m_host->GetPool().Alloc();
-        p->dst = m_dst;
-        // Eight sub-flows per pair, so ECMP has something to spread.
-        p->flowId = (m_host->GetAddress() << 3) | (m_left & 7);
-        p->dstPort = BENCH_PORT;
-        p->wireBytes = PACKET_BYTES;
-        m_host->Send(p);
-        if (--m_left > 0)
-        {
-            m_event.ScheduleAt(Simulator::Now().GetTimeStep() + m_gapPs);
-        }
-    }
-
-  private:
-    Ptr<InaHost> m_host;
-    InaAddress m_dst;
-    uint64_t m_left;
-    int64_t m_gapPs;
-    InaReusableEvent<PacedSender, &PacedSender::Tick> m_event;
 };
 
 struct Result
@@ -117,13 +77,17 @@ RunOnce(InaFabricHelper::LinkKind kind, uint64_t packetsPerHost)
         return false;
     }());
     Discard discard(&fabric->GetPool());
-    std::vector<std::unique_ptr<PacedSender>> senders;
+    std::vector<std::unique_ptr<BenchPacedSender>> senders;
     const int64_t gap = PACKET_BYTES * 80; // line rate at 100 Gb/s
     for (uint32_t i = 0; i < n; ++i)
     {
         fabric->GetHost(i)->Bind(BENCH_PORT, &discard);
-        senders.push_back(
-            std::make_unique<PacedSender>(fabric->GetHost(i), perm[i], packetsPerHost, gap));
+        senders.push_back(std::make_unique<BenchPacedSender>(PeekPointer(fabric->GetHost(i)),
+                                                             perm[i],
+                                                             BENCH_PORT,
+                                                             PACKET_BYTES,
+                                                             packetsPerHost,
+                                                             gap));
         senders.back()->Start(i * 1000);
     }
     auto t0 = std::chrono::steady_clock::now();

@@ -8,12 +8,10 @@
 // its own so its peak RSS is its own. The ratios to the smallest k are what to read on a noisy
 // machine: every size runs in the same invocation. Prints one flat JSON object (docs/driver.md).
 
-#include "ns3/core-module.h"
-#include "ns3/ina-event.h"
-#include "ns3/ina-fabric-helper.h"
+#include "bench-paced-sender.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include "ns3/core-module.h"
+#include "ns3/ina-fabric-helper.h"
 
 #include <chrono>
 #include <cinttypes>
@@ -24,6 +22,8 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -67,47 +67,6 @@ class Discard : public InaPacketSink
     InaPacketPool* m_pool;
 };
 
-/// Sends `count` packets to one destination at its NIC's line rate: one event per packet sent.
-class PacedSender
-{
-  public:
-    PacedSender(InaHost* host, InaAddress dst, uint64_t count, int64_t gapPs)
-        : m_host(host)
-        , m_dst(dst)
-        , m_left(count)
-        , m_gapPs(gapPs)
-        , m_event(this)
-    {
-    }
-
-    void Start(int64_t atPs)
-    {
-        m_event.ScheduleAt(atPs);
-    }
-
-    void Tick()
-    {
-        InaPacket* p = m_host->GetPool().Alloc();
-        p->dst = m_dst;
-        // Eight sub-flows per pair, so ECMP has something to spread.
-        p->flowId = (m_host->GetAddress() << 3) | (m_left & 7);
-        p->dstPort = BENCH_PORT;
-        p->wireBytes = PACKET_BYTES;
-        m_host->Send(p);
-        if (--m_left > 0)
-        {
-            m_event.ScheduleAt(Simulator::Now().GetTimeStep() + m_gapPs);
-        }
-    }
-
-  private:
-    InaHost* m_host;
-    InaAddress m_dst;
-    uint64_t m_left;
-    int64_t m_gapPs;
-    InaReusableEvent<PacedSender, &PacedSender::Tick> m_event;
-};
-
 struct Result
 {
     uint32_t k = 0;
@@ -149,15 +108,19 @@ RunSize(uint32_t k, uint64_t hopBudget)
     // About six hops per packet on a fat-tree permutation: the same total work at every size.
     const uint64_t packetsPerHost = std::max<uint64_t>(50, hopBudget / (6ULL * n));
     Discard discard(&fabric->GetPool());
-    std::vector<std::unique_ptr<PacedSender>> senders;
+    std::vector<std::unique_ptr<BenchPacedSender>> senders;
     senders.reserve(n);
     const int64_t gap = PACKET_BYTES * 80; // line rate at 100 Gb/s
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<InaHost> host = fabric->GetHost(i);
         host->Bind(BENCH_PORT, &discard);
-        senders.push_back(
-            std::make_unique<PacedSender>(PeekPointer(host), perm[i], packetsPerHost, gap));
+        senders.push_back(std::make_unique<BenchPacedSender>(PeekPointer(host),
+                                                             perm[i],
+                                                             BENCH_PORT,
+                                                             PACKET_BYTES,
+                                                             packetsPerHost,
+                                                             gap));
         // Staggered by 1 ns per host modulo one packet time, so starts do not all coincide.
         senders.back()->Start((i * 1000) % gap);
     }
@@ -238,7 +201,8 @@ main(int argc, char* argv[])
               "per packet-hop, peak RSS and set-up time per size, and their ratios to the first.");
     cmd.AddValue("k", "comma-separated fat-tree sizes, smallest first", sizes);
     cmd.AddValue("hops", "packet-hops to simulate at every size (about)", hops);
-    cmd.AddValue("fork", "run each size in a child process (false: in this one, for profilers)",
+    cmd.AddValue("fork",
+                 "run each size in a child process (false: in this one, for profilers)",
                  inChild);
     cmd.Parse(argc, argv);
 
