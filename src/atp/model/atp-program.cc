@@ -52,6 +52,12 @@ AtpProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 }
 
 void
+AtpProgram::DoResetState()
+{
+    m_pool.ForgetHeld();
+}
+
+void
 AtpProgram::InitializePool()
 {
     m_pool.Bind(ResolvePoolRegisters(true));

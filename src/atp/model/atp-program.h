@@ -62,6 +62,7 @@ class AtpProgram : public PoolProgram
   private:
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
     void InitializePool() override;
+    void DoResetState() override;
     const AggregatorOccupancy& GetOccupancy() const override;
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
 

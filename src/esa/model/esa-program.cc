@@ -136,6 +136,13 @@ EsaProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 }
 
 void
+EsaProgram::DoResetState()
+{
+    std::fill(m_seqOf.begin(), m_seqOf.end(), 0);
+    m_occupancy.AllFreed();
+}
+
+void
 EsaProgram::InitializePool()
 {
     const FcfsAggregatorPool::Registers r = ResolvePoolRegisters(false);

@@ -53,6 +53,12 @@ GridProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 }
 
 void
+GridProgram::DoResetState()
+{
+    m_pool.ForgetHeld();
+}
+
+void
 GridProgram::InitializePool()
 {
     m_pool.Bind(ResolvePoolRegisters(true));

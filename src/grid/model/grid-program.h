@@ -80,6 +80,7 @@ class GridProgram : public PoolProgram
   private:
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
     void InitializePool() override;
+    void DoResetState() override;
     const AggregatorOccupancy& GetOccupancy() const override;
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
     /// A gradient met a unit held by another fragment: GRID drops it and notices its worker.

@@ -97,6 +97,15 @@ InaFabric::GetSwitches() const
     return m_switches;
 }
 
+void
+InaFabric::InstallRoutes(const InaRoutingTable* routes)
+{
+    for (const auto& sw : m_switches)
+    {
+        sw->SetRouting(routes != nullptr ? routes : m_routes.get(), m_ecmpSeed);
+    }
+}
+
 NodeContainer
 InaFabric::GetNodes() const
 {

@@ -56,6 +56,13 @@ class InaFabric : public Object
      */
     InaAddress CreateMulticastGroup(uint32_t root, const std::vector<uint32_t>& members);
 
+    /**
+     * Make every switch forward by `routes` (built on this fabric's topology and kept alive by
+     * the caller until replaced), or by the fabric's own table again with nullptr: how the
+     * routing converges around failures (InaFaultInjector).
+     */
+    void InstallRoutes(const InaRoutingTable* routes);
+
     /// Packets delivered over all links (one per packet-hop).
     uint64_t GetPacketHops() const;
     /// Aggregators held now by every switch program of the fabric (Pipeline::GetAggregatorsInUse).

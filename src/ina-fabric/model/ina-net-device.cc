@@ -10,6 +10,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -152,6 +154,12 @@ InaNetDevice::DrawLoss(uint32_t bytes)
 void
 InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
 {
+    if (m_linkDown)
+    {
+        ++m_faultDrops;
+        m_pool->Free(p);
+        return;
+    }
     if (m_peer == nullptr)
     {
         // Lazily resolved so the channel can be wired in any order.
@@ -248,7 +256,7 @@ InaNetDevice::PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int
     // A FIFO link cannot reorder: clamp in case the owner's extra delay ever shrank.
     int64_t arrive = std::max(txEndPs + m_delayPs + extraDelayPs, m_lastArrivePs);
     m_lastArrivePs = arrive;
-    bool lost = DrawLoss(p->wireBytes);
+    const uint8_t lost = DrawLoss(p->wireBytes) ? LOST_ON_WIRE : NOT_LOST;
     if (m_pcap)
     {
         WritePcap(p, txStartPs);
@@ -272,7 +280,7 @@ InaNetDevice::OnArrival()
 {
     InFlight& e = m_ring[m_head & (m_ring.size() - 1)];
     InaPacket* p = e.packet;
-    bool lost = e.lost;
+    const uint8_t lost = e.lost;
     if (m_queueHead == m_head)
     {
         // Entries in [m_queueHead, m_tail) are the ones counted as waiting; this one started long
@@ -285,9 +293,16 @@ InaNetDevice::OnArrival()
     {
         InaEventBatcher::ScheduleAt(m_ring[m_head & (m_ring.size() - 1)].arrivePs, this);
     }
-    if (lost)
+    if (lost != NOT_LOST)
     {
-        ++m_counters.lost;
+        if (lost == LOST_TO_FAULT)
+        {
+            ++m_faultDrops;
+        }
+        else
+        {
+            ++m_counters.lost;
+        }
         m_pool->Free(p);
         return;
     }
@@ -330,6 +345,12 @@ InaNetDevice::StartNextPriority()
 void
 InaNetDevice::OnTxComplete()
 {
+    if (m_inTx != nullptr && m_linkDown)
+    {
+        ++m_faultDrops; // its serialization ended on a link that went down meanwhile
+        m_pool->Free(m_inTx);
+        m_inTx = nullptr;
+    }
     if (m_inTx != nullptr) // else the end of a pacer's gap
     {
         const int64_t now = Simulator::Now().GetTimeStep();
@@ -384,6 +405,52 @@ InaNetDevice::AssignStreams(int64_t stream)
     return 0;
 }
 
+void
+InaNetDevice::SetLossRate(double rate, int64_t stream)
+{
+    if (rate <= 0)
+    {
+        m_errorModel = nullptr;
+        return;
+    }
+    auto em = CreateObject<RateErrorModel>();
+    em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+    em->SetAttribute("ErrorRate", DoubleValue(rate));
+    em->AssignStreams(stream);
+    m_errorModel = em;
+}
+
+void
+InaNetDevice::SetLinkDown(bool down)
+{
+    if (down && !m_linkDown)
+    {
+        // What is queued or on the wire when the link fails never arrives. The entries keep their
+        // arrival events (the ring stays ordered); they are dropped as they come due.
+        for (uint64_t i = m_head; i < m_tail; ++i)
+        {
+            m_ring[i & (m_ring.size() - 1)].lost = LOST_TO_FAULT;
+        }
+        for (auto& q : m_classQueues)
+        {
+            for (auto& entry : q)
+            {
+                m_backlogBytes -= entry.first->wireBytes;
+                ++m_faultDrops;
+                m_pool->Free(entry.first);
+            }
+            q.clear();
+        }
+    }
+    m_linkDown = down;
+}
+
+uint64_t
+InaNetDevice::GetFaultDrops() const
+{
+    return m_faultDrops;
+}
+
 // ---- NetDevice boilerplate: inasim devices carry InaPackets, not IP ----
 
 void
@@ -432,7 +499,7 @@ InaNetDevice::GetMtu() const
 bool
 InaNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr;
+    return m_channel != nullptr && !m_linkDown;
 }
 
 void

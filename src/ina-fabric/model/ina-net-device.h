@@ -72,6 +72,23 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     /// Fix the random streams this device uses (its error model); returns how many it took.
     int64_t AssignStreams(int64_t stream);
 
+    /**
+     * Random loss on the wire from now on, as the ErrorModel attribute would set it: a packet
+     * rate of `rate` drawn from random stream `stream`; 0 removes it. For loss that differs per
+     * link or changes during a run (InaFaultInjector).
+     */
+    void SetLossRate(double rate, int64_t stream);
+
+    /**
+     * Take the link direction this device sends on down or up (InaFaultInjector). Down, every
+     * packet sent is dropped at once and every packet queued or on the wire is lost when it
+     * would have arrived, all counted as fault drops (GetFaultDrops), apart from queue drops and
+     * random loss. The only cost on the forwarding path is one flag test in Send.
+     */
+    void SetLinkDown(bool down);
+    /// \return packets lost to the link being down (SetLinkDown)
+    uint64_t GetFaultDrops() const;
+
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
     uint32_t GetIfIndex() const override;
@@ -111,7 +128,15 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
         int64_t arrivePs;
         InaPacket* packet;
         uint32_t bytes;
-        bool lost;
+        uint8_t lost; //!< a LossKind
+    };
+
+    /// Why a packet in flight does not arrive.
+    enum LossKind : uint8_t
+    {
+        NOT_LOST = 0,
+        LOST_ON_WIRE = 1, //!< random loss (the error model)
+        LOST_TO_FAULT = 2 //!< the link went down (SetLinkDown)
     };
 
     int64_t SerializationPs(uint32_t bytes) const;
@@ -139,6 +164,7 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     InaPacketSink* m_peerSink = nullptr; //!< the peer's owner, so an arrival does not read the peer
     uint32_t m_peerPortIndex = 0;        //!< the peer's port index at its owner
     uint32_t m_priorityClasses;
+    bool m_linkDown = false; //!< SetLinkDown
     uint64_t m_capacityBytes;
     uint64_t m_ecnThresholdBytes;
     uint64_t m_rateBps = 0;
@@ -168,7 +194,8 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     int64_t m_inTxStartPs = 0;
     InaReusableEvent<InaNetDevice, &InaNetDevice::OnTxComplete> m_txCompleteEvent;
 
-    Ptr<Packet> m_lossProbe; //!< ErrorModel needs a Packet; kept for the size last drawn
+    Ptr<Packet> m_lossProbe;   //!< ErrorModel needs a Packet; kept for the size last drawn
+    uint64_t m_faultDrops = 0; //!< GetFaultDrops
 };
 
 } // namespace ns3

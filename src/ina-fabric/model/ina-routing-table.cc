@@ -19,6 +19,27 @@ InaRoutingTable::InaRoutingTable(const InaTopology& topology)
     , m_nSwitches(topology.GetNSwitches())
     , m_nNodes(topology.GetNNodes())
 {
+    Compute(nullptr);
+}
+
+InaRoutingTable::InaRoutingTable(const InaTopology& topology, const std::vector<bool>& linkFailed)
+    : m_topology(topology)
+    , m_nHosts(topology.GetNHosts())
+    , m_nSwitches(topology.GetNSwitches())
+    , m_nNodes(topology.GetNNodes())
+{
+    if (linkFailed.size() != topology.GetNLinks())
+    {
+        throw std::invalid_argument("InaRoutingTable: " + std::to_string(linkFailed.size()) +
+                                    " link states for " + std::to_string(topology.GetNLinks()) +
+                                    " links");
+    }
+    Compute(&linkFailed);
+}
+
+void
+InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
+{
     const uint32_t H = m_nHosts;
     const uint32_t S = m_nSwitches;
     constexpr uint32_t UNSEEN = std::numeric_limits<uint32_t>::max();
@@ -36,7 +57,7 @@ InaRoutingTable::InaRoutingTable(const InaTopology& topology)
         const auto& adj = m_topology.Neighbors(H + s);
         for (uint32_t p = 0; p < adj.size(); ++p)
         {
-            if (adj[p].first >= H)
+            if (adj[p].first >= H && (linkFailed == nullptr || !(*linkFailed)[adj[p].second]))
             {
                 swAdj[s].emplace_back(adj[p].first - H, static_cast<uint16_t>(p));
             }
@@ -90,21 +111,21 @@ InaRoutingTable::InaRoutingTable(const InaTopology& topology)
                 }
             }
         }
-        if (queue.size() != S)
+        if (queue.size() != S && linkFailed == nullptr)
         {
             throw std::runtime_error("InaRoutingTable: the switches of the topology are not "
                                      "connected");
         }
         for (uint32_t s = 0; s < S; ++s)
         {
-            if (dist[s] > std::numeric_limits<uint16_t>::max())
+            if (dist[s] > std::numeric_limits<uint16_t>::max() && dist[s] != UNSEEN)
             {
                 throw std::runtime_error("InaRoutingTable: paths longer than 65535 hops");
             }
             m_dist[static_cast<size_t>(s) * S + d] = static_cast<uint16_t>(dist[s]);
-            if (s == d)
+            if (s == d || dist[s] == UNSEEN)
             {
-                continue;
+                continue; // unreachable (failed links): no next hop
             }
             ports.clear();
             for (const auto& e : swAdj[s])

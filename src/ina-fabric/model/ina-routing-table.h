@@ -62,6 +62,15 @@ class InaRoutingTable
     explicit InaRoutingTable(const InaTopology& topology);
 
     /**
+     * The routes of a fabric with failed links (what its routing converges to once the failures
+     * are detected, InaFaultInjector): shortest paths over the links whose entry in `linkFailed`
+     * (by topology link index) is false. Destinations no path reaches have no next hop (the
+     * switch drops as no route); a host's rack keeps its port to the host.
+     * \throws std::invalid_argument if linkFailed does not have one entry per link.
+     */
+    InaRoutingTable(const InaTopology& topology, const std::vector<bool>& linkFailed);
+
+    /**
      * The equal-cost next hops (ports of `node`, ascending) on shortest paths from `node` to
      * `dst`; empty when node == dst. A host's only next hop is port 0. Hot path: no checks beyond
      * NS_ASSERT, both indices must be valid nodes.
@@ -170,6 +179,7 @@ class InaRoutingTable
         return x ^ (x >> 31);
     }
 
+    void Compute(const std::vector<bool>* linkFailed);
     void CheckNode(uint32_t node, const char* what) const;
     /// HostRule of switch index s (node m_nHosts + s), checked against the table for every host.
     HostRule DeriveHostRule(uint32_t s) const;

@@ -248,6 +248,21 @@ SwitchProgram::GetCounters(std::vector<std::string>& names, std::vector<uint64_t
     }
 }
 
+void
+SwitchProgram::ResetState()
+{
+    for (const auto& r : m_registers)
+    {
+        r->ControlFill(0);
+    }
+    DoResetState();
+}
+
+void
+SwitchProgram::DoResetState()
+{
+}
+
 RegisterArray&
 SwitchProgram::GetRegister(const std::string& name) const
 {

@@ -126,6 +126,14 @@ class SwitchProgram : public Object
     virtual uint64_t GetAggregatorsInUse() const;
     virtual uint64_t GetPeakAggregatorsInUse() const;
 
+    /**
+     * The switch failed or rebooted: its data-plane state is lost (InaFaultInjector). Every
+     * register array goes back to 0 and the program forgets what it kept beside its registers
+     * (DoResetState); the tables, which the control plane fills (jobs, routes), stay as the
+     * controller reinstalls them. Counters are kept: they are the run's record, not switch state.
+     */
+    void ResetState();
+
     /// \return whether a pipeline has installed this program
     /**
      * The pipeline this program will be laid out for (stages, SRAM, ALUs, lanes per pass). A
@@ -268,6 +276,10 @@ class SwitchProgram : public Object
 
     /// Called once installed: resolve handles, fill tables, set initial register contents.
     virtual void InitializeState() = 0;
+
+    /// ResetState's part for what the program keeps beside its registers (occupancy, copies
+    /// held for resending): forget it. Registers are already 0. The default keeps nothing.
+    virtual void DoResetState();
 
     /**
      * Create the storage for `demand` and attach to a pipeline (called by Pipeline::Install).

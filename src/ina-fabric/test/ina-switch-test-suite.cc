@@ -6,6 +6,8 @@
 // path of a k=4 fat-tree (repeatable from the seed), multicast delivering exactly once, and routes
 // pinned from outside.
 
+#include "ina-fabric-test-packets.h"
+
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-test-suite.h"
@@ -18,11 +20,10 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::ina_fabric_test;
 
 namespace
 {
-
-constexpr uint16_t TEST_PORT = 7;
 
 class CountingSink : public InaPacketSink
 {
@@ -45,24 +46,6 @@ class CountingSink : public InaPacketSink
     InaPacketPool* m_pool;
     uint32_t m_host;
 };
-
-InaTopology::LinkSpec
-Gbps100()
-{
-    return {100000000000ULL, 1000000};
-}
-
-void
-SendOne(Ptr<InaFabric> fabric, uint32_t from, InaAddress to, uint32_t flowId, uint64_t seq)
-{
-    InaPacket* p = fabric->GetPool().Alloc();
-    p->dst = to;
-    p->flowId = flowId;
-    p->seq = seq;
-    p->dstPort = TEST_PORT;
-    p->wireBytes = 1000;
-    fabric->GetHost(from)->Send(p);
-}
 
 /// Counts, per switch, how many packets it forwarded; used to see which paths flows took.
 std::map<std::string, uint64_t>

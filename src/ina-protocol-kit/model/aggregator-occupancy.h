@@ -34,6 +34,12 @@ class AggregatorOccupancy
         --m_inUse;
     }
 
+    /// Nothing held any more, peak kept (the switch lost its registers: SwitchProgram::ResetState).
+    void AllFreed()
+    {
+        m_inUse = 0;
+    }
+
     /// Nothing held, peak 0 (a program being installed).
     void Reset()
     {

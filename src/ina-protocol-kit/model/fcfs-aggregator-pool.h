@@ -106,6 +106,12 @@ class FcfsAggregatorPool
     /// A parameter packet: free the aggregator of its key.
     Result Release(PipelinePass& pass, const PoolHeader* h);
 
+    /// The registers were cleared behind the pool's back (a switch reboot): nothing is held.
+    void ForgetHeld()
+    {
+        m_occupancy.AllFreed();
+    }
+
     /// \return the registers
     const Registers& GetRegisters() const
     {

@@ -224,6 +224,18 @@ LibraProgram::DeclareResources(ResourceDemand& demand) const
 }
 
 void
+LibraProgram::DoResetState()
+{
+    // The switch CPU's copies go with the reboot; its timer finds nothing due.
+    for (auto& [key, h] : m_held)
+    {
+        GetPool().Free(h.copy);
+    }
+    m_held.clear();
+    m_heldFifo.clear();
+}
+
+void
 LibraProgram::InitializeState()
 {
     m_hot = &GetRegister(LibraResources::HOT_ARRAY_NAME);

@@ -180,6 +180,7 @@ class LibraProgram : public SwitchProgram
 
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
     void InitializeState() override;
+    void DoResetState() override;
 
     void ProcessPush(InaPacket* p, PipelinePass& pass, Job& job);
     void ProcessDone(InaPacket* p, PipelinePass& pass, Job& job);

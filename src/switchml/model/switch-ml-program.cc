@@ -179,6 +179,12 @@ SwitchMlProgram::GetMaxPoolSize(const PipelineLimits& limits) const
 }
 
 void
+SwitchMlProgram::DoResetState()
+{
+    m_slotsInUse = 0; // the registers that held the phases are 0 again
+}
+
+void
 SwitchMlProgram::InitializeState()
 {
     m_jobTable = &GetTable("jobs");

@@ -54,8 +54,9 @@ namespace ns3
  * A contribution that is new to its version while the contributor's bit is set in the other,
  * incomplete version cannot be legitimate (a worker only moves on after the other version's
  * result): it is a stale packet overtaken by its successor, the reordering hazard of the spec's
- * (a resend reordered behind a newer version). It is counted (reason "stale_contribution") and then treated as Algorithm 3 treats
- * it; it never occurs on inasim's FIFO links with one path per flow, and tests assert that.
+ * (a resend reordered behind a newer version). It is counted (reason "stale_contribution") and then
+ * treated as Algorithm 3 treats it; it never occurs on inasim's FIFO links with one path per flow,
+ * and tests assert that.
  */
 class SwitchMlProgram : public SwitchProgram
 {
@@ -188,6 +189,7 @@ class SwitchMlProgram : public SwitchProgram
 
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
     void InitializeState() override;
+    void DoResetState() override;
 
     /// The second pass of a 64-element result: the high halves.
     void Harvest(InaPacket* p, PipelinePass& pass, SwitchMlHeader* h);
