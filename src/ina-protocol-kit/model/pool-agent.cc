@@ -219,6 +219,7 @@ PoolAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* va
         // A new burst: the other workers may not have reached this tensor yet.
         m_gotFirst = false;
         m_lastActivityPs = Simulator::Now().GetTimeStep();
+        m_lastResultPs = m_lastActivityPs;
     }
     SendNew();
     ArmTimer();
@@ -352,6 +353,7 @@ PoolAgent::Receive(InaPacket* p, uint32_t port)
         return;
     }
     NoteReceived();
+    m_lastResultPs = now;
     if (!m_gotFirst)
     {
         m_gotFirst = true;
@@ -473,7 +475,10 @@ PoolAgent::OnTimer()
         return;
     }
     ++m_counters.timeouts;
-    if (NoteTimeout())
+    // A worker that lost its whole burst (its link down, the switch rebooting) resends only when
+    // its FirstRto expires; until the silence has lasted that long, the others cannot tell a dead
+    // fabric from such a peer, so only the timeouts after it count towards MaxTimeouts.
+    if (now - m_lastResultPs >= m_firstRtoPs && NoteTimeout())
     {
         return; // MaxTimeouts in a row: given up, the timer stays off
     }

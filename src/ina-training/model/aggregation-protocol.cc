@@ -32,8 +32,9 @@ AggregationProtocol::GetTypeId()
             .AddAttribute("MaxTimeouts",
                           "Retransmission timeouts in a row, with nothing received in between, "
                           "after which a worker's agent gives up and the job ends incomplete; "
-                          "0 retries forever. Ring and PS: their transport flows' MaxTimeouts, "
-                          "unless their Transport profile has its own (rdma: 7).",
+                          "0 retries forever. Ring and PS, and Libra's cold and dense parts: "
+                          "their transport flows' MaxTimeouts, unless their Transport profile has "
+                          "its own (rdma: 7).",
                           UintegerValue(15),
                           MakeUintegerAccessor(&AggregationProtocol::m_maxTimeouts),
                           MakeUintegerChecker<uint32_t>());

@@ -439,6 +439,10 @@ LibraAgent::Receive(InaPacket* p, uint32_t /* port */)
     }
     const LibraHeader* h = p->Header<LibraHeader>();
     const bool current = m_active && h->round == m_round;
+    if (current)
+    {
+        NoteReceived();
+    }
     switch (h->type)
     {
     case LibraHeader::PUSH_ACK:
@@ -666,6 +670,10 @@ LibraAgent::OnTimer()
 {
     m_timerPending = false;
     m_retx.Expired(Simulator::Now().GetTimeStep(), m_expired);
+    if (m_active && !m_expired.empty() && NoteTimeout())
+    {
+        return; // MaxTimeouts in a row: given up, the timer stays off
+    }
     for (uint64_t id : m_expired)
     {
         const auto kind = static_cast<Item>(id >> 60);
@@ -690,6 +698,20 @@ LibraAgent::OnTimer()
         }
     }
     ArmTimer();
+}
+
+bool
+LibraAgent::FlowFailed() const
+{
+    // The cold part's flows and the dense part's agent give up on their own MaxTimeouts.
+    for (const auto& tx : m_coldPush)
+    {
+        if (tx->IsFailed())
+        {
+            return true;
+        }
+    }
+    return m_dense && m_dense->HasGivenUp();
 }
 
 void

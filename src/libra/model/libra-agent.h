@@ -136,6 +136,7 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     void MaybeFinish();
     void ArmTimer();
     void OnTimer();
+    bool FlowFailed() const override;
     void RefreshStats();
 
     Ptr<LibraProtocol> m_protocol;

@@ -423,7 +423,9 @@ LibraProtocol::InstallServers()
             pushRx[w]->Listen(server, server->AllocateEndpoint(), flow);
             m_coldPull[w][p] = CreateObject<InaTransportReceiver>();
             m_coldPull[w][p]->Listen(worker, worker->AllocateEndpoint(), flow + 1);
+            // The job's MaxTimeouts is its cold flows' too, so they give up with its agents.
             m_coldPush[w][p] = CreateObject<InaTransportSender>();
+            m_coldPush[w][p]->SetAttribute("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
             m_coldPush[w][p]->Connect(worker,
                                       worker->AllocateEndpoint(),
                                       server->GetAddress(),
@@ -431,6 +433,7 @@ LibraProtocol::InstallServers()
                                       flow,
                                       ctx.jobId);
             pullTx[w] = CreateObject<InaTransportSender>();
+            pullTx[w]->SetAttribute("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
             pullTx[w]->Connect(server,
                                server->AllocateEndpoint(),
                                worker->GetAddress(),
@@ -449,6 +452,7 @@ LibraProtocol::InstallServers()
     JobContext dense = ctx;
     dense.flowIdBase = ctx.flowIdBase + JobContext::FLOW_IDS_PER_JOB / 2;
     m_dense = CreateObject<ShardedPsProtocol>();
+    m_dense->SetAttribute("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
     m_dense->Install(dense);
 }
 
