@@ -111,6 +111,8 @@ outputs:
   timeseries_interval: 0s
 limits:
   no_progress: 10s
+events: []
+fault_detection: 9.9ms
 )");
 }
 

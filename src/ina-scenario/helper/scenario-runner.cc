@@ -5,6 +5,7 @@
 #include "scenario-runner.h"
 
 #include "planner-level-runner.h"
+#include "scenario-faults.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
@@ -1042,6 +1043,7 @@ ScenarioRunner::Prepare()
         }
     };
     BuildFabric();
+    m_faults = std::make_unique<ScenarioFaults>(m_scenario, m_fabric);
     step("fabric built: " + std::to_string(m_fabric->GetNHosts()) + " hosts, " +
          std::to_string(m_fabric->GetSwitches().size()) + " switches, " +
          std::to_string(m_fabric->GetTopology().GetNLinks()) + " links");
@@ -1112,6 +1114,7 @@ ScenarioRunner::Run()
     }
     m_traffic.clear();
     m_jobs.clear();
+    m_faults.reset();
     m_fabric = nullptr;
     Simulator::Destroy();
     return complete ? 0 : 1;
@@ -1323,6 +1326,10 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
                         {"tx_packets", links.txPackets},
                         {"tx_bytes", links.txBytes},
                         {"peak_backlog_bytes", links.peakBacklogBytes}};
+    if (!m_scenario.events.empty())
+    {
+        summary["faults"] = m_faults->Summary();
+    }
 
     if (!m_traffic.empty())
     {
@@ -1446,6 +1453,10 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
         }
         o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, "
           << links.lost << " lost\n";
+        if (!m_scenario.events.empty())
+        {
+            o << m_faults->ConsoleLine() << "\n";
+        }
         o << "  outputs in " << m_outDir << "/ (summary.json, config.yaml, links.csv, switches.csv"
           << (m_traffic.empty() ? "" : ", flows.csv")
           << (m_jobs.empty() ? "" : ", jobs.csv, iterations.csv") << ")\n";

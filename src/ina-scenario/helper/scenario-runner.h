@@ -11,12 +11,15 @@
 #include "ns3/scenario.h"
 #include "ns3/training-job.h"
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+class ScenarioFaults;
 
 /**
  * \ingroup ina-scenario
@@ -106,6 +109,7 @@ class ScenarioRunner
     std::ostream* m_progressOut;
     std::ostream* m_summaryOut;
     Ptr<InaFabric> m_fabric;
+    std::unique_ptr<ScenarioFaults> m_faults; //!< the scenario's events, once the fabric exists
     std::vector<Ptr<InaFlowApp>> m_traffic;
     std::vector<Ptr<TrainingJob>> m_jobs;
     int64_t m_progressIntervalPs = 0;

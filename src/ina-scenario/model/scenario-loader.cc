@@ -1258,6 +1258,63 @@ LimitRules()
     return rules;
 }
 
+const EnumTable<ScenarioEvent::Kind> EVENT_KINDS = {
+    {"link_down", ScenarioEvent::Kind::LINK_DOWN},
+    {"link_up", ScenarioEvent::Kind::LINK_UP},
+    {"link_flap", ScenarioEvent::Kind::LINK_FLAP},
+    {"switch_fail", ScenarioEvent::Kind::SWITCH_FAIL},
+    {"switch_reboot", ScenarioEvent::Kind::SWITCH_REBOOT},
+    {"loss", ScenarioEvent::Kind::LOSS}};
+
+/// Two names, like a link's ends `[tor0, h1]` or two tiers `[tor, agg]`.
+template<class T>
+Rule<T>
+NamePairField(const char* key, std::vector<std::string> T::*member, const char* example)
+{
+    return Rule<T>{key,
+                   [member, example](T& obj, const Item& it, Reader& r) {
+                       if (!it.node.IsSequence() || it.node.size() != 2)
+                       {
+                           r.Fail(it,
+                                  std::string("expected two names like ") + example + ", got " +
+                                      Describe(it.node));
+                       }
+                       std::vector<std::string> names;
+                       for (const Item& e : Elements(it))
+                       {
+                           names.push_back(ReadScalar(e, r, "a name"));
+                       }
+                       obj.*member = names;
+                   },
+                   [member](const T& obj, YAML::Emitter& e) {
+                       EmitFlowList(obj.*member, e);
+                   }};
+}
+
+const Rules<ScenarioEvent>&
+EventRules()
+{
+    using T = ScenarioEvent;
+    static const Rules<T> rules = {
+        EnumField("kind", &T::kind, EVENT_KINDS),
+        TimeField("at", &T::atPs),
+        NamePairField("link", &T::link, "[tor0, h1] (the link's two ends)"),
+        StringField("switch", &T::switchName),
+        TimeField("down_for", &T::downForPs),
+        TimeField("period", &T::periodPs),
+        UintField("count", &T::count),
+        TimeField("until", &T::untilPs),
+        Field<T, double>("rate",
+                         &T::rate,
+                         ReadProbability,
+                         [](const double& v, YAML::Emitter& e) {
+                             e << FormatDouble(v);
+                         }),
+        NamePairField("tiers", &T::tiers, "[tor, agg] (every link between the two tiers)"),
+    };
+    return rules;
+}
+
 const Rules<Scenario>&
 ScenarioRules()
 {
@@ -1277,6 +1334,8 @@ ScenarioRules()
         SectionListField("traffic", &T::traffic, TrafficRules, "a list of traffic entries"),
         SectionField("outputs", &T::outputs, OutputRules, false),
         SectionField("limits", &T::limits, LimitRules, false),
+        SectionListField("events", &T::events, EventRules, "a list of fault events"),
+        TimeField("fault_detection", &T::faultDetectionPs),
     };
     return rules;
 }
@@ -1733,6 +1792,131 @@ ValidateTraffic(const Scenario& s)
     }
 }
 
+/// What each kind of event needs; names are checked against the topology by the runner.
+void
+ValidateEvents(const Scenario& s)
+{
+    using K = ScenarioEvent::Kind;
+    for (size_t i = 0; i < s.events.size(); ++i)
+    {
+        const ScenarioEvent& e = s.events[i];
+        const std::string path = "events." + std::to_string(i);
+        const std::string kind = ToString(e.kind);
+        auto given = [&](const std::string& key) {
+            return s.origins.where.count(path + "." + key) > 0;
+        };
+        if (!given("kind"))
+        {
+            throw s.Error(path,
+                          "an event needs a kind: link_down, link_up, link_flap, switch_fail, "
+                          "switch_reboot or loss");
+        }
+        if (!given("at") && e.kind != K::LOSS)
+        {
+            throw s.Error(path, "a " + kind + " event needs 'at', the time it happens");
+        }
+        const bool onLink =
+            e.kind == K::LINK_DOWN || e.kind == K::LINK_UP || e.kind == K::LINK_FLAP;
+        const bool onSwitch = e.kind == K::SWITCH_FAIL || e.kind == K::SWITCH_REBOOT;
+        // Every key an event kind does not use is refused, so a typo'd kind is not silently
+        // a different fault.
+        std::vector<std::string> allowed = {"kind", "at"};
+        if (onLink)
+        {
+            allowed.push_back("link");
+        }
+        if (onSwitch)
+        {
+            allowed.push_back("switch");
+        }
+        if (e.kind == K::LINK_FLAP)
+        {
+            allowed.insert(allowed.end(), {"down_for", "period", "count", "until"});
+        }
+        if (e.kind == K::SWITCH_REBOOT)
+        {
+            allowed.push_back("down_for");
+        }
+        if (e.kind == K::LOSS)
+        {
+            allowed.insert(allowed.end(), {"rate", "link", "tiers"});
+        }
+        for (const auto& rule : EventRules())
+        {
+            if (given(rule.key) &&
+                std::find(allowed.begin(), allowed.end(), rule.key) == allowed.end())
+            {
+                throw s.Error(path + "." + rule.key,
+                              "a " + kind + " event takes no '" + rule.key +
+                                  "' (its keys: " + JoinNames(allowed) + ")");
+            }
+        }
+        if (onLink && !given("link"))
+        {
+            throw s.Error(path, "a " + kind + " event needs 'link: [a, b]', the link's two ends");
+        }
+        if (onSwitch && !given("switch"))
+        {
+            throw s.Error(path, "a " + kind + " event needs 'switch', the switch's name");
+        }
+        if (e.kind == K::SWITCH_REBOOT && e.downForPs <= 0)
+        {
+            throw s.Error(path + (given("down_for") ? ".down_for" : ""),
+                          "a switch_reboot needs 'down_for' > 0, how long the switch is down");
+        }
+        if (e.kind == K::LINK_FLAP)
+        {
+            if (e.periodPs <= 0)
+            {
+                throw s.Error(path + (given("period") ? ".period" : ""),
+                              "a link_flap needs 'period' > 0, from one failure to the next");
+            }
+            if (given("down_for") && (e.downForPs <= 0 || e.downForPs >= e.periodPs))
+            {
+                throw s.Error(path + ".down_for",
+                              "expected a time > 0 and shorter than the period (" +
+                                  InaUnits::FormatTime(e.periodPs) + "), got " +
+                                  InaUnits::FormatTime(e.downForPs));
+            }
+            if (given("count") == given("until"))
+            {
+                throw s.Error(path,
+                              "a link_flap needs one of 'count' (how many failures) or 'until' "
+                              "(when the flapping stops)");
+            }
+            if (given("count") && e.count == 0)
+            {
+                throw s.Error(path + ".count", "expected at least 1 failure, got 0");
+            }
+            if (given("until") && e.untilPs <= e.atPs)
+            {
+                throw s.Error(path + ".until",
+                              "expected a time after 'at' (" + InaUnits::FormatTime(e.atPs) +
+                                  "), got " + InaUnits::FormatTime(e.untilPs));
+            }
+        }
+        if (e.kind == K::LOSS)
+        {
+            if (!given("rate"))
+            {
+                throw s.Error(path, "a loss event needs 'rate', the loss probability");
+            }
+            if (given("link") == given("tiers"))
+            {
+                throw s.Error(path,
+                              "a loss event needs one of 'link: [a, b]' (one link) or 'tiers: "
+                              "[a, b]' (every link between two tiers)");
+            }
+        }
+        if (s.stopTimePs > 0 && e.atPs >= s.stopTimePs)
+        {
+            throw s.Error(path + ".at",
+                          "the event is at or after stop_time (" +
+                              InaUnits::FormatTime(s.stopTimePs) + "): it would never happen");
+        }
+    }
+}
+
 void
 Validate(const Scenario& s)
 {
@@ -1747,6 +1931,7 @@ Validate(const Scenario& s)
     ValidateSwitch(s);
     ValidateJobs(s);
     ValidateTraffic(s);
+    ValidateEvents(s);
     // Built-in topologies know their host count now; a topology file's is known to the runner.
     const uint32_t hosts = s.topology.GetHostCount();
     if (hosts > 0)

@@ -189,6 +189,27 @@ ToString(Scenario::Level level)
     return "?";
 }
 
+std::string
+ToString(ScenarioEvent::Kind kind)
+{
+    switch (kind)
+    {
+    case ScenarioEvent::Kind::LINK_DOWN:
+        return "link_down";
+    case ScenarioEvent::Kind::LINK_UP:
+        return "link_up";
+    case ScenarioEvent::Kind::LINK_FLAP:
+        return "link_flap";
+    case ScenarioEvent::Kind::SWITCH_FAIL:
+        return "switch_fail";
+    case ScenarioEvent::Kind::SWITCH_REBOOT:
+        return "switch_reboot";
+    case ScenarioEvent::Kind::LOSS:
+        return "loss";
+    }
+    return "?";
+}
+
 bool
 operator==(const ScenarioPlanner& a, const ScenarioPlanner& b)
 {
@@ -339,6 +360,30 @@ operator==(const ScenarioLimits& a, const ScenarioLimits& b)
 }
 
 bool
+operator==(const ScenarioEvent& a, const ScenarioEvent& b)
+{
+    return std::tie(a.kind,
+                    a.atPs,
+                    a.link,
+                    a.switchName,
+                    a.downForPs,
+                    a.periodPs,
+                    a.count,
+                    a.untilPs,
+                    a.rate,
+                    a.tiers) == std::tie(b.kind,
+                                         b.atPs,
+                                         b.link,
+                                         b.switchName,
+                                         b.downForPs,
+                                         b.periodPs,
+                                         b.count,
+                                         b.untilPs,
+                                         b.rate,
+                                         b.tiers);
+}
+
+bool
 operator==(const Scenario& a, const Scenario& b)
 {
     return std::tie(a.name,
@@ -354,20 +399,24 @@ operator==(const Scenario& a, const Scenario& b)
                     a.jobs,
                     a.traffic,
                     a.outputs,
-                    a.limits) == std::tie(b.name,
-                                          b.seed,
-                                          b.checkValues,
-                                          b.link,
-                                          b.stopTimePs,
-                                          b.topology,
-                                          b.switchConfig,
-                                          b.routing,
-                                          b.level,
-                                          b.planner,
-                                          b.jobs,
-                                          b.traffic,
-                                          b.outputs,
-                                          b.limits);
+                    a.limits,
+                    a.events,
+                    a.faultDetectionPs) == std::tie(b.name,
+                                                    b.seed,
+                                                    b.checkValues,
+                                                    b.link,
+                                                    b.stopTimePs,
+                                                    b.topology,
+                                                    b.switchConfig,
+                                                    b.routing,
+                                                    b.level,
+                                                    b.planner,
+                                                    b.jobs,
+                                                    b.traffic,
+                                                    b.outputs,
+                                                    b.limits,
+                                                    b.events,
+                                                    b.faultDetectionPs);
 }
 
 bool

@@ -215,6 +215,35 @@ struct ScenarioLimits
 };
 
 /// \ingroup ina-scenario
+/// One entry of `events` (extension): a fault injected into the fabric at a simulated time.
+struct ScenarioEvent
+{
+    enum class Kind
+    {
+        LINK_DOWN,     ///< `link_down`: `link` fails at `at` (until a `link_up`)
+        LINK_UP,       ///< `link_up`: `link` comes back at `at`
+        LINK_FLAP,     ///< `link_flap`: `link` down for `down_for` every `period`, `count` times
+                       ///< or until `until`
+        SWITCH_FAIL,   ///< `switch_fail`: `switch` dies at `at`, its state lost, for good
+        SWITCH_REBOOT, ///< `switch_reboot`: `switch` dies at `at`, its state lost, and is back
+                       ///< `down_for` later
+        LOSS,          ///< `loss`: random loss `rate` on `link`, or on every link between
+                       ///< `tiers`, from `at` on
+    };
+
+    Kind kind = Kind::LINK_DOWN;    ///< `kind`
+    int64_t atPs = 0;               ///< `at`
+    std::vector<std::string> link;  ///< `link: [a, b]`: the link's two ends, by node name
+    std::string switchName;         ///< `switch`: a switch, by name
+    int64_t downForPs = 0;          ///< `down_for`: flap (default: half the period), reboot
+    int64_t periodPs = 0;           ///< `period`: flap, from one failure to the next
+    uint32_t count = 0;             ///< `count`: flap, failures (0: until `until`)
+    int64_t untilPs = 0;            ///< `until`: flap, no failure starts at or after it
+    double rate = 0;                ///< `rate`: loss
+    std::vector<std::string> tiers; ///< `tiers: [a, b]`: loss on every link between two tiers
+};
+
+/// \ingroup ina-scenario
 /// Where each key of a loaded scenario came from; not part of the configuration itself.
 struct ScenarioOrigins
 {
@@ -264,6 +293,10 @@ struct Scenario
     std::vector<ScenarioTraffic> traffic; ///< `traffic`
     ScenarioOutputs outputs;              ///< `outputs`
     ScenarioLimits limits;                ///< `limits` (extension)
+    std::vector<ScenarioEvent> events;    ///< `events` (extension): faults
+    /// `fault_detection` (extension): how long the routing takes to learn of a fault
+    /// (ns3::InaFaultInjector DetectionDelay; default BFD's 3 x 3.3 ms)
+    int64_t faultDetectionPs = 9900000000;
 
     ScenarioOrigins origins; ///< where each key came from (ignored by operator==)
 
@@ -296,6 +329,7 @@ std::string ToString(ScenarioTraffic::Pattern pattern);
 std::string ToString(Scenario::LinkModel link);
 std::string ToString(Scenario::Routing routing);
 std::string ToString(Scenario::Level level);
+std::string ToString(ScenarioEvent::Kind kind);
 
 /// \ingroup ina-scenario
 /// Field-by-field equality of the configuration (origins are not compared).
@@ -313,6 +347,7 @@ bool operator==(const ScenarioJob& a, const ScenarioJob& b);
 bool operator==(const ScenarioTraffic& a, const ScenarioTraffic& b);
 bool operator==(const ScenarioOutputs& a, const ScenarioOutputs& b);
 bool operator==(const ScenarioLimits& a, const ScenarioLimits& b);
+bool operator==(const ScenarioEvent& a, const ScenarioEvent& b);
 bool operator==(const Scenario& a, const Scenario& b);
 
 bool operator!=(const ScenarioLink& a, const ScenarioLink& b);
