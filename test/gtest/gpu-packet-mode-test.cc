@@ -9,6 +9,8 @@
 // errors naming the param, dp against fixed thread counts on the example scenario, and
 // determinism. The whole tiny job under contention is the ns-3 suite gpu-contention-compute-model.
 
+#include "test-temp-dir.h"
+
 #include "ns3/gpu-contention-compute-model.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
@@ -368,8 +370,7 @@ TEST(GpuPacketGroups, PoliciesRefuseWhatTheyCannotDo)
 std::string
 RunError(const std::string& yaml)
 {
-    const std::string out =
-        (std::filesystem::temp_directory_path() / "inasim-gpu-packet-test").string();
+    const std::string out = (inasim_test::TempDir() / "inasim-gpu-packet-test").string();
     std::string what = "no error";
     try
     {
@@ -399,7 +400,7 @@ Job(const std::string& params, const std::string& workload = "tensor_bytes: 4KB"
 std::string
 TempFile(const std::string& name, const std::string& text)
 {
-    const std::filesystem::path p = std::filesystem::temp_directory_path() / name;
+    const std::filesystem::path p = inasim_test::TempDir() / name;
     std::ofstream(p) << text;
     return p.string();
 }
@@ -458,7 +459,7 @@ TEST(GpuPacketParams, BadValuesNameTheirKey)
 nlohmann::json
 RunExample(const std::vector<std::string>& overrides, const std::string& outName)
 {
-    const std::string out = (std::filesystem::temp_directory_path() / outName).string();
+    const std::string out = (inasim_test::TempDir() / outName).string();
     ScenarioRunner runner(
         ScenarioLoader::Load(std::string(INASIM_SOURCE_DIR) + "/examples/scenarios/libra-gpu.yaml",
                              overrides),

@@ -5,10 +5,12 @@
 // Topology generators, the topology file format, and route computation (ECMP sets, multicast
 // trees). Expected values are worked out by hand in the comments.
 
+#include "test-temp-dir.h"
+
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-routing-table.h"
-#include "ns3/simulator.h"
 #include "ns3/ina-topology.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -596,8 +598,7 @@ TEST(TopologyFile, ErrorsNameTheLine)
 
 TEST(TopologyFile, FromFileNamesPathAndLine)
 {
-    const std::string path =
-        (std::filesystem::temp_directory_path() / "inasim-topology-test-bad.topo").string();
+    const std::string path = (inasim_test::TempDir() / "inasim-topology-test-bad.topo").string();
     {
         std::ofstream out(path);
         out << "# bad\nswitch t0 tier=tor\nhost h0 attach=t0 rate=1Gbps delay=1us\nlnk t0 h0\n";

@@ -8,6 +8,8 @@
 // jitter draws (against an independent splitmix64 implementation), and the scenario's refusal of
 // bad worker params with the key named.
 
+#include "test-temp-dir.h"
+
 #include "ns3/scenario-loader.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
@@ -221,8 +223,7 @@ TEST(WorkerJitter, StaysWithinItsBoundAndCoversIt)
 std::string
 RunError(const std::string& yaml)
 {
-    const std::string out =
-        (std::filesystem::temp_directory_path() / "inasim-worker-app-test").string();
+    const std::string out = (inasim_test::TempDir() / "inasim-worker-app-test").string();
     std::string what = "no error";
     try
     {
