@@ -112,7 +112,7 @@ outputs:
 limits:
   no_progress: 10s
 events: []
-fault_detection: 9.9ms
+fault_detection: 9900us
 )");
 }
 

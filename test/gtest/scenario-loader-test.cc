@@ -248,7 +248,7 @@ TEST(ScenarioLoader, UnknownKeysNameTheKeyTheLineAndTheValidKeys)
     EXPECT_EQ(ErrorOf("sed: 3\n"),
               "rack.yaml:1: key 'sed': unknown key (did you mean 'seed'?); valid keys here: name, "
               "seed, check_values, link, stop_time, topology, switch, routing, level, planner, "
-              "jobs, traffic, outputs, limits");
+              "jobs, traffic, outputs, limits, events, fault_detection");
     EXPECT_EQ(ErrorOf("jobs:\n  - protocol: atp\n    worker: 4\n"),
               "rack.yaml:3: key 'jobs.0.worker': unknown key (did you mean 'workers'?); valid keys "
               "here: name, protocol, workers, placement, ps_hosts, workload, start, params");
@@ -329,7 +329,7 @@ TEST(ScenarioLoader, YamlProblemsAreLocated)
     EXPECT_EQ(ErrorOf("- a\n- b\n"),
               "rack.yaml:1: expected a scenario: a section with keys (name, seed, check_values, "
               "link, stop_time, topology, switch, routing, level, planner, jobs, traffic, "
-              "outputs, limits), got a list");
+              "outputs, limits, events, fault_detection), got a list");
     try
     {
         ScenarioLoader::Load("/nonexistent/inasim/x.yaml");
