@@ -64,6 +64,7 @@ class AtpProgram : public PoolProgram
     void InitializePool() override;
     void DoResetState() override;
     const AggregatorOccupancy& GetOccupancy() const override;
+    const FcfsAggregatorPool* GetFcfsPool() const override;
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
 
     FcfsAggregatorPool m_pool; //!< the aggregators
