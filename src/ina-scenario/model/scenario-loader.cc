@@ -4,7 +4,7 @@
  */
 #include "scenario-loader.h"
 
-#include "ina-units.h"
+#include "ns3/ina-units.h"
 
 #include <algorithm>
 #include <cctype>
