@@ -86,6 +86,9 @@ class PoolProtocol : public AggregationProtocol
         uint8_t fanIn0 = 0;             //!< its group's workers
         uint8_t fanIn1 = 0;             //!< the groups
         bool edge = false;              //!< no level-1 aggregation for it
+        /// 0: the job's flow toward this server (flowIdBase + psIndex, shared by the workers);
+        /// else a flow of the worker's own, for a protocol that pins each worker's path (GRID)
+        uint32_t flowId = 0;
     };
 
     /// A switch running the program for this job.
