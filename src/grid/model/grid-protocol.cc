@@ -48,6 +48,8 @@ constexpr uint32_t AGGREGATE_FLOW_OFFSET = 8;
 /// Each worker's gradients take a flow of their own, base + this + rank, pinned along its planned
 /// path; far above the aggregate flows (one per switch of the plan).
 constexpr uint32_t WORKER_FLOW_OFFSET = JobContext::FLOW_IDS_PER_JOB / 2;
+/// A direct worker's results from the PS, base + this + rank, pinned along its path reversed.
+constexpr uint32_t RESULT_FLOW_OFFSET = WORKER_FLOW_OFFSET + JobContext::FLOW_IDS_PER_JOB / 4;
 } // namespace
 
 TypeId
@@ -158,12 +160,24 @@ GridProtocol::DoInstall()
         Fail("the job has " + std::to_string(ctx.psHosts.size()) +
              " parameter servers; GRID plans for exactly one (ps_hosts: 1)");
     }
-    if (ctx.inaTiers.empty())
+    if (ctx.inaTiers.empty() && NeedsProgrammableSwitches())
     {
         Fail("switch.ina_tiers is empty; GRID needs the tiers whose switches may aggregate");
     }
     PoolProtocol::DoInstall();
     ConfigureGrid();
+}
+
+GridPlan
+GridProtocol::PlanJob(const GridProblem& problem, const GridPlanner::Options& options) const
+{
+    return GridPlanner(options).Plan(problem);
+}
+
+bool
+GridProtocol::NeedsProgrammableSwitches() const
+{
+    return true;
 }
 
 void
@@ -209,7 +223,7 @@ GridProtocol::BuildTrees()
         }
         programmable.push_back(GridProblem::ProgrammableSwitch{node, capacity});
     }
-    if (programmable.empty())
+    if (programmable.empty() && NeedsProgrammableSwitches())
     {
         std::string asked;
         for (const std::string& s : ctx.inaTiers)
@@ -226,11 +240,11 @@ GridProtocol::BuildTrees()
     try
     {
         GridProblem problem(topo, ctx.workerHosts, ps, programmable, m_psIngress);
-        m_plan = GridPlanner(options).Plan(problem);
+        m_plan = PlanJob(problem, options);
     }
     catch (const std::exception& e)
     {
-        Fail(std::string("the GRID planner failed: ") + e.what());
+        Fail("the " + GetProtocolLabel() + " planner failed: " + e.what());
     }
 
     Tree t;
@@ -314,17 +328,30 @@ GridProtocol::ConfigureGrid()
     const uint32_t n = ctx.workerHosts.size();
     const Tree& t = m_trees.at(0);
     std::vector<InaAddress> targets;
+    std::vector<uint32_t> targetFlows;
     for (uint32_t g = 0; g < t.groups.size(); ++g)
     {
         const Group& grp = t.groups[g];
         if (!grp.aggregates)
         {
-            targets.push_back(ctx.workerHosts[grp.ranks[0]]);
+            // The result goes back the way the gradients came (Geryon's detour too): the
+            // reverse direction of every link of the path carries as many streams.
+            const uint32_t r = grp.ranks[0];
+            const uint32_t flow = ctx.flowIdBase + RESULT_FLOW_OFFSET + r;
+            const std::vector<uint32_t>& path = m_plan.workers.at(r).path;
+            for (std::size_t i = path.size() - 2; i >= 1; --i)
+            {
+                ctx.fabric->GetSwitch(path[i])->SetFlowRoute(flow,
+                                                             topo.PortTo(path[i], path[i - 1]));
+            }
+            targets.push_back(ctx.workerHosts[r]);
+            targetFlows.push_back(flow);
             continue;
         }
         const uint32_t j = static_cast<uint32_t>(m_groupSwitch.at(g));
         const GridPlan::SwitchRoute& s = m_plan.switches.at(j);
         targets.push_back(s.node);
+        targetFlows.push_back(0);
         std::vector<uint32_t> members;
         for (uint32_t r : grp.ranks)
         {
@@ -388,7 +415,7 @@ GridProtocol::ConfigureGrid()
     {
         Fail("the parameter server is not GRID's");
     }
-    server->SetResultTargets(targets);
+    server->SetResultTargets(targets, targetFlows);
     NS_LOG_INFO("job " << ctx.name << ": " << t.groups.size() << " aggregation nodes for " << n
                        << " workers");
 }

@@ -7,6 +7,8 @@
 #define GRID_PROTOCOL_H
 
 #include "grid-plan.h"
+#include "grid-planner.h"
+#include "grid-problem.h"
 
 #include "ns3/pool-protocol.h"
 
@@ -82,6 +84,18 @@ class GridProtocol : public PoolProtocol
     bool GetHashFragments() const;
 
   protected:
+    /**
+     * The job's policy (GRID: the planner's LP and rounding). The baselines that run on GRID's
+     * data plane replace it (GeryonProtocol, SwitchMlPsProtocol).
+     * \param problem the job on its fabric
+     * \param options the planner's Attributes
+     * \return the plan: every worker's node, path and rate
+     */
+    virtual GridPlan PlanJob(const GridProblem& problem, const GridPlanner::Options& options) const;
+
+    /// \return whether the policy needs switches that can aggregate (Geryon does not)
+    virtual bool NeedsProgrammableSwitches() const;
+
     void DoInstall() override;
     void DoDispose() override;
     void BuildTrees() override;

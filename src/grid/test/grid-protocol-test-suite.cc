@@ -277,8 +277,9 @@ class GridPacingTestCase : public TestCase
                 const GridPlan::WorkerRoute& w = plan.workers.at(r);
                 auto* nic = dynamic_cast<InaNetDevice*>(fabric->GetHost(s.hosts[r])->GetPort());
                 NS_TEST_ASSERT_MSG_NE(nic, nullptr, "a NIC");
+                const uint64_t cap = pace ? static_cast<uint64_t>(w.rateBps) : 0;
                 NS_TEST_ASSERT_MSG_EQ(nic->GetInjectionRateCap(),
-                                      pace ? static_cast<uint64_t>(w.rateBps) : 0u,
+                                      cap,
                                       "worker " << r << "'s NIC at its planned rate");
                 InaPacket probe{};
                 probe.flowId = run.protocol->GetWorkerFlowId(r);

@@ -220,6 +220,8 @@ class PoolProtocol : public AggregationProtocol
     // Attributes
     uint32_t m_poolSize;         //!< pool of programs this job creates (0: program default)
     uint32_t m_hashRange;        //!< 0: the smallest pool on the trees
+    bool m_level2;               //!< aggregate the racks again at the PS's rack switch
+    bool m_passWhenFull;         //!< programs pass a fragment their capacity cannot take
     uint32_t m_maxWindow;        //!< slots A = largest window, packets
     uint32_t m_minWindow;        //!< smallest window, packets
     uint32_t m_initialWindow;    //!< first window, packets

@@ -361,6 +361,7 @@ ScenarioRunner::BuildFabric()
                            ? InaFabricHelper::LinkKind::P2P
                            : InaFabricHelper::LinkKind::FAST);
     helper.SetQueue(t.queue.capacityBytes, t.queue.ecnThresholdBytes);
+    helper.SetEcnAtHosts(t.queue.ecnAtHosts);
     helper.SetPriorityClasses(t.priorityClasses);
     helper.SetLossRate(t.lossRate);
     helper.SetEcmpSeed(m_scenario.seed);
