@@ -23,6 +23,7 @@
 #include "ns3/switch-program.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -362,6 +363,12 @@ ScenarioRunner::BuildFabric()
                            : InaFabricHelper::LinkKind::FAST);
     helper.SetQueue(t.queue.capacityBytes, t.queue.ecnThresholdBytes);
     helper.SetPriorityClasses(t.priorityClasses);
+    helper.SetMtu(static_cast<uint32_t>(t.mtuBytes));
+    m_transportMtu = static_cast<uint32_t>(t.mtuBytes);
+    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    {
+        m_transportMtu = std::min(m_transportMtu, helper.GetLinkMtu(topo, l));
+    }
     helper.SetLossRate(t.lossRate);
     helper.SetEcmpSeed(m_scenario.seed);
     helper.SetStreamBase(0);
@@ -485,6 +492,7 @@ ScenarioRunner::InstallTraffic()
         app->SetAttribute("IncastDestination", UintegerValue(tr.dst));
         app->SetAttribute("FirstFlowId", UintegerValue(firstFlowId));
         app->SetAttribute("CheckValues", BooleanValue(m_scenario.checkValues));
+        app->SetSenderAttribute("Mtu", UintegerValue(m_transportMtu));
         app->SetHosts(hosts);
         app->Install(m_fabric);
         firstFlowId += app->GetNFlows();
@@ -622,6 +630,30 @@ ScenarioRunner::InstallJobs()
                     "; the compute model " + computeName +
                     " has: " + AttributeNames(computeTid, "ns3::ComputeModel") +
                     "; ComputeModel: profiled | gpu-contention selects it)");
+        }
+        // A protocol on host transports (ring, ps) sends packets of the smallest link MTU unless
+        // the job names its own, which must fit every link.
+        TypeId::AttributeInformation mtuInfo;
+        if (protocolTid.LookupAttributeByName("Mtu", &mtuInfo))
+        {
+            UintegerValue v(0);
+            if (sj.params.count("Mtu") != 0)
+            {
+                protocolFactory.Create()->GetAttribute("Mtu", v);
+            }
+            if (v.Get() == 0)
+            {
+                protocolFactory.Set("Mtu", UintegerValue(m_transportMtu));
+            }
+            else if (v.Get() > m_transportMtu)
+            {
+                throw m_scenario.Error(key + ".params.Mtu",
+                                       "packets of " + std::to_string(v.Get()) +
+                                           " B do not fit the fabric's smallest link MTU (" +
+                                           std::to_string(m_transportMtu) +
+                                           " B): raise topology.mtu (or the topology file's "
+                                           "mtu=), or lower Mtu");
+            }
         }
         Ptr<AggregationProtocol> protocol = protocolFactory.Create<AggregationProtocol>();
 
@@ -1323,6 +1355,12 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
                         {"tx_packets", links.txPackets},
                         {"tx_bytes", links.txBytes},
                         {"peak_backlog_bytes", links.peakBacklogBytes}};
+    if (links.oversize != 0)
+    {
+        // Only when it happened: packets larger than their link's MTU (topology.mtu) are a set-up
+        // mistake, and summaries of runs without any stay as they were.
+        summary["links"]["oversize_drops"] = links.oversize;
+    }
 
     if (!m_traffic.empty())
     {
@@ -1445,7 +1483,12 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
             }
         }
         o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, "
-          << links.lost << " lost\n";
+          << links.lost << " lost";
+        if (links.oversize != 0)
+        {
+            o << ", " << links.oversize << " dropped for exceeding the link MTU (topology.mtu)";
+        }
+        o << "\n";
         o << "  outputs in " << m_outDir << "/ (summary.json, config.yaml, links.csv, switches.csv"
           << (m_traffic.empty() ? "" : ", flows.csv")
           << (m_jobs.empty() ? "" : ", jobs.csv, iterations.csv") << ")\n";
