@@ -787,9 +787,10 @@ ScenarioRunner::InstallJobs()
 double
 ScenarioRunner::Progress() const
 {
-    // Flows and job iterations count alike: each is one unit of work to finish.
-    uint64_t total = 0;
-    uint64_t done = 0;
+    // Flows and job iterations count alike: each is one unit of work to finish; a job's
+    // iterations count in pieces as its aggregated bytes come back (GetProgressFraction).
+    double total = 0;
+    double done = 0;
     for (const auto& app : m_traffic)
     {
         total += app->GetNFlows();
@@ -798,9 +799,9 @@ ScenarioRunner::Progress() const
     for (const auto& job : m_jobs)
     {
         total += job->GetIterations();
-        done += job->GetIterationsDone();
+        done += job->GetProgressFraction() * job->GetIterations();
     }
-    return total == 0 ? 1.0 : static_cast<double>(done) / total;
+    return total == 0 ? 1.0 : done / total;
 }
 
 bool
