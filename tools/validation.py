@@ -43,7 +43,9 @@ describes it (the sweep file says which section, figure or table). *Paper* is th
 whose ratio is off by more than its tolerance (15 % unless the row says otherwise) gives the cause:
 a modelling choice, a parameter the paper does not give, or a defect still open. Rows for a
 qualitative claim ("SwitchML is faster than Gloo at 0.1 % loss") give the bound the paper implies
-and whether ours holds. A sweep that has not been run shows *not run*.
+and whether ours holds. A row whose sweep has no results on the machine that regenerates this
+file keeps the values it had here (each paper's sweeps are run by whoever works on that paper);
+a row that never had any shows *not run*.
 
 ## Adding a paper's rows
 
@@ -202,9 +204,28 @@ def judge(row, ours, ctx):
                     f"got {paper!r}")
 
 
-def collect(papers_dir, results_dir):
+def previous_rows(path):
+    """{(paper, experiment cell): (ours, ratio, cause)} of the table in an earlier output, so
+    that rows whose sweeps were not run here keep their values; {} without one."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return {}
+    kept = {}
+    for line in text.splitlines():
+        if not line.startswith("| ") or line.startswith("| paper |"):
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) == 6:
+            kept[(cells[0], cells[1])] = (cells[3], cells[4], cells[5])
+    return kept
+
+
+def collect(papers_dir, results_dir, previous=None):
     """(rows, not_compared): the table's rows of all expected-values files, and the headline
-    results they list as not compared yet, with the reason."""
+    results they list as not compared yet, with the reason. A row whose sweep has no results
+    takes its values from `previous` (see previous_rows) when it is there."""
+    previous = previous or {}
     out = []
     skipped = []
     for spec_path in sorted(papers_dir.glob("*/*.expected.json")):
@@ -235,6 +256,18 @@ def collect(papers_dir, results_dir):
             cause = ""
             if off:
                 cause = row.get("cause", "").strip() or "**off, cause not yet found**"
+            exp_cell = row["experiment"] + (f" ({row['source']})" if row.get("source") else "")
+            kept = previous.get((spec["paper"], exp_cell.replace("\n", " "))) if table is None else None
+            if kept and kept[0] != "not run":
+                out.append({
+                    "paper": spec["paper"], "title": spec.get("title", ""),
+                    "experiment": row["experiment"], "source": row.get("source", ""),
+                    "paper_value": paper_text, "ours": kept[0], "ratio": kept[1],
+                    "cause": kept[2], "off_unexplained": "cause not yet found" in kept[2],
+                    "missing": False, "sweep": str(rel.parent / spec["sweep"]),
+                    "results": str(Path("results") / name / "results.csv"),
+                })
+                continue
             out.append({
                 "paper": spec["paper"],
                 "title": spec.get("title", ""),
@@ -298,7 +331,7 @@ def main(argv=None):
                     help="exit 1 if a row has no result or is off without a cause")
     args = ap.parse_args(argv)
     try:
-        rows, skipped = collect(args.papers, args.results)
+        rows, skipped = collect(args.papers, args.results, previous_rows(args.out))
     except SpecError as e:
         print(f"validation: {e}", file=sys.stderr)
         return 2

@@ -28,7 +28,7 @@ topology:
   host_link: {rate: 2.5Gbps, delay: 1500ps}
   fabric_link: {rate: 1Tbps, delay: 0}
   loss_rate: 0.001
-  queue: {capacity: 1MiB, ecn_threshold: 1024000}
+  queue: {capacity: 1MiB, ecn_threshold: 1024000, ecn_at_hosts: true}
   priority_classes: 2
 switch:
   stages: 20
@@ -84,7 +84,7 @@ topology:
   host_link: {rate: 100Gbps, delay: 1us}
   fabric_link: {rate: 100Gbps, delay: 1us}
   loss_rate: 0
-  queue: {capacity: 1MB, ecn_threshold: 100KB}
+  queue: {capacity: 1MB, ecn_threshold: 100KB, ecn_at_hosts: false}
   priority_classes: 1
   mtu: 1500B
 switch:
@@ -150,6 +150,7 @@ TEST(ScenarioEffective, RoundTripGivesAnEqualScenarioAndTheSameText)
     EXPECT_EQ(s.topology.hostLink.rateBps, 2500000000ULL);
     EXPECT_EQ(s.topology.fabricLink.delayPs, 0);
     EXPECT_EQ(s.topology.queue.ecnThresholdBytes, 1024000ULL);
+    EXPECT_TRUE(s.topology.queue.ecnAtHosts);
     EXPECT_EQ(s.switchConfig.sramPerStageBytes, 1610612736ULL);
     EXPECT_EQ(s.jobs[0].workers, 3U);
     EXPECT_EQ(s.jobs[0].protocol, "yes");
@@ -161,7 +162,7 @@ TEST(ScenarioEffective, RoundTripGivesAnEqualScenarioAndTheSameText)
                              "host_link: {rate: 2500Mbps, delay: 1500ps}",
                              "fabric_link: {rate: 1Tbps, delay: 0s}",
                              "loss_rate: 0.001",
-                             "queue: {capacity: 1MiB, ecn_threshold: 1000KiB}",
+                             "queue: {capacity: 1MiB, ecn_threshold: 1000KiB, ecn_at_hosts: true}",
                              "sram_per_stage: 1536MiB",
                              "ina_tiers: [agg, tor, core]",
                              "flow_bytes: 1250KB",

@@ -1,7 +1,8 @@
 # Copyright (c) 2026 inasim authors
 # SPDX-License-Identifier: GPL-2.0-only
 """Tests of tools/validation.py: values from a results table (means over seeds, ratios, only ok
-runs), rows off by more than their tolerance with and without a cause, bounds, sweeps not run,
+runs), rows off by more than their tolerance with and without a cause, bounds, sweeps not run
+(and rows kept from the last output when their results are gone),
 and bad expected-values files named in the error.
 
 Run: python3 -m unittest discover -s tools/tests    (or through ctest: driver/unittest)
@@ -122,6 +123,22 @@ class ValidationTest(unittest.TestCase):
         code, _ = self.run_main("--check")
         self.assertEqual(code, 1)
         self.assertIn("| 1.000 | not run |", self.out.read_text())
+
+    def test_rows_without_results_keep_their_last_values(self):
+        self.write_spec([{"experiment": "x | y", "source": "Fig. 1", "paper": 2,
+                          "ours": self.ring_over("0", "ring"), "cause": "why"}])
+        self.run_main()
+        self.assertIn("| x \\| y (Fig. 1) | 2.000 | 4.000 | 2.00 | why |", self.out.read_text())
+        # the results go away (another machine): the row keeps its values, --check passes
+        (self.results / "demo-exp" / "results.csv").unlink()
+        code, _ = self.run_main("--check")
+        self.assertEqual(code, 0)
+        self.assertIn("| x \\| y (Fig. 1) | 2.000 | 4.000 | 2.00 | why |", self.out.read_text())
+        # a row that never had values still says so
+        self.write_spec([{"experiment": "new", "paper": 1, "ours": self.ring_over("0", "ring")}])
+        code, _ = self.run_main("--check")
+        self.assertEqual(code, 1)
+        self.assertIn("| new | 1.000 | not run |", self.out.read_text())
 
     def test_bad_files_are_named(self):
         (self.papers / "demo" / "exp.expected.json").write_text('{"paper": "D",\n "rows": [}')

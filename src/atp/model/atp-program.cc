@@ -57,6 +57,12 @@ AtpProgram::InitializePool()
     m_pool.Bind(ResolvePoolRegisters(true));
 }
 
+const FcfsAggregatorPool*
+AtpProgram::GetFcfsPool() const
+{
+    return &m_pool;
+}
+
 const AggregatorOccupancy&
 AtpProgram::GetOccupancy() const
 {

@@ -26,6 +26,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -487,6 +488,85 @@ class AtpTwoLevelTestCase : public TestCase
         }
         Simulator::Destroy();
     }
+};
+
+/**
+ * \ingroup atp-test
+ * ATP as GRID's paper describes it (GRID paper, Sec. 3.1 and Fig. 1(b)): one level (Level2
+ * false: the PS's rack aggregated at its own switch like any other) and a switch whose
+ * aggregation capacity is exhausted passing whole fragments on to the PS (PassWhenFull). Four
+ * workers at 3 Gb/s under s1, whose capacity is 6 Gb/s with a 16 kB queue, two more beside the
+ * PS under s3. Some fragments pass s1, each with all four of its gradients (none half
+ * aggregated), every other fragment completes there; the PS merges the passed gradients; the sums
+ * are exact, at 0 and 1 % loss, no aggregator stays held, and s1 never aggregates above 6 Gb/s.
+ */
+class AtpPassWhenFullTestCase : public TestCase
+{
+  public:
+    AtpPassWhenFullTestCase(double loss)
+        : TestCase("one level, a full switch passes whole fragments, loss " + std::to_string(loss) +
+                   ": exact")
+        , m_loss(loss)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        helper.SetLossRate(m_loss);
+        helper.SetStreamBase(3);
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(
+            "defaults rate=3Gbps delay=1us\nswitch s1 tier=tor\nswitch s3 tier=tor\n"
+            "host w1..w4 attach=s1\nhost w5..w6 attach=s3\nhost ps attach=s3 rate=9Gbps\n"
+            "link s1 s3\n",
+            "pass-when-full"));
+        const InaTopology& t = fabric->GetTopology();
+        const uint32_t s1 = t.FindNode("s1");
+        Ptr<Pipeline> pipeline = fabric->GetSwitch(s1)->GetPipeline();
+        pipeline->SetAggregationCapacity(6000000000ULL, 0);
+        pipeline->SetAttribute("AggregationQueueBytes", UintegerValue(16384));
+        JobSpec spec;
+        for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6"})
+        {
+            spec.hosts.push_back(t.FindNode(w));
+        }
+        spec.ps = {t.FindNode("ps")};
+        spec.tensorBytes = {400000};
+        spec.attributes = {{"Level2", "false"}, {"PassWhenFull", "true"}};
+        JobRun run(fabric, spec);
+        const auto& tree = run.protocol->GetTrees()[0];
+        NS_TEST_ASSERT_MSG_EQ(tree.groups.size(), 2, "two racks");
+        NS_TEST_EXPECT_MSG_EQ(tree.groups[1].aggregates, true, "the PS's rack aggregates too");
+        NS_TEST_EXPECT_MSG_EQ(tree.level2, false, "one level");
+        RunJobs({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done");
+        NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
+        uint64_t passed = 0;
+        uint64_t completed = 0;
+        for (const auto& e : run.protocol->GetSwitches())
+        {
+            if (e.node == s1)
+            {
+                passed = e.program->GetReasonCount(AtpProgram::BYPASSED);
+                completed = e.program->GetReasonCount(AtpProgram::COMPLETED);
+                NS_TEST_EXPECT_MSG_EQ(e.program->GetReasonCount(AtpProgram::COLLISION), 0, "");
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(passed, 0u, "s1 was full at times");
+        const PipelineUsage usage = pipeline->GetUsage();
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(usage.MeasuredAggregationBps(), 6e9, "capacity held");
+        if (m_loss == 0)
+        {
+            NS_TEST_EXPECT_MSG_EQ(passed % 4, 0u, "whole fragments pass");
+            NS_TEST_EXPECT_MSG_EQ(completed + passed / 4, run.Fragments(), "or complete at s1");
+            NS_TEST_EXPECT_MSG_EQ(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "none");
+        }
+        Simulator::Destroy();
+    }
+
+    double m_loss;
 };
 
 /**
@@ -961,6 +1041,8 @@ class AtpProtocolTestSuite : public InaTestSuite
         AddTestCase(new AtpCollisionTestCase);
         AddTestCase(new AtpLostResultTestCase);
         AddTestCase(new AtpTwoLevelTestCase);
+        AddTestCase(new AtpPassWhenFullTestCase(0));
+        AddTestCase(new AtpPassWhenFullTestCase(0.01));
         for (double loss : {0.0, 0.001, 0.01})
         {
             AddTestCase(new AtpLossTestCase(loss));

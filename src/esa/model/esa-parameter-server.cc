@@ -223,42 +223,35 @@ EsaParameterServer::DupAck(uint64_t seq)
     {
         return;
     }
-    Entry* low = m_dupFor != 0 ? &m_entries[SlotOf(m_dupFor)] : nullptr;
-    if (low == nullptr || low->seq != m_dupFor || !low->open)
+    // Every open entry counts the arrivals above it on its own (the paper's reminder is per
+    // dictionary entry, Section 5.1): a gap that opens while a lower one is still being counted
+    // must not wait for the lower one to close.
+    const int64_t now = Simulator::Now().GetTimeStep();
+    auto out = m_open.begin();
+    for (uint64_t s : m_open)
     {
-        // The entry counted against closed: find the lowest open one (amortised over completions).
-        m_dupFor = 0;
-        m_dupCount = 0;
-        auto out = m_open.begin();
-        for (uint64_t s : m_open)
+        Entry& o = m_entries[SlotOf(s)];
+        if (o.seq != s || !o.open)
         {
-            Entry& o = m_entries[SlotOf(s)];
-            if (o.seq == s && o.open)
-            {
-                *out++ = s;
-                m_dupFor = m_dupFor == 0 ? s : std::min(m_dupFor, s);
-            }
-            else if (o.seq == s)
+            if (o.seq == s)
             {
                 o.listed = false;
             }
+            continue;
         }
-        m_open.erase(out, m_open.end());
-        if (m_dupFor == 0)
+        *out++ = s;
+        if (s >= seq || ++o.dups < m_esa.dupAckThreshold)
         {
-            return;
+            continue;
         }
-    }
-    if (seq > m_dupFor && ++m_dupCount == m_esa.dupAckThreshold)
-    {
-        Entry& o = m_entries[SlotOf(m_dupFor)];
-        const int64_t now = Simulator::Now().GetTimeStep();
+        o.dups = 0;
         if (o.remindedPs < 0 || now - o.remindedPs >= m_rto.GetRto())
         {
             ++m_esaCounts.dupAckReminders;
-            RemindSwitches(m_dupFor, o);
+            RemindSwitches(s, o);
         }
     }
+    m_open.erase(out, m_open.end());
 }
 
 InaPacket*

@@ -33,8 +33,9 @@ namespace ns3
  *   entry: when its entry has received nothing for the reminder timeout (then together with a
  *   pull of every worker still missing) (EsaRtoEstimator: RFC 6298,
  *   a sample is entry creation to completion, at least RtoMin; backed off on every expiry), when
- *   DupAckThreshold fragments with larger sequence numbers arrived after it was the lowest open
- *   one ("dupACK", spec B7.14), or when a worker reminds it (at most once per timeout);
+ *   DupAckThreshold fragments with larger sequence numbers arrived after it opened (or was last
+ *   reminded; "dupACK", counted per entry as the paper's Section 5.1 says), or when a worker
+ * reminds it (at most once per timeout);
  * - pulls (interpretation, spec B4.3: the paper's "selective retransmission" and "query packets to
  *   all workers", merged): once a reminder's answer is back (the switch's partial, or empty), or
  *   when a partial was discarded for overlapping, every worker not yet recorded gets a PULL; it
@@ -57,7 +58,7 @@ class EsaParameterServer : public PoolParameterServer
         uint32_t controlFlowId = 0;           //!< flow id of reminders and pulls
         int64_t rtoMinPs = 0;                 //!< RTO_min
         int64_t rtoMaxPs = 0;                 //!< the back-off ceiling
-        uint32_t dupAckThreshold = 3;         //!< arrivals above the lowest open entry (0: off)
+        uint32_t dupAckThreshold = 3;         //!< arrivals above an open entry (0: off)
     };
 
     /// What ESA's part of the server counted.
@@ -117,6 +118,7 @@ class EsaParameterServer : public PoolParameterServer
         int64_t lastPs = 0;      //!< last activity
         int64_t remindedPs = -1; //!< last reminder round (-1: none)
         int64_t answeredPs = -1; //!< last reminder answer (-1: none)
+        uint32_t dups = 0;       //!< arrivals of larger fragments since it opened or reminded
         bool open = false;       //!< waiting for workers
         bool done = false;       //!< result sent
         bool listed = false;     //!< in m_open
@@ -129,7 +131,7 @@ class EsaParameterServer : public PoolParameterServer
      * \return the entry; nullptr when the ring holds a newer fragment
      */
     Entry* Track(uint64_t seq, bool activity);
-    /// Count an arrival towards the lowest open entry's duplicate threshold.
+    /// Count an arrival towards the duplicate threshold of every open entry below it.
     void DupAck(uint64_t seq);
     /// Send a reminder for `seq` to every aggregating switch.
     void RemindSwitches(uint64_t seq, Entry& e);
@@ -155,8 +157,6 @@ class EsaParameterServer : public PoolParameterServer
     EsaRtoEstimator m_rto{1, 1, 1}; //!< reminder timeout
     EventId m_timer;                //!< the one timer event
     int64_t m_timerDuePs = 0;       //!< when it fires
-    uint64_t m_dupFor = 0;          //!< the lowest open entry being counted against
-    uint32_t m_dupCount = 0;        //!< arrivals above it
     uint32_t m_groups = 0;          //!< level-1 groups of the tree
     bool m_configured = false;      //!< SetEsaConfig called
 };

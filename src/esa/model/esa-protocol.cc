@@ -124,9 +124,12 @@ EsaProtocol::GetTypeId()
                           MakeTimeChecker())
             .AddAttribute(
                 "IndexHash",
-                "The aggregator of a fragment: fragment (CRC32 of job id and sequence "
-                "number, the paper) or slot (ATP's slot table, no self-collisions).",
-                EnumValue(EsaProtocol::FRAGMENT),
+                "The aggregator of a fragment: slot (ATP's hash, which the paper's Section 5.1 "
+                "says ESA uses: CRC32 of the job id and the fragment's window slot, salted until "
+                "the job's slots are distinct, so a job never collides with itself) or fragment "
+                "(CRC32 of job id and sequence number modulo the hash range: fragments of one "
+                "job in flight together can collide).",
+                EnumValue(EsaProtocol::SLOT),
                 MakeEnumAccessor(&EsaProtocol::m_hash),
                 MakeEnumChecker(EsaProtocol::FRAGMENT, "fragment", EsaProtocol::SLOT, "slot"));
     return tid;

@@ -50,8 +50,8 @@ class EsaProtocol : public PoolProtocol
     /// How the aggregator index of a fragment is chosen.
     enum IndexHash
     {
-        FRAGMENT, //!< CRC32(job id, sequence number) mod the hash range (ESA 5.1, spec B7.17)
-        SLOT      //!< ATP's slot table: a job never collides with itself (spec B7.16's variant)
+        FRAGMENT, //!< CRC32(job id, sequence number) mod the hash range: self-collisions
+        SLOT      //!< ATP's hash (ESA 5.1: "the same as ATP's"): never collides with itself
     };
 
     /**

@@ -324,7 +324,9 @@ class EsaPsWorkerReminderTestCase : public TestCase
  * Fragment 11 falls back with worker 0 only and nothing else arrives: after RtoMin (1 ms) the PS
  * reminds the switch and pulls workers 1 and 2 by itself. Fragment 20 is open when three
  * fragments with larger sequence numbers (21, 22, 23) arrive: the third reminds the switch about
- * 20 at once ("dupACK").
+ * 20 at once ("dupACK"). The count is per entry (the paper, Section 5.1): with 30 and 31 both
+ * open, 32, 33 and 34 remind about 30 (at 33) and about 31 (at 34), where counting against the
+ * lowest open entry alone would leave 31 to its timeout.
  */
 class EsaPsTimersTestCase : public TestCase
 {
@@ -359,6 +361,20 @@ class EsaPsTimersTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(rig.Esa().dupAckReminders, 1u, "the third reminds");
             NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx.size(), 1u, "one reminder");
             NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx[0].seq, 20u, "about fragment 20");
+        }
+        {
+            Rig rig;
+            rig.Send(30, EsaHeader::DATA, 0, 1, Ramp(0));
+            rig.Send(31, EsaHeader::DATA, 0, 1, Ramp(0));
+            rig.Send(32, EsaHeader::DATA, 0, 1, Ramp(0));
+            rig.Send(33, EsaHeader::DATA, 0, 1, Ramp(0));
+            const Sink& sw = *rig.sinks[FAKE_SWITCH];
+            NS_TEST_ASSERT_MSG_EQ(sw.rx.size(), 1u, "30 reminded at 33");
+            NS_TEST_ASSERT_MSG_EQ(sw.rx[0].seq, 30u, "about fragment 30");
+            rig.Send(34, EsaHeader::DATA, 0, 1, Ramp(0));
+            NS_TEST_ASSERT_MSG_EQ(rig.Esa().dupAckReminders, 2u, "a round per entry");
+            NS_TEST_ASSERT_MSG_EQ(sw.rx.size(), 2u, "31 reminded at 34");
+            NS_TEST_ASSERT_MSG_EQ(sw.rx[1].seq, 31u, "about fragment 31");
         }
     }
 };

@@ -172,7 +172,9 @@ class EsaCollisionTestCase : public TestCase
         a.attributes = SmallPool(
             {{"Preemption", m_mode}, {"CommCompRatio", "0.25"}, {"PriorityScale", "1ms"}});
         JobSpec b = a;
-        b.jobId = 2;
+        // Job ids 1 and 3: their slot tables share aggregators (CRC32 is linear, so on a pool of
+        // 64 the tables of jobs 1 and 2 happen to be disjoint).
+        b.jobId = 3;
         b.name = "b";
         b.hosts = Range(4, 4);
         b.ps = {9};
@@ -203,6 +205,54 @@ class EsaCollisionTestCase : public TestCase
     }
 
     std::string m_mode;
+};
+
+/**
+ * \ingroup esa-test
+ * One job of 4 workers alone on a pool of 64 aggregators with a window of 32, its workers 2 us
+ * apart (so aggregators wait for the straggler): with the default hash, ATP's (the paper's Section
+ * 5.1: "the hash function is the same as ATP's"), the fragments a job has in flight hold distinct
+ * aggregators, so nothing collides and the PS sees nothing. Hashing every sequence number on its
+ * own (IndexHash=fragment) puts 32 fragments in flight on 64 aggregators and makes them collide.
+ */
+class EsaSelfCollisionTestCase : public TestCase
+{
+  public:
+    EsaSelfCollisionTestCase()
+        : TestCase("one job never collides with itself under the default hash")
+    {
+    }
+
+  private:
+    /// Run the job; return its switch's collisions.
+    static uint64_t Collisions(const std::vector<std::pair<std::string, std::string>>& more,
+                               bool& exact)
+    {
+        Ptr<InaFabric> fabric = Star(5);
+        JobSpec a;
+        a.hosts = Range(0, 4);
+        a.ps = {4};
+        a.tensorBytes = {200000};
+        a.attributes = SmallPool(more);
+        a.startPs = {0, 2 * US, 4 * US, 6 * US};
+        JobRun ra(fabric, a);
+        RunJobs({&ra});
+        exact = ra.Complete() && ra.ValueErrors() == 0;
+        const uint64_t c = ra.Reason(EsaProgram::COLLISION);
+        Simulator::Destroy();
+        return c;
+    }
+
+    void DoRun() override
+    {
+        bool exact = false;
+        NS_TEST_ASSERT_MSG_EQ(Collisions({}, exact), 0u, "no self-collision by default");
+        NS_TEST_ASSERT_MSG_EQ(exact, true, "complete and exact");
+        NS_TEST_ASSERT_MSG_GT(Collisions({{"IndexHash", "fragment"}}, exact),
+                              0u,
+                              "per-fragment hashing collides with itself");
+        NS_TEST_ASSERT_MSG_EQ(exact, true, "complete and exact all the same");
+    }
 };
 
 /**
@@ -661,6 +711,7 @@ class EsaProtocolTestSuite : public InaTestSuite
         AddTestCase(new EsaCollisionTestCase("priority"));
         AddTestCase(new EsaCollisionTestCase("always"));
         AddTestCase(new EsaCollisionTestCase("random"));
+        AddTestCase(new EsaSelfCollisionTestCase);
         AddTestCase(new EsaLossTestCase(0, 1, 100000));
         AddTestCase(new EsaLossTestCase(0.001, 4, 100000));
         AddTestCase(new EsaLossTestCase(0.01, 4, 100000));

@@ -30,14 +30,23 @@ GridParameterServer::GridParameterServer() = default;
 GridParameterServer::~GridParameterServer() = default;
 
 void
-GridParameterServer::SetResultTargets(const std::vector<InaAddress>& targets)
+GridParameterServer::SetResultTargets(const std::vector<InaAddress>& targets,
+                                      const std::vector<uint32_t>& flows)
 {
     if (targets.empty())
     {
         throw std::invalid_argument("GridParameterServer: no result target (each aggregation "
                                     "node, switch or direct worker, needs one)");
     }
+    if (!flows.empty() && flows.size() != targets.size())
+    {
+        throw std::invalid_argument("GridParameterServer: " + std::to_string(flows.size()) +
+                                    " result flows for " + std::to_string(targets.size()) +
+                                    " targets");
+    }
     m_targets = targets;
+    m_flows = flows;
+    m_flows.resize(targets.size(), 0);
 }
 
 const std::vector<InaAddress>&
@@ -53,10 +62,15 @@ GridParameterServer::SendResult(InaPacket* p, uint32_t slot)
     // ATP's SendResult fills the result and sends it to m_config.resultGroup: point it at each
     // aggregation node in turn, the last one taking the original packet.
     InaPacketPool& pool = m_config.host->GetPool();
+    if (m_jobResultFlow == 0)
+    {
+        m_jobResultFlow = m_config.resultFlowId;
+    }
     for (std::size_t i = 0; i < m_targets.size(); ++i)
     {
         InaPacket* copy = i + 1 < m_targets.size() ? pool.Clone(p) : p;
         m_config.resultGroup = m_targets[i];
+        m_config.resultFlowId = m_flows[i] != 0 ? m_flows[i] : m_jobResultFlow;
         PoolParameterServer::SendResult(copy, slot);
     }
 }

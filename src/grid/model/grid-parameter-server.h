@@ -37,10 +37,14 @@ class GridParameterServer : public PoolParameterServer
 
     /**
      * Where the results go: one address per aggregation node (a switch's node or a direct
-     * worker's host). Throws std::invalid_argument when empty.
+     * worker's host). Throws std::invalid_argument when empty or when `flows` is neither empty
+     * nor as long.
      * \param targets the addresses
+     * \param flows per target the flow id of its results (0: the job's result flow); a direct
+     *        worker's results take a flow pinned along its planned path, reversed
      */
-    void SetResultTargets(const std::vector<InaAddress>& targets);
+    void SetResultTargets(const std::vector<InaAddress>& targets,
+                          const std::vector<uint32_t>& flows = {});
 
     /// \return the result targets
     const std::vector<InaAddress>& GetResultTargets() const;
@@ -50,6 +54,8 @@ class GridParameterServer : public PoolParameterServer
 
   private:
     std::vector<InaAddress> m_targets; //!< one per aggregation node
+    std::vector<uint32_t> m_flows;     //!< per target: its results' flow id (0: the job's)
+    uint32_t m_jobResultFlow = 0;      //!< the job's result flow id (read at the first result)
 };
 
 } // namespace ns3

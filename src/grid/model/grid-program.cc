@@ -58,6 +58,12 @@ GridProgram::InitializePool()
     m_pool.Bind(ResolvePoolRegisters(true));
 }
 
+const FcfsAggregatorPool*
+GridProgram::GetFcfsPool() const
+{
+    return &m_pool;
+}
+
 const AggregatorOccupancy&
 GridProgram::GetOccupancy() const
 {

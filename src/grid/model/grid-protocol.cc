@@ -14,8 +14,10 @@
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/ina-switch.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
+#include "ns3/pipeline.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -43,6 +45,11 @@ namespace
 /// workers and base + n + ps for results; GRID adds these above them.
 constexpr uint32_t NOTICE_FLOW_OFFSET = 4;
 constexpr uint32_t AGGREGATE_FLOW_OFFSET = 8;
+/// Each worker's gradients take a flow of their own, base + this + rank, pinned along its planned
+/// path; far above the aggregate flows (one per switch of the plan).
+constexpr uint32_t WORKER_FLOW_OFFSET = JobContext::FLOW_IDS_PER_JOB / 2;
+/// A direct worker's results from the PS, base + this + rank, pinned along its path reversed.
+constexpr uint32_t RESULT_FLOW_OFFSET = WORKER_FLOW_OFFSET + JobContext::FLOW_IDS_PER_JOB / 4;
 } // namespace
 
 TypeId
@@ -55,8 +62,11 @@ GridProtocol::GetTypeId()
             .AddConstructor<GridProtocol>()
             .AddAttribute("SwitchCapacity",
                           "C_s, the aggregation capacity of every programmable switch in bit/s "
-                          "(spec B.2). 0: the sum of the switch's port rates (every input at "
-                          "line rate; an interpretation, the paper gives no number).",
+                          "(spec B.2). 0: the capacity of the switch's pipeline "
+                          "(switch.aggregation, Pipeline::AggregationCapacity; a packet rate "
+                          "counts GRID's gradient packets on the wire), and without one the sum "
+                          "of the switch's port rates (every input at line rate; an "
+                          "interpretation, the paper gives no number).",
                           DoubleValue(0),
                           MakeDoubleAccessor(&GridProtocol::m_switchCapacity),
                           MakeDoubleChecker<double>(0))
@@ -87,6 +97,14 @@ GridProtocol::GetTypeId()
                           "false: ATP's slot table (a job never collides with itself).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&GridProtocol::m_hashFragments),
+                          MakeBooleanChecker())
+            .AddAttribute("Pace",
+                          "Each worker's NIC injects at most at the rate the plan gives it (the "
+                          "host injection cap, InaHost::SetInjectionRateCap), as the control "
+                          "plane's policy sets each worker's sending rate (GRID paper, Sec. 3.3 "
+                          "and 4.3). false: the window alone limits a worker, as in ATP.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&GridProtocol::m_pace),
                           MakeBooleanChecker());
     return tid;
 }
@@ -142,12 +160,24 @@ GridProtocol::DoInstall()
         Fail("the job has " + std::to_string(ctx.psHosts.size()) +
              " parameter servers; GRID plans for exactly one (ps_hosts: 1)");
     }
-    if (ctx.inaTiers.empty())
+    if (ctx.inaTiers.empty() && NeedsProgrammableSwitches())
     {
         Fail("switch.ina_tiers is empty; GRID needs the tiers whose switches may aggregate");
     }
     PoolProtocol::DoInstall();
     ConfigureGrid();
+}
+
+GridPlan
+GridProtocol::PlanJob(const GridProblem& problem, const GridPlanner::Options& options) const
+{
+    return GridPlanner(options).Plan(problem);
+}
+
+bool
+GridProtocol::NeedsProgrammableSwitches() const
+{
+    return true;
 }
 
 void
@@ -170,6 +200,18 @@ GridProtocol::BuildTrees()
         double capacity = m_switchCapacity;
         if (capacity == 0)
         {
+            // Plan with the capacity the switch really has, so that the plan's rates hold in
+            // the data plane.
+            Ptr<Pipeline> pipeline = ctx.fabric->GetSwitch(node)->GetPipeline();
+            if (pipeline)
+            {
+                capacity = static_cast<double>(pipeline->GetAggregationCapacityBps()) +
+                           static_cast<double>(pipeline->GetAggregationCapacityPps()) *
+                               PoolHeader::WIRE_BYTES * 8.0;
+            }
+        }
+        if (capacity == 0)
+        {
             for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
             {
                 const InaTopology::Link& link = topo.GetLink(l);
@@ -181,7 +223,7 @@ GridProtocol::BuildTrees()
         }
         programmable.push_back(GridProblem::ProgrammableSwitch{node, capacity});
     }
-    if (programmable.empty())
+    if (programmable.empty() && NeedsProgrammableSwitches())
     {
         std::string asked;
         for (const std::string& s : ctx.inaTiers)
@@ -198,11 +240,11 @@ GridProtocol::BuildTrees()
     try
     {
         GridProblem problem(topo, ctx.workerHosts, ps, programmable, m_psIngress);
-        m_plan = GridPlanner(options).Plan(problem);
+        m_plan = PlanJob(problem, options);
     }
     catch (const std::exception& e)
     {
-        Fail(std::string("the GRID planner failed: ") + e.what());
+        Fail("the " + GetProtocolLabel() + " planner failed: " + e.what());
     }
 
     Tree t;
@@ -272,6 +314,7 @@ GridProtocol::BuildTrees()
             w.fanIn0 = static_cast<uint8_t>(grp.ranks.size());
             w.fanIn1 = static_cast<uint8_t>(t.groups.size());
             w.edge = !grp.aggregates;
+            w.flowId = GetWorkerFlowId(grp.ranks[i]);
         }
     }
     m_trees.assign(1, t);
@@ -285,19 +328,30 @@ GridProtocol::ConfigureGrid()
     const uint32_t n = ctx.workerHosts.size();
     const Tree& t = m_trees.at(0);
     std::vector<InaAddress> targets;
-    std::map<std::pair<uint32_t, uint32_t>, uint16_t> pinned; // (switch, destination) -> port
-    m_routeConflicts = 0;
+    std::vector<uint32_t> targetFlows;
     for (uint32_t g = 0; g < t.groups.size(); ++g)
     {
         const Group& grp = t.groups[g];
         if (!grp.aggregates)
         {
-            targets.push_back(ctx.workerHosts[grp.ranks[0]]);
+            // The result goes back the way the gradients came (Geryon's detour too): the
+            // reverse direction of every link of the path carries as many streams.
+            const uint32_t r = grp.ranks[0];
+            const uint32_t flow = ctx.flowIdBase + RESULT_FLOW_OFFSET + r;
+            const std::vector<uint32_t>& path = m_plan.workers.at(r).path;
+            for (std::size_t i = path.size() - 2; i >= 1; --i)
+            {
+                ctx.fabric->GetSwitch(path[i])->SetFlowRoute(flow,
+                                                             topo.PortTo(path[i], path[i - 1]));
+            }
+            targets.push_back(ctx.workerHosts[r]);
+            targetFlows.push_back(flow);
             continue;
         }
         const uint32_t j = static_cast<uint32_t>(m_groupSwitch.at(g));
         const GridPlan::SwitchRoute& s = m_plan.switches.at(j);
         targets.push_back(s.node);
+        targetFlows.push_back(0);
         std::vector<uint32_t> members;
         for (uint32_t r : grp.ranks)
         {
@@ -336,23 +390,24 @@ GridProtocol::ConfigureGrid()
             ctx.fabric->GetSwitch(s.pathToPs[i])
                 ->SetFlowRoute(job.aggregateFlowId, topo.PortTo(s.pathToPs[i], s.pathToPs[i + 1]));
         }
-        // Each worker's planned path to the switch (hosts have a single uplink).
-        for (uint32_t r : grp.ranks)
+    }
+    // Each worker's planned path to its aggregation node, on the worker's own flow (hosts have a
+    // single uplink): two workers crossing one switch toward one node may take different hops.
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        const std::vector<uint32_t>& path = m_plan.workers.at(r).path;
+        for (std::size_t i = 1; i + 1 < path.size(); ++i)
         {
-            const std::vector<uint32_t>& path = m_plan.workers.at(r).path;
-            for (std::size_t i = 1; i + 1 < path.size(); ++i)
-            {
-                const uint16_t port = topo.PortTo(path[i], path[i + 1]);
-                auto [it, fresh] = pinned.emplace(std::make_pair(path[i], s.node), port);
-                if (fresh)
-                {
-                    ctx.fabric->GetSwitch(path[i])->SetJobRoute(ctx.jobId, s.node, port);
-                }
-                else if (it->second != port)
-                {
-                    ++m_routeConflicts;
-                }
-            }
+            ctx.fabric->GetSwitch(path[i])->SetFlowRoute(GetWorkerFlowId(r),
+                                                         topo.PortTo(path[i], path[i + 1]));
+        }
+        if (m_pace &&
+            !ctx.fabric->GetHost(ctx.workerHosts[r])
+                 ->SetInjectionRateCap(static_cast<uint64_t>(m_plan.workers.at(r).rateBps)))
+        {
+            Fail("Pace: worker " + std::to_string(r) +
+                 "'s host has no NIC that can pace (the "
+                 "p2p link model); set the job's Pace to false");
         }
     }
     Ptr<GridParameterServer> server = DynamicCast<GridParameterServer>(t.server);
@@ -360,9 +415,9 @@ GridProtocol::ConfigureGrid()
     {
         Fail("the parameter server is not GRID's");
     }
-    server->SetResultTargets(targets);
+    server->SetResultTargets(targets, targetFlows);
     NS_LOG_INFO("job " << ctx.name << ": " << t.groups.size() << " aggregation nodes for " << n
-                       << " workers, " << m_routeConflicts << " route conflicts");
+                       << " workers");
 }
 
 const GridPlan&
@@ -382,6 +437,12 @@ GridProtocol::GetAggregateFlowId(uint32_t j) const
 {
     const JobContext& ctx = GetContext();
     return ctx.flowIdBase + ctx.workerHosts.size() + AGGREGATE_FLOW_OFFSET + j;
+}
+
+uint32_t
+GridProtocol::GetWorkerFlowId(uint32_t rank) const
+{
+    return GetContext().flowIdBase + WORKER_FLOW_OFFSET + rank;
 }
 
 uint32_t
@@ -416,7 +477,6 @@ GridProtocol::GetCounters() const
     c["plan_lp_bound_bps"] = m_plan.lpBoundBps;
     c["plan_direct_workers"] = m_plan.directWorkers;
     c["plan_ps_fan_in"] = m_plan.psFanIn;
-    c["route_conflicts"] = m_routeConflicts;
     return c;
 }
 

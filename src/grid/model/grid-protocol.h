@@ -7,6 +7,8 @@
 #define GRID_PROTOCOL_H
 
 #include "grid-plan.h"
+#include "grid-planner.h"
+#include "grid-problem.h"
 
 #include "ns3/pool-protocol.h"
 
@@ -35,15 +37,13 @@ class GridAgent;
  * - GridParameterServer: one result per aggregation node;
  * - GridAgent: ATP's worker plus the notice reaction (halve, send the fragment again).
  *
- * Routes follow the plan: at every switch on a worker's planned path to its aggregation switch,
- * a job route (SetJobRoute(job, switch)) toward the next hop; the aggregates of switch j take a
- * flow of their own (FlowIdBase + n + 8 + j) pinned along the plan's switch-to-PS path.
+ * Routes follow the plan: each worker's gradients take a flow of their own (GetWorkerFlowId),
+ * pinned (SetFlowRoute) at every switch of its planned path to its aggregation node; the
+ * aggregates of switch j take a flow of their own (FlowIdBase + n + 8 + j) pinned along the
+ * plan's switch-to-PS path. Pace (default): each worker's NIC injects at its planned rate.
  * Aggregator units: ATP's slot table by default (a job never collides with itself, jobs can);
  * HashFragments = true hashes every fragment, Hash(frag_id) mod M as the paper writes (a job's
  * fragments in flight can then collide with one another, spec B.10.5).
- * Interpretation: job routes are per (job, destination), so when two workers of the job reach
- * the same aggregation switch through one switch by different planned next hops the first
- * worker's hop is kept (both are shortest paths; counted in "route_conflicts").
  */
 class GridProtocol : public PoolProtocol
 {
@@ -59,7 +59,7 @@ class GridProtocol : public PoolProtocol
 
     uint16_t GetSwitchProtocol() const override;
 
-    /// \return ATP's counters plus GRID's: plan, notices, route conflicts
+    /// \return ATP's counters plus GRID's: plan, notices
     std::map<std::string, double> GetCounters() const override;
 
     /// \return the plan installed (valid after Install)
@@ -74,6 +74,9 @@ class GridProtocol : public PoolProtocol
     /// \return the flow id of switch j's aggregates (j as in GridPlan::switches)
     uint32_t GetAggregateFlowId(uint32_t j) const;
 
+    /// \return the flow id of worker `rank`'s gradients (pinned along its planned path)
+    uint32_t GetWorkerFlowId(uint32_t rank) const;
+
     /// \return the flow id of collision notices
     uint32_t GetNoticeFlowId() const;
 
@@ -81,6 +84,18 @@ class GridProtocol : public PoolProtocol
     bool GetHashFragments() const;
 
   protected:
+    /**
+     * The job's policy (GRID: the planner's LP and rounding). The baselines that run on GRID's
+     * data plane replace it (GeryonProtocol, SwitchMlPsProtocol).
+     * \param problem the job on its fabric
+     * \param options the planner's Attributes
+     * \return the plan: every worker's node, path and rate
+     */
+    virtual GridPlan PlanJob(const GridProblem& problem, const GridPlanner::Options& options) const;
+
+    /// \return whether the policy needs switches that can aggregate (Geryon does not)
+    virtual bool NeedsProgrammableSwitches() const;
+
     void DoInstall() override;
     void DoDispose() override;
     void BuildTrees() override;
@@ -100,12 +115,12 @@ class GridProtocol : public PoolProtocol
     uint64_t m_seed;         //!< planner seed
     bool m_linkRows;         //!< planner link rows
     bool m_hashFragments;    //!< unit = CRC32(job, fragment) mod range, not ATP's slot table
+    bool m_pace;             //!< workers' NICs capped at their planned rates
 
     // Installed state
     GridPlan m_plan;                                  //!< the plan
     std::vector<int32_t> m_groupSwitch;               //!< per group: plan switch entry (-1: PS)
     std::vector<uint32_t> m_aggNode;                  //!< per rank: aggregation node
-    uint32_t m_routeConflicts = 0;                    //!< see the class comment
     mutable std::vector<Ptr<GridAgent>> m_gridAgents; //!< for the counters
 };
 

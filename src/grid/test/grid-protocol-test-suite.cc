@@ -15,6 +15,8 @@
 #include "ns3/grid-program.h"
 #include "ns3/grid-protocol.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-net-device.h"
+#include "ns3/ina-switch.h"
 #include "ns3/ina-test-suite.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -50,6 +52,19 @@ Fig1(double loss = 0, int64_t stream = 0)
     helper.SetLossRate(loss);
     helper.SetStreamBase(stream);
     return helper.Build(InaTopology::FromString(FIG1, "fig1"));
+}
+
+/// Fig. 1 with only s1 programmable: its tier renamed "agg", the job's tiers {"agg"}.
+Ptr<InaFabric>
+Fig1OnlyS1()
+{
+    std::string text = FIG1;
+    text.replace(text.find("switch s1..s3 tier=tor"),
+                 std::string("switch s1..s3 tier=tor").size(),
+                 "switch s1 tier=agg\nswitch s2..s3 tier=tor");
+    InaFabricHelper helper;
+    helper.SetQueue(1000000, 0);
+    return helper.Build(InaTopology::FromString(text, "fig1-s1"));
 }
 
 /// One GRID job and its counters.
@@ -168,7 +183,6 @@ class GridFig1TestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_packets"), 3 * 404, "three aggregates each");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_results_sent"), 3 * 404, "one result per switch");
         NS_TEST_ASSERT_MSG_EQ(run.Counter("collision_notices"), 0, "no notice");
-        NS_TEST_ASSERT_MSG_EQ(run.Counter("route_conflicts"), 0, "no conflicting pin");
         NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
         Simulator::Destroy();
     }
@@ -192,13 +206,7 @@ class GridDirectWorkersTestCase : public TestCase
   private:
     void DoRun() override
     {
-        std::string text = FIG1;
-        text.replace(text.find("switch s1..s3 tier=tor"),
-                     std::string("switch s1..s3 tier=tor").size(),
-                     "switch s1 tier=agg\nswitch s2..s3 tier=tor");
-        InaFabricHelper helper;
-        helper.SetQueue(1000000, 0);
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(text, "fig1-s1"));
+        Ptr<InaFabric> fabric = Fig1OnlyS1();
         AllReduceRunner::Spec s = Fig1Job(fabric);
         s.tiers = {"agg"};
         JobRun run(fabric, s);
@@ -228,6 +236,73 @@ class GridDirectWorkersTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_fragments"), 404, "fragments");
         NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * The plan in the data plane (GRID paper, Sec. 3.3: the policy gives each worker its aggregation
+ * node, path and sending rate): with only s1 programmable the plan's common rate is below the
+ * 3 Gb/s links. Every worker's NIC is capped at its planned rate, every switch of its planned
+ * path sends its flow on toward the next node of that path, and the job runs at the planned rate:
+ * each worker's gradient bits on the wire over the job's time, between 0.9 of the rate (the
+ * first and last round trips) and the rate itself (the cap). With Pace false no cap is set.
+ */
+class GridPacingTestCase : public TestCase
+{
+  public:
+    GridPacingTestCase()
+        : TestCase("the plan in the data plane: NIC caps, pinned paths, the planned rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (bool pace : {true, false})
+        {
+            Ptr<InaFabric> fabric = Fig1OnlyS1();
+            const InaTopology& t = fabric->GetTopology();
+            AllReduceRunner::Spec s = Fig1Job(fabric);
+            s.tiers = {"agg"};
+            s.values = false;
+            s.tensorBytes = {1000000}; // 4033 fragments
+            s.attributes.emplace_back("Pace", pace ? "true" : "false");
+            JobRun run(fabric, s);
+            const GridPlan& plan = run.protocol->GetPlan();
+            NS_TEST_ASSERT_MSG_LT(plan.achievedBps, 2.9e9, "a plan below line rate");
+            NS_TEST_ASSERT_MSG_GT(plan.achievedBps, 0.5e9, "a plan that moves");
+            for (uint32_t r = 0; r < 8; ++r)
+            {
+                const GridPlan::WorkerRoute& w = plan.workers.at(r);
+                auto* nic = dynamic_cast<InaNetDevice*>(fabric->GetHost(s.hosts[r])->GetPort());
+                NS_TEST_ASSERT_MSG_NE(nic, nullptr, "a NIC");
+                const uint64_t cap = pace ? static_cast<uint64_t>(w.rateBps) : 0;
+                NS_TEST_ASSERT_MSG_EQ(nic->GetInjectionRateCap(),
+                                      cap,
+                                      "worker " << r << "'s NIC at its planned rate");
+                InaPacket probe{};
+                probe.flowId = run.protocol->GetWorkerFlowId(r);
+                probe.dst = w.path.back();
+                probe.jobId = s.jobId;
+                for (std::size_t i = 1; i + 1 < w.path.size(); ++i)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(fabric->GetSwitch(w.path[i])->SelectPort(&probe),
+                                          t.PortTo(w.path[i], w.path[i + 1]),
+                                          "worker " << r << " follows its path at hop " << i);
+                }
+            }
+            AllReduceRunner::RunAll({&run}, Seconds(5));
+            NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+            if (pace)
+            {
+                const double bits = 4033.0 * PoolHeader::WIRE_BYTES * 8;
+                const double rate = bits / (run.LastFinishPs() * 1e-12);
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(rate, plan.achievedBps, "never above the plan");
+                NS_TEST_ASSERT_MSG_GT(rate, 0.9 * plan.achievedBps, "at the plan's rate");
+            }
+            Simulator::Destroy();
+        }
     }
 };
 
@@ -523,6 +598,7 @@ class GridProtocolTestSuite : public InaTestSuite
     {
         AddTestCase(new GridFig1TestCase);
         AddTestCase(new GridDirectWorkersTestCase);
+        AddTestCase(new GridPacingTestCase);
         AddTestCase(new GridLossTestCase(0, 0));
         AddTestCase(new GridLossTestCase(0.01, 5));
         AddTestCase(new GridCollisionTestCase(0, 0));

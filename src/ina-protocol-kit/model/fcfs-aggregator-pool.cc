@@ -24,6 +24,20 @@ TakeAndClear(PipelinePass& pass, RegisterArray& reg, uint32_t index)
     });
 }
 
+/// Stage 0 of a gradient: first come, first served; returns the holder before (0: claimed now).
+uint64_t
+ClaimIfFree(PipelinePass& pass, RegisterArray& id, uint32_t index, uint32_t key)
+{
+    return pass.ReadModifyWrite(id, index, 0, [key](uint64_t& cell) {
+        const uint64_t old = cell;
+        if (old == 0)
+        {
+            cell = key;
+        }
+        return old;
+    });
+}
+
 /// Stage 0 of a resend or a parameter packet: free the aggregator if `key` holds it.
 uint64_t
 FreeIfHeld(PipelinePass& pass, RegisterArray& id, uint32_t index, uint32_t key)
@@ -77,14 +91,7 @@ FcfsAggregatorPool::Aggregate(InaPacket* p, PipelinePass& pass, PoolHeader* h, b
     const uint32_t key = h->jobIdAndSeq;
 
     // Stage 0: first come, first served.
-    const uint64_t holder = pass.ReadModifyWrite(*m_regs.id, index, 0, [key](uint64_t& cell) {
-        const uint64_t old = cell;
-        if (old == 0)
-        {
-            cell = key;
-        }
-        return old;
-    });
+    const uint64_t holder = ClaimIfFree(pass, *m_regs.id, index, key);
     if (holder != 0 && holder != key)
     {
         return Result{PoolReasons::COLLISION, false, static_cast<uint32_t>(holder)};
@@ -95,14 +102,21 @@ FcfsAggregatorPool::Aggregate(InaPacket* p, PipelinePass& pass, PoolHeader* h, b
         m_occupancy.Taken();
     }
 
-    // Stage 1: contributions.
+    // Stage 1: contributions (none to a passing fragment).
     const uint32_t mine = field;
     const auto before = static_cast<uint32_t>(
         pass.ReadModifyWrite(*m_regs.bitmap, index, 0, [mine](uint64_t& cell) {
             const uint64_t old = cell;
-            cell = old | mine;
+            if ((old & PASSING) == 0)
+            {
+                cell = old | mine;
+            }
             return old;
         }));
+    if ((before & PASSING) != 0)
+    {
+        return Result{PoolReasons::BYPASSED, false, 0};
+    }
     const uint32_t fresh = mine & ~before;
 
     // Stage 2: counter and congestion.
@@ -173,7 +187,10 @@ FcfsAggregatorPool::Flush(InaPacket* p, PipelinePass& pass, PoolHeader* h, bool 
     m_occupancy.Freed();
 
     const uint32_t mine = field;
-    const auto before = static_cast<uint32_t>(TakeAndClear(pass, *m_regs.bitmap, index));
+    const auto taken = static_cast<uint32_t>(TakeAndClear(pass, *m_regs.bitmap, index));
+    // A passing fragment's aggregator holds no contribution: the resend leaves with its own.
+    const bool passing = (taken & PASSING) != 0;
+    const uint32_t before = taken & ~PASSING;
     const uint32_t fresh = mine & ~before;
     const auto held = static_cast<uint32_t>(TakeAndClear(pass, *m_regs.counter, index));
     const bool ecnIn = h->CongestionSeen(p);
@@ -198,11 +215,47 @@ FcfsAggregatorPool::Flush(InaPacket* p, PipelinePass& pass, PoolHeader* h, bool 
         h->flags |= PoolHeader::FLAG_ECN;
     }
     // A rack flushed whole is a level-1 aggregate; a partial one must not be merged at level 2.
-    if (level1 && held + (fresh != 0 ? 1 : 0) == fanIn)
+    if (level1 && !passing && held + (fresh != 0 ? 1 : 0) == fanIn)
     {
         h->flags |= PoolHeader::FLAG_EDGE;
     }
     return Result{PoolReasons::RESEND_FLUSHED};
+}
+
+FcfsAggregatorPool::Result
+FcfsAggregatorPool::Pass(PipelinePass& pass, const PoolHeader* h)
+{
+    const uint32_t index = h->aggregatorIndex;
+    const uint32_t key = h->jobIdAndSeq;
+    const uint64_t holder = ClaimIfFree(pass, *m_regs.id, index, key);
+    if (holder != 0 && holder != key)
+    {
+        return Result{PoolReasons::COLLISION, false, static_cast<uint32_t>(holder)};
+    }
+    if (holder == 0)
+    {
+        m_occupancy.Taken();
+    }
+    pass.ReadModifyWrite(*m_regs.bitmap, index, 0, [](uint64_t& cell) {
+        cell |= PASSING;
+        return cell;
+    });
+    return Result{PoolReasons::BYPASSED, holder == 0, 0};
+}
+
+FcfsAggregatorPool::Holder
+FcfsAggregatorPool::Peek(uint32_t index, uint32_t key) const
+{
+    const uint64_t holder = m_regs.id->ControlRead(index);
+    if (holder == 0)
+    {
+        return Holder::FREE;
+    }
+    if (holder != key)
+    {
+        return Holder::OTHER;
+    }
+    return (m_regs.bitmap->ControlRead(index) & PASSING) != 0 ? Holder::PASSING : Holder::SAME;
 }
 
 FcfsAggregatorPool::Result

@@ -48,12 +48,32 @@ namespace ns3
  * never merges a partial rack. A resend never allocates and is never tagged collision.
  *
  * Parameter packet (Release): frees the aggregator if it holds the packet's key.
+ *
+ * Passing fragment (Pass; a program's PassWhenFull, the switch's aggregation capacity exhausted):
+ * the fragment claims a free aggregator with the PASSING bit in "bitmap" instead of contributor
+ * bits, and every contribution of it (this one and the later ones, whatever Aggregate or Pass
+ * they reach) leaves unaggregated for the parameter server (BYPASSED), so a fragment is aggregated
+ * here whole or not at all; its parameter packet frees the aggregator as any other, and a resend
+ * flushes nothing from it (never edgeSwitchIdentifier).
  */
 class FcfsAggregatorPool
 {
   public:
     /// The registers of the value lanes: 31 lanes of two int32 each.
     static constexpr uint32_t VALUE_LANES = PoolHeader::VALUES / 2;
+
+    /// The "bitmap" bit of an aggregator held by a passing fragment (fan-ins are at most 31, so
+    /// no contributor bit reaches it).
+    static constexpr uint32_t PASSING = 1u << 31;
+
+    /// What holds an aggregator, read by the control plane (Peek).
+    enum class Holder : uint8_t
+    {
+        FREE,    //!< nothing
+        SAME,    //!< the key asked about, aggregating
+        PASSING, //!< the key asked about, passing (Pass)
+        OTHER    //!< another key
+    };
 
     /// The pool's registers, resolved by the program once installed.
     struct Registers
@@ -105,6 +125,23 @@ class FcfsAggregatorPool
     Result Flush(InaPacket* p, PipelinePass& pass, PoolHeader* h, bool level1);
     /// A parameter packet: free the aggregator of its key.
     Result Release(PipelinePass& pass, const PoolHeader* h);
+    /**
+     * A gradient of a fragment that passes this switch: claim the free aggregator (or find it
+     * held by the same key) as passing; BYPASSED, or COLLISION if another key holds it.
+     * \param pass its pass
+     * \param h its header
+     * \return what became of it
+     */
+    Result Pass(PipelinePass& pass, const PoolHeader* h);
+
+    /**
+     * Who holds an aggregator now, without a pass (a program deciding before its pipeline
+     * whether a gradient is aggregation work).
+     * \param index the aggregator
+     * \param key the fragment asked about
+     * \return the holder
+     */
+    Holder Peek(uint32_t index, uint32_t key) const;
 
     /// \return the registers
     const Registers& GetRegisters() const

@@ -240,7 +240,7 @@ PoolAgent::SendFragment(uint64_t seq, bool resend)
     const PoolProtocol::WorkerRoute& r = m_routes[t.ps];
     InaPacket* p = m_pool->Alloc();
     p->dst = r.ps;
-    p->flowId = m_flowId + t.ps;
+    p->flowId = r.flowId != 0 ? r.flowId : m_flowId + t.ps;
     p->jobId = m_jobId;
     p->srcPort = m_endpoint;
     p->dstPort = m_endpoint;

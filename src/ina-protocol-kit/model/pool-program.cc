@@ -6,7 +6,9 @@
 
 #include "pool-sizing.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/pipeline.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -39,7 +41,16 @@ PoolProgram::GetTypeId()
                           TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
                           UintegerValue(256),
                           MakeUintegerAccessor(&PoolProgram::m_maxJobs),
-                          MakeUintegerChecker<uint32_t>(1, 65536));
+                          MakeUintegerChecker<uint32_t>(1, 65536))
+            .AddAttribute("PassWhenFull",
+                          "On a switch with an aggregation capacity, a fragment whose "
+                          "contributions no longer all fit in the capacity's queue passes this "
+                          "switch unaggregated, every gradient of it on to the parameter server "
+                          "(FcfsAggregatorPool::Pass; ns3::PoolProtocol::PassWhenFull sets it).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PoolProgram::m_passWhenFull),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -74,9 +85,21 @@ PoolProgram::ResolvePoolRegisters(bool counter) const
             &GetRegister("value")};
 }
 
+const FcfsAggregatorPool*
+PoolProgram::GetFcfsPool() const
+{
+    return nullptr;
+}
+
 void
 PoolProgram::CheckConfig()
 {
+    if (m_passWhenFull && GetFcfsPool() == nullptr)
+    {
+        throw std::invalid_argument("PassWhenFull: " + GetName() +
+                                    " keeps its own aggregators; only the first-come, "
+                                    "first-served pool (ATP, GRID) can pass a fragment");
+    }
     if (GetPipelineLimits().valuesPerPass < VALUE_LANES)
     {
         throw std::invalid_argument("ATP touches " + std::to_string(VALUE_LANES) +
@@ -133,7 +156,10 @@ PoolProgram::ProcessFcfs(InaPacket* p,
         return false;
     }
     const bool level1 = (*job)->role == Role::LEVEL1;
-    const FcfsAggregatorPool::Result r = (h->flags & PoolHeader::FLAG_RESEND) != 0
+    const bool passing = p == m_passing;
+    m_passing = nullptr;
+    const FcfsAggregatorPool::Result r = passing ? pool.Pass(pass, h)
+                                         : (h->flags & PoolHeader::FLAG_RESEND) != 0
                                              ? pool.Flush(p, pass, h, level1)
                                              : pool.Aggregate(p, pass, h, level1);
     if (r.reason == COLLISION)
@@ -352,7 +378,42 @@ PoolProgram::IsAggregationWork(const InaPacket* p) const
     {
         return false;
     }
-    return Gate(p, h, GetJobEntry(entry)) == N_REASONS;
+    const JobConfig& job = GetJobEntry(entry);
+    if (Gate(p, h, job) != N_REASONS)
+    {
+        return false;
+    }
+    const FcfsAggregatorPool* pool = GetFcfsPool();
+    if (!m_passWhenFull || pool == nullptr || (h->flags & PoolHeader::FLAG_RESEND) != 0 ||
+        h->aggregatorIndex >= m_poolSize)
+    {
+        return true;
+    }
+    // GRID paper, Sec. 3.1: ATP's switch "directly transfer[s] the gradients to the PS" once
+    // its processing capacity is exhausted. Decided per fragment, at its first gradient, so a
+    // fragment is aggregated here whole or not at all.
+    bool passes = false;
+    switch (pool->Peek(h->aggregatorIndex, h->jobIdAndSeq))
+    {
+    case FcfsAggregatorPool::Holder::PASSING:
+        passes = true;
+        break;
+    case FcfsAggregatorPool::Holder::FREE: {
+        if (m_queueCapacity == 0)
+        {
+            UintegerValue v;
+            GetPipeline()->GetAttribute("AggregationQueueBytes", v);
+            m_queueCapacity = v.Get();
+        }
+        const uint64_t fanIn = job.role == Role::LEVEL1 ? h->fanInDegree0 : h->fanInDegree1;
+        passes = GetPipeline()->GetAggregationQueueBytes() + fanIn * p->wireBytes > m_queueCapacity;
+        break;
+    }
+    default: // its own fragment, aggregating: the rest joins it; another's: ATP's collision
+        break;
+    }
+    m_passing = passes ? p : nullptr;
+    return !passes;
 }
 
 } // namespace ns3

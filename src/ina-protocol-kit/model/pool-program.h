@@ -105,7 +105,10 @@ class PoolProgram : public SwitchProgram, public PoolReasons
 
     /// A gradient this switch aggregates for its job at its level (Gate without registers): not
     /// a result, a float overflow, another group's gradient passing through, or a level-2
-    /// packet before level 1. What an aggregation capacity charges (Pipeline).
+    /// packet before level 1. What an aggregation capacity charges (Pipeline). With PassWhenFull,
+    /// not a gradient of a fragment that passes this switch (FcfsAggregatorPool::Pass): one that
+    /// already passes, or the first of a fragment whose contributions (its fan-in) no longer all
+    /// fit in the capacity's queue.
     bool IsAggregationWork(const InaPacket* p) const override;
 
   protected:
@@ -127,6 +130,10 @@ class PoolProgram : public SwitchProgram, public PoolReasons
 
     /// \return the program's aggregators held now and their peak
     virtual const AggregatorOccupancy& GetOccupancy() const = 0;
+
+    /// \return the program's FcfsAggregatorPool, or nullptr (ESA's cells), which refuses
+    /// PassWhenFull
+    virtual const FcfsAggregatorPool* GetFcfsPool() const;
 
     /**
      * The demand of a pool program: the "jobs" table, (job id, PS index) -> job entry, in stage
@@ -225,6 +232,11 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     // Attributes
     uint32_t m_poolSize; //!< aggregators
     uint32_t m_maxJobs;  //!< entries of the job table
+    bool m_passWhenFull; //!< pass fragments the aggregation capacity cannot take
+
+    /// The gradient IsAggregationWork just declared passing; its pass follows at once.
+    mutable const InaPacket* m_passing = nullptr;
+    mutable uint64_t m_queueCapacity = 0; //!< the pipeline's AggregationQueueBytes (0: not read)
 
     // Installed state
     ExactMatchTable* m_table = nullptr; //!< "jobs"

@@ -47,6 +47,27 @@ PoolProtocol::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&PoolProtocol::m_hashRange),
                           MakeUintegerChecker<uint32_t>(0, 65536))
+            .AddAttribute("Level2",
+                          "Aggregate the racks' aggregates again at the parameter server's rack "
+                          "switch (ATP's level 2, ATP paper Sec. 3.3). false: one level, every "
+                          "rack of two or more workers (the PS's included) aggregated at its own "
+                          "switch and the racks merged by the PS, ATP as GRID's paper describes "
+                          "it (Sec. 3.1, Fig. 1(b)).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PoolProtocol::m_level2),
+                          MakeBooleanChecker())
+            .AddAttribute("PassWhenFull",
+                          "On a switch with an aggregation capacity (switch.aggregation), a "
+                          "fragment whose contributions no longer all fit in the capacity's "
+                          "queue is not aggregated there: each of its gradients goes on to the "
+                          "parameter server, which merges them (GRID paper, Sec. 3.1: \"if the "
+                          "processing capacity of the programmable switch is exhausted, it will "
+                          "directly transfer the gradients to the PS\"). false: such gradients "
+                          "wait in the queue (dropped when it is full). Set by the job that "
+                          "installs a switch's program.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PoolProtocol::m_passWhenFull),
+                          MakeBooleanChecker())
             .AddAttribute("MaxWindow",
                           "Largest window in packets, and the aggregator slots each worker maps "
                           "fragments onto (12 channels x 100 slots in ATP's code).",
@@ -148,6 +169,10 @@ PoolProtocol::ProgramFactory(const std::string& typeName) const
     if (m_poolSize != 0)
     {
         f.Set("PoolSize", UintegerValue(m_poolSize));
+    }
+    if (m_passWhenFull)
+    {
+        f.Set("PassWhenFull", BooleanValue(true));
     }
     return f;
 }
@@ -268,7 +293,7 @@ PoolProtocol::BuildTrees()
         {
             for (const auto& [rack, ranks] : byRack)
             {
-                if (rack != t.psRack && ranks.size() > 1 && allowed(rack))
+                if ((rack != t.psRack || !m_level2) && ranks.size() > 1 && allowed(rack))
                 {
                     t.groups.push_back(Group{rack, true, 0, ranks});
                 }
@@ -302,7 +327,7 @@ PoolProtocol::BuildTrees()
             g.firstWorker = first;
             first += g.ranks.size();
         }
-        t.level2 = t.groups.size() > 1 && allowed(t.psRack);
+        t.level2 = m_level2 && t.groups.size() > 1 && allowed(t.psRack);
         const bool anyLevel1 = std::any_of(t.groups.begin(), t.groups.end(), [](const Group& g) {
             return g.aggregates;
         });

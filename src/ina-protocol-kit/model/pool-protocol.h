@@ -86,6 +86,9 @@ class PoolProtocol : public AggregationProtocol
         uint8_t fanIn0 = 0;             //!< its group's workers
         uint8_t fanIn1 = 0;             //!< the groups
         bool edge = false;              //!< no level-1 aggregation for it
+        /// 0: the job's flow toward this server (flowIdBase + psIndex, shared by the workers);
+        /// else a flow of the worker's own, for a protocol that pins each worker's path (GRID)
+        uint32_t flowId = 0;
     };
 
     /// A switch running the program for this job.
@@ -217,6 +220,8 @@ class PoolProtocol : public AggregationProtocol
     // Attributes
     uint32_t m_poolSize;         //!< pool of programs this job creates (0: program default)
     uint32_t m_hashRange;        //!< 0: the smallest pool on the trees
+    bool m_level2;               //!< aggregate the racks again at the PS's rack switch
+    bool m_passWhenFull;         //!< programs pass a fragment their capacity cannot take
     uint32_t m_maxWindow;        //!< slots A = largest window, packets
     uint32_t m_minWindow;        //!< smallest window, packets
     uint32_t m_initialWindow;    //!< first window, packets

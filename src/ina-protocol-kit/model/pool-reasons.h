@@ -31,7 +31,8 @@ struct PoolReasons
         DUPLICATE_DROPPED,   //!< no new bit, aggregate incomplete: dropped
         RESEND_FLUSHED,      //!< a resend found its aggregator: flushed to the PS and freed
         RESEND_PASSED,       //!< a resend found no aggregator of its key: forwarded untouched
-        BYPASSED,            //!< level 2: edgeSwitchIdentifier 0 passed to the PS untouched
+        BYPASSED,            //!< level 2: edgeSwitchIdentifier 0 passed to the PS untouched;
+                             //!< or (PassWhenFull) a fragment passed for lack of capacity
         ACK_FREED,           //!< a parameter (result) packet freed its aggregator
         ACK_PASSED,          //!< a parameter (result) packet whose key held no aggregator here
         NOT_AGGREGATED,      //!< a job (or a group) this switch does not aggregate: forwarded

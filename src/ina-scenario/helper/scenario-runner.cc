@@ -362,6 +362,7 @@ ScenarioRunner::BuildFabric()
                            ? InaFabricHelper::LinkKind::P2P
                            : InaFabricHelper::LinkKind::FAST);
     helper.SetQueue(t.queue.capacityBytes, t.queue.ecnThresholdBytes);
+    helper.SetEcnAtHosts(t.queue.ecnAtHosts);
     helper.SetPriorityClasses(t.priorityClasses);
     helper.SetMtu(static_cast<uint32_t>(t.mtuBytes));
     m_transportMtu = static_cast<uint32_t>(t.mtuBytes);

@@ -924,7 +924,8 @@ QueueRules()
 {
     using T = ScenarioQueue;
     static const Rules<T> rules = {BytesField("capacity", &T::capacityBytes, 1),
-                                   BytesField("ecn_threshold", &T::ecnThresholdBytes)};
+                                   BytesField("ecn_threshold", &T::ecnThresholdBytes),
+                                   BoolField("ecn_at_hosts", &T::ecnAtHosts)};
     return rules;
 }
 

@@ -216,8 +216,8 @@ operator==(const ScenarioLink& a, const ScenarioLink& b)
 bool
 operator==(const ScenarioQueue& a, const ScenarioQueue& b)
 {
-    return std::tie(a.capacityBytes, a.ecnThresholdBytes) ==
-           std::tie(b.capacityBytes, b.ecnThresholdBytes);
+    return std::tie(a.capacityBytes, a.ecnThresholdBytes, a.ecnAtHosts) ==
+           std::tie(b.capacityBytes, b.ecnThresholdBytes, b.ecnAtHosts);
 }
 
 bool

@@ -44,6 +44,7 @@ struct ScenarioQueue
 {
     uint64_t capacityBytes = 1000000;    ///< `capacity`: 1MB, tail drop beyond it
     uint64_t ecnThresholdBytes = 100000; ///< `ecn_threshold`: 100KB, <= capacity
+    bool ecnAtHosts = false;             ///< `ecn_at_hosts`: hosts' NIC queues mark too
 };
 
 /// \ingroup ina-scenario

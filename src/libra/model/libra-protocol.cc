@@ -8,6 +8,7 @@
 #include "libra-header.h"
 #include "libra-hot-set.h"
 #include "libra-resources.h"
+#include "libra-workload-fit.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
@@ -45,8 +46,8 @@ LibraProtocol::GetTypeId()
             .SetGroupName("Libra")
             .AddConstructor<LibraProtocol>()
             .AddAttribute("Workload",
-                          "the sparse model: oa-like (150 M parameters, Zipf s = 0.975), se-like "
-                          "(9 M, s = 1.024) or custom (Rows and Exponent)",
+                          "the sparse model: oa-like (150 M parameters, the top 30 K take 50 % of "
+                          "the updates), se-like (9 M, 70 %) or custom (Rows and Exponent)",
                           StringValue("oa-like"),
                           MakeStringAccessor(&LibraProtocol::m_workloadName),
                           MakeStringChecker())
@@ -56,7 +57,8 @@ LibraProtocol::GetTypeId()
                           MakeUintegerAccessor(&LibraProtocol::m_rows),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Exponent",
-                          "Zipf exponent of the row popularity; negative: the named workload's",
+                          "Zipf exponent of the row popularity; negative: the named workload's, "
+                          "fitted to its share of updates (paper Sec. 3.1, Fig. 5)",
                           DoubleValue(-1),
                           MakeDoubleAccessor(&LibraProtocol::m_exponent),
                           MakeDoubleChecker<double>())
@@ -175,17 +177,19 @@ LibraProtocol::NamedWorkload(const std::string& name)
     {
         return {name,
                 150000000,
-                0.975,
-                "online advertising (paper Sec. 3.1: 150 M parameters, top 30 K take > 50 % of "
-                "updates): Zipf fit of the behaviour spec"};
+                30000,
+                0.50,
+                "online advertising (paper Sec. 3.1, Fig. 5: 150 M parameters, the top 30 K take "
+                "over half of the updates)"};
     }
     if (name == "se-like")
     {
         return {name,
                 9000000,
-                1.024,
-                "search engine (paper Sec. 3.1: about 9 M parameters, top 30 K take about 70 % of "
-                "updates): Zipf fit of the behaviour spec"};
+                30000,
+                0.70,
+                "search engine (paper Sec. 3.1, Fig. 5: about 9 M parameters, the top 30 K take "
+                "about 70 % of the updates)"};
     }
     throw std::invalid_argument("Libra workload '" + name +
                                 "': expected oa-like, se-like or custom (with Rows and Exponent)");
@@ -312,8 +316,26 @@ LibraProtocol::BuildWorkload()
             Fail(std::string("Workload: ") + e.what());
         }
         rows = rows == 0 ? spec.rows : rows;
-        exponent = exponent < 0 ? spec.exponent : exponent;
+        if (exponent < 0)
+        {
+            // The paper counts updates at the PS (one per push of a parameter), so the law is
+            // the one whose *updates* give the top parameters Fig. 5's share at this push size.
+            const uint32_t topRows = std::max<uint32_t>(1, spec.topKeys / m_dim);
+            try
+            {
+                exponent = LibraWorkloadFit::SolveExponent(rows,
+                                                           m_accesses,
+                                                           std::min(topRows, rows),
+                                                           spec.topShare);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                Fail("Workload " + m_workloadName + ": " + e.what() +
+                     "; set Exponent, or change AccessesPerIteration or Dim");
+            }
+        }
     }
+    m_exponentUsed = exponent;
     m_totalKeys = uint64_t{rows} * m_dim;
     if (m_totalKeys > std::numeric_limits<uint32_t>::max())
     {
@@ -568,6 +590,7 @@ LibraProtocol::GetCounters() const
     m["registers"] = m_registers;
     m["register_blocks"] = GetBlocks();
     m["ps_shards"] = m_servers.size();
+    m["workload_exponent"] = m_exponentUsed;
     m["sparse_rounds"] = static_cast<double>(sum.rounds);
     m["hot_pairs"] = static_cast<double>(sum.hotPairs);
     m["cold_pairs"] = static_cast<double>(sum.coldPairs);

@@ -35,7 +35,8 @@ class LibraAgent;
  * baseline on the same host stack, spec A.14.9).
  *
  * The job's sparse gradients come from a SparseWorkload named by the Workload attribute (oa-like,
- * se-like: the spec's Zipf fits of the paper's two industrial models; custom: Rows, Exponent), with
+ * se-like: the paper's two industrial models, Zipf laws whose updates have Fig. 5's skew; custom:
+ * Rows, Exponent), with
  * AccessesPerIteration row draws per worker and iteration and Dim floats per row (key = row x Dim
  * + j, one 4-B parameter each). The hot set is the HotKeys hottest parameters, from the law's
  * ranks (HotSet true-ranks) or identified on a SamplingRate sample of a SampleIterations-long run
@@ -64,13 +65,15 @@ class LibraProtocol : public AggregationProtocol
     {
         std::string name;        //!< oa-like, se-like, custom
         uint32_t rows = 0;       //!< R
-        double exponent = 0;     //!< Zipf s
+        uint32_t topKeys = 0;    //!< the paper's hot count of Fig. 5 (30,000 parameters)
+        double topShare = 0;     //!< their share of the updates (Fig. 5)
         std::string description; //!< where it comes from
     };
 
     /**
      * \param name oa-like or se-like
-     * \return the spec's fit (rows, exponent) of that model
+     * \return the model's size and skew as the paper gives them (Sec. 3.1, Fig. 5); the Zipf
+     *         exponent follows from them and the pushes' size (LibraWorkloadFit)
      * \throws std::invalid_argument listing the names
      */
     static WorkloadSpec NamedWorkload(const std::string& name);
@@ -214,6 +217,7 @@ class LibraProtocol : public AggregationProtocol
     std::string m_workloadName;
     uint32_t m_rows;
     double m_exponent;
+    double m_exponentUsed = 0; //!< the workload's Zipf s, given or fitted
     uint32_t m_dim;
     uint32_t m_accesses;
     uint64_t m_workloadSeed;
