@@ -94,6 +94,7 @@ switch:
   recirculation: {rate: 100Gbps, latency: 1us}
   ina_tiers: [tor]
   aggregation: {capacity: 0, queue: 1MiB, per_switch: {}}
+  ina_memory: 0B
   params: {}
 routing: ecmp
 level: packet

@@ -36,8 +36,9 @@ ROWS = [
      "from L1, where the fragments s1 passes arrive in line-rate bursts, +1 packet per window) "
      "keeps L1 at 82 % on average, and the queue in front of s1's full pipeline (0.6 ms mean "
      "wait at the default 1 MiB) stretches its round trip; a smaller queue passes a fragment on "
-     "every burst (1.19 Gb/s at 16 kB); ATP's own level 2 at s3 is capped by s3's capacity "
-     "(9/4 = 2.25, 2.20 measured)"),
+     "every burst (1.19 Gb/s at 16 kB), a deeper one never fills under ATP's 1200-packet "
+     "MaxWindow and nothing passes (2.25 = 9/4 at 4 MiB); ATP's own level 2 at s3 is capped by "
+     "s3's capacity (9/4 = 2.25, 2.20 measured)"),
     ("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
      "packet:rate", "worker rate (Gb/s)", "switchml-ps", None,
      "the paper gives no SwitchML value for Fig. 1; the planner level gives 2.25 (s1 full)"),
@@ -64,10 +65,9 @@ ROWS = [
      "hot"),
     ("Fig. 12(a) / Sec. 6.3", "fat-tree, (b) random 20 % programmable", "grid-fattree-b-sweep",
      100, "jobs.0.rate_gbps", "worker rate (Gb/s)", "atp", 10.0,
-     "with 16 of 80 switches programmable most racks have no programmable ToR; their workers "
-     "reach the PS unaggregated unless their default route meets a programmable switch, so one "
-     "100 Gb/s PS link caps ATP near B/N; the paper does not say how its ATP used non-ToR "
-     "switches"),
+     "the link rows: the paper's model assumes link bandwidth sufficient (Sec. 4.1); without "
+     "them (planner.link_rows: false) our ATP gives 9.0 ± 1.2 over 5 seeds, with them some "
+     "link into the PS carries more unaggregated streams than it can"),
     ("Fig. 12(a) / Sec. 6.3", "fat-tree, (b) random 20 % programmable", "grid-fattree-b-sweep",
      100, "jobs.0.rate_gbps", "worker rate (Gb/s)", "switchml", 8.9,
      "SwitchML aggregates only at a rack's own programmable ToR: with about 3 of 32 ToRs "

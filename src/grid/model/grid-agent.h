@@ -28,8 +28,8 @@ namespace ns3
  * after the fragment completed and hold it forever. Fragments in flight are fewer than MaxWindow
  * <= 2^16, so seq mod 2^16 names them.
  *
- * Not done: pacing at the plan's rate (GridPlan::WorkerRoute::rateBps); the window alone limits
- * the sending rate, as in ATP.
+ * The plan's rate (GridPlan::WorkerRoute::rateBps) caps the worker's NIC (GridProtocol's Pace);
+ * the window still applies below it.
  */
 class GridAgent : public PoolAgent
 {

@@ -40,6 +40,14 @@ PoolProtocol::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&PoolProtocol::m_poolSize),
                           MakeUintegerChecker<uint32_t>(0, 65536))
+            .AddAttribute("SwitchMemory",
+                          "Bytes of aggregator values the switch reserves for in-network "
+                          "aggregation (the ESA paper's simulation: 5 MB); with PoolSize 0 the "
+                          "pool this job installs holds as many aggregators of 62 int32 as fit "
+                          "(5 MB: 20,161). 0: PoolSize decides. Scenario key switch.ina_memory.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PoolProtocol::m_switchMemory),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("HashRange",
                           "Aggregator indices the job hashes onto, 0..HashRange-1 (ATP's "
                           "P4ML_HASH_RANGE; shrinking it emulates fewer aggregators). 0: the "
@@ -242,6 +250,16 @@ void
 PoolProtocol::DoInstall()
 {
     CheckSetup();
+    if (m_switchMemory != 0 && m_poolSize == 0)
+    {
+        const uint64_t fit = m_switchMemory / (4 * PoolHeader::VALUES);
+        if (fit == 0)
+        {
+            Fail("attribute SwitchMemory is " + std::to_string(m_switchMemory) +
+                 " B, less than one aggregator (" + std::to_string(4 * PoolHeader::VALUES) + " B)");
+        }
+        m_poolSize = static_cast<uint32_t>(std::min<uint64_t>(fit, 65536));
+    }
     m_endpoint = static_cast<uint16_t>(POOL_ENDPOINT_BASE + GetContext().jobId);
     BuildTrees();
     InstallPrograms();

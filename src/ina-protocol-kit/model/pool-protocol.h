@@ -219,6 +219,7 @@ class PoolProtocol : public AggregationProtocol
 
     // Attributes
     uint32_t m_poolSize;         //!< pool of programs this job creates (0: program default)
+    uint64_t m_switchMemory;     //!< INA memory of a switch, bytes (0: m_poolSize decides)
     uint32_t m_hashRange;        //!< 0: the smallest pool on the trees
     bool m_level2;               //!< aggregate the racks again at the PS's rack switch
     bool m_passWhenFull;         //!< programs pass a fragment their capacity cannot take

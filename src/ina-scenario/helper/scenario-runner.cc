@@ -578,6 +578,15 @@ ScenarioRunner::InstallJobs()
             }
             job->SetComputeModel(computeName);
         }
+        // switch.ina_memory: the protocols with a pool at the switches size it from the memory
+        // (SwitchMemory), unless the job's params say otherwise.
+        TypeId::AttributeInformation memoryInfo;
+        if (m_scenario.switchConfig.inaMemoryBytes != 0 && sj.params.count("SwitchMemory") == 0 &&
+            protocolTid.LookupAttributeByName("SwitchMemory", &memoryInfo))
+        {
+            protocolFactory.Set("SwitchMemory",
+                                UintegerValue(m_scenario.switchConfig.inaMemoryBytes));
+        }
         const TypeId computeTid = TypeId::LookupByName(computeName);
         ObjectFactory computeCheck(computeName);
         for (const auto& [name, value] : sj.params)

@@ -1163,6 +1163,7 @@ SwitchRules()
                     EmitFlowList(s.inaTiers, e);
                 }},
         SectionField("aggregation", &T::aggregation, AggregationRules, true),
+        BytesField("ina_memory", &T::inaMemoryBytes),
         StringMapField("params", &T::params),
     };
     return rules;

@@ -279,12 +279,14 @@ operator==(const ScenarioSwitch& a, const ScenarioSwitch& b)
                     a.recirculation,
                     a.inaTiers,
                     a.aggregation,
+                    a.inaMemoryBytes,
                     a.params) == std::tie(b.stages,
                                           b.sramPerStageBytes,
                                           b.statefulAlusPerStage,
                                           b.recirculation,
                                           b.inaTiers,
                                           b.aggregation,
+                                          b.inaMemoryBytes,
                                           b.params);
 }
 

@@ -134,6 +134,7 @@ struct ScenarioSwitch
     ScenarioRecirculation recirculation;      ///< `recirculation`
     std::vector<std::string> inaTiers{"tor"}; ///< `ina_tiers`: tor, agg, core / leaf, spine
     ScenarioAggregation aggregation;          ///< `aggregation` (extension)
+    uint64_t inaMemoryBytes = 0; ///< `ina_memory` (extension): 0 = each protocol's own pool
     /// `params` (extension): further ns3::Pipeline Attributes, name -> value as written
     std::map<std::string, std::string> params;
 };

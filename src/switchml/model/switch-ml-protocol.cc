@@ -98,6 +98,17 @@ SwitchMlProtocol::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&SwitchMlProtocol::m_switchPoolSize),
                           MakeUintegerChecker<uint32_t>(0, 1u << 24))
+            .AddAttribute("SwitchMemory",
+                          "Bytes of slot values the switch reserves for in-network aggregation "
+                          "(the ESA paper's simulation: 5 MB); with SwitchPoolSize 0 the pool "
+                          "this job installs holds as many slots of two versions of "
+                          "ElementsPerPacket int32 as fit (5 MB of 32-element slots: 19,531), "
+                          "which the jobs at the switch split equally (the ESA paper, Section "
+                          "7.2.1: \"for SwitchML, each job shares the memory equally\"). 0: "
+                          "SwitchPoolSize decides. Scenario key switch.ina_memory.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SwitchMlProtocol::m_switchMemory),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("Rto",
                           "Retransmission timeout per slot, from its last send; no backoff "
                           "(paper, Section 5.5: 1 ms).",
@@ -144,6 +155,18 @@ SwitchMlProtocol::DoInstall()
     {
         Fail("attribute ElementsPerPacket is " + std::to_string(m_elements) +
              "; expected 32 (2019 paper) or 64 (NSDI'21)");
+    }
+    if (m_switchMemory != 0 && m_switchPoolSize == 0)
+    {
+        // Two versions (the shadow copy) of ElementsPerPacket int32 per slot.
+        const uint64_t slotBytes = 2ULL * m_elements * 4;
+        if (m_switchMemory < slotBytes)
+        {
+            Fail("attribute SwitchMemory is " + std::to_string(m_switchMemory) +
+                 " B, less than one slot (" + std::to_string(slotBytes) + " B)");
+        }
+        m_switchPoolSize =
+            static_cast<uint32_t>(std::min<uint64_t>(m_switchMemory / slotBytes, 1u << 24));
     }
     if (m_wireFormat == FLOAT16 && m_quantizer != GLOBAL)
     {

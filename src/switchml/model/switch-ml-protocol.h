@@ -171,6 +171,7 @@ class SwitchMlProtocol : public AggregationProtocol
     double m_maxAbsGradient;   //!< B of Theorem 2
     uint32_t m_poolSize;       //!< slots asked per switch; 0: automatic
     uint32_t m_switchPoolSize; //!< pool of a program this job creates; 0: the program default
+    uint64_t m_switchMemory;   //!< INA memory of a switch, bytes (0: m_switchPoolSize decides)
     Time m_rto;                //!< retransmission timeout
 
     // Installed state
