@@ -235,20 +235,22 @@ TEST(ModelZoo, BadUnitIsNamedWithFileAndLine)
 {
     std::string text = Replace(kGoodZoo, "forward: 0.25ms", "forward: 0.25xs");
     EXPECT_EQ(ZooError(text),
-              "zoo.yaml:11: model 'tiny' layer 0 ('a'): bad value '0.25xs' for 'forward': "
-              "unknown time unit 'xs' (expected ps, ns, us, ms or s)");
+              "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'forward': expected a time like 1us "
+              "(units: ps, ns, us, ms, s), got \"0.25xs\"");
     std::string noUnit = Replace(kGoodZoo, "forward: 0.25ms", "forward: 25");
     EXPECT_EQ(ZooError(noUnit),
-              "zoo.yaml:11: model 'tiny' layer 0 ('a'): bad value '25' for 'forward': "
-              "missing time unit (expected ps, ns, us, ms or s)");
+              "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'forward': expected a time like 1us "
+              "(units: ps, ns, us, ms, s), got \"25\": the unit is missing");
     std::string fraction = Replace(kGoodZoo, "gradient: 1000B", "gradient: 1.5B");
     EXPECT_EQ(ZooError(fraction),
-              "zoo.yaml:11: model 'tiny' layer 0 ('a'): bad value '1.5B' for 'gradient': "
-              "not a whole number of bytes");
+              "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'gradient': expected a size like 64MB "
+              "(units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, or a plain number of bytes), got "
+              "\"1.5B\": not a whole number of bytes");
     std::string size = Replace(kGoodZoo, "gradient: 4MB", "gradient: 4Mb");
     EXPECT_EQ(ZooError(size),
-              "zoo.yaml:12: model 'tiny' layer 1 ('b'): bad value '4Mb' for 'gradient': unknown "
-              "size unit 'Mb' (expected B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
+              "zoo.yaml:12: model 'tiny' layer 1 ('b'): 'gradient': expected a size like 64MB "
+              "(units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, or a plain number of bytes), got "
+              "\"4Mb\"");
     std::string batch = Replace(kGoodZoo, "batch_size: 8", "batch_size: eight");
     EXPECT_EQ(ZooError(batch),
               "zoo.yaml:5: model 'tiny': bad value 'eight' for 'batch_size': expected a "

@@ -130,8 +130,11 @@ def is_configured():
     return (bdir / gen_file).is_file()
 
 
-def configure(force=False):
-    """Configure the build directory unless it already is; returns True when CMake ran."""
+def configure(force=False, options=()):
+    """Configure the build directory unless it already is; returns True when CMake ran.
+
+    `options` (-DKEY=VALUE) are given to a first configure only: a configured tree keeps its own.
+    """
     bdir = build_dir()
     cache = bdir / "CMakeCache.txt"
     cmd = ["cmake", "-S", str(ROOT), "-B", str(bdir)]
@@ -148,6 +151,7 @@ def configure(force=False):
         # An existing cache keeps its generator and options (also those set by hand).
     else:
         cmd.append("-DCMAKE_BUILD_TYPE=Release")
+        cmd += list(options)
         if shutil.which("ninja"):
             cmd += ["-G", "Ninja"]
     if shutil.which("cmake") is None:
@@ -162,7 +166,7 @@ def configure(force=False):
     return True
 
 
-def ensure_setup(verbose=False):
+def ensure_setup(verbose=False, options=()):
     """Install what is missing and configure the build directory, skipping what is done."""
     missing = missing_packages()
     if missing is None:
@@ -173,6 +177,6 @@ def ensure_setup(verbose=False):
         install_packages(missing)
     elif verbose:
         say(f"packages: all {len(PACKAGES)} present")
-    ran = configure()
+    ran = configure(options=options)
     if verbose and not ran:
         say(f"{display_path(build_dir())}/ is already configured")

@@ -5,7 +5,7 @@
 import os
 import sys
 
-from . import cmd_bench, cmd_build, cmd_plot, cmd_run, cmd_setup, cmd_sweep, cmd_test
+from . import cmd_bench, cmd_build, cmd_fuzz, cmd_plot, cmd_run, cmd_setup, cmd_sweep, cmd_test
 from .common import ROOT, UserError
 
 #: name -> module with SUMMARY and main(argv) -> exit code. Order = order in the help.
@@ -15,6 +15,7 @@ COMMANDS = {
     "plot": cmd_plot,
     "test": cmd_test,
     "bench": cmd_bench,
+    "fuzz": cmd_fuzz,
     "build": cmd_build,
     "setup": cmd_setup,
 }

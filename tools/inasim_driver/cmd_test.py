@@ -19,6 +19,14 @@ SUMMARY = "build and run every test (GoogleTest, ns-3 TestSuites, smoke runs)"
 DEFAULT_TIMEOUT_S = 600
 LONG_TIMEOUT_S = 3600
 
+#: Where --sanitize builds (relative to the repository), and how the sanitizers report: the
+#: first error ends the process with a stack trace, so the test it happens in fails.
+SANITIZE_BUILD_DIR = "build-sanitize"
+SANITIZER_ENV = {
+    "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1:strict_string_checks=1",
+    "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+}
+
 #: ctest label of the golden-summary tests (test/golden/CMakeLists.txt).
 GOLDEN_LABEL = "golden"
 
@@ -75,6 +83,10 @@ def main(argv):
     parser.add_argument("--timeout", type=int, metavar="S",
                         help=f"per-test time limit in seconds (default {DEFAULT_TIMEOUT_S}, "
                              f"{LONG_TIMEOUT_S} with --long)")
+    parser.add_argument("--sanitize", action="store_true",
+                        help="build into build-sanitize/ with AddressSanitizer and "
+                             "UndefinedBehaviorSanitizer and run the tests there: a sanitizer "
+                             "report fails the test it happens in")
     parser.add_argument("-j", "--jobs", type=int, metavar="N",
                         help="parallel build jobs and tests (default: $INASIM_JOBS or the CPU "
                              "count)")
@@ -83,7 +95,12 @@ def main(argv):
     if args.timeout is not None and args.timeout < 1:
         raise UserError("--timeout must be at least 1 second", code=2)
 
-    bootstrap.ensure_setup()
+    options = ()
+    if args.sanitize:
+        # A build tree of its own, so the normal build stays as it is.
+        os.environ["INASIM_BUILD_DIR"] = str(SANITIZE_BUILD_DIR)
+        options = ("-DINASIM_SANITIZE=ON",)
+    bootstrap.ensure_setup(options=options)
     try:
         building.build([], n_jobs)
     except UserError as e:
@@ -111,6 +128,8 @@ def main(argv):
         env["INASIM_LONG_TESTS"] = "1"
     if args.update_golden:
         env["INASIM_UPDATE_GOLDEN"] = "1"
+    if args.sanitize:
+        env.update(SANITIZER_ENV)
     say(f"$ (cd {display_path(build_dir())} && {' '.join(cmd)})"
         + (" with INASIM_LONG_TESTS=1" if args.long else "")
         + (" with INASIM_UPDATE_GOLDEN=1" if args.update_golden else ""))

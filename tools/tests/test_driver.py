@@ -19,7 +19,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inasim_driver import bootstrap, building, cli, cmd_bench, cmd_run, cmd_test  # noqa: E402
+from inasim_driver import bootstrap, building, cli, cmd_bench, cmd_fuzz, cmd_run, cmd_test  # noqa: E402
 from inasim_driver.common import ROOT, UserError  # noqa: E402
 
 
@@ -218,6 +218,25 @@ class ResolveScenarioTest(unittest.TestCase):
         self.assertEqual(calls, [("/b/inasim-run",
                                   ["/b/inasim-run", str((self.dir / "rack.yaml").resolve()),
                                    "topology.k=8", "seed=2", "--out", "out/x"])])
+
+
+class FuzzTargetsTest(unittest.TestCase):
+    """./inasim fuzz reads its targets and seeds from test/fuzz/targets.cmake, as CMake does."""
+
+    def test_every_target_has_a_harness_and_existing_seeds(self):
+        targets = cmd_fuzz.read_targets()
+        self.assertEqual(sorted(targets), ["model-zoo", "scenario", "sweep", "topology"])
+        for name, seeds in targets.items():
+            self.assertTrue((cmd_fuzz.FUZZ_DIR / f"fuzz-{name}.cc").is_file(), name)
+            self.assertTrue(seeds, f"{name} has no seeds")
+            for seed in seeds:
+                self.assertTrue((ROOT / seed).exists(), f"{name}: seed {seed} missing")
+
+    def test_unknown_target_is_refused_before_building(self):
+        with self.assertRaises(UserError) as caught:
+            cmd_fuzz.main(["nosuch"])
+        self.assertIn("unknown fuzz target 'nosuch'", str(caught.exception))
+        self.assertEqual(caught.exception.code, 2)
 
 
 class CtestSummaryTest(unittest.TestCase):

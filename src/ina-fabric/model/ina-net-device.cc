@@ -4,6 +4,7 @@
  */
 #include "ina-net-device.h"
 
+#include "ecn-codepoints.h"
 #include "ina-channel.h"
 #include "ina-packet-tag.h"
 #include "ina-time-resolution.h"
@@ -192,7 +193,7 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
         }
         if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
         {
-            p->ecn = 3;
+            p->ecn = INA_ECN_CE;
             ++m_counters.ecnMarks;
         }
         ++m_counters.txPackets;
@@ -222,7 +223,7 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
     }
     if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
     {
-        p->ecn = 3;
+        p->ecn = INA_ECN_CE;
         ++m_counters.ecnMarks;
     }
     ++m_counters.txPackets;

@@ -4,6 +4,7 @@
  */
 #include "ina-p2p-port.h"
 
+#include "ecn-codepoints.h"
 #include "ina-packet-tag.h"
 
 #include "ns3/log.h"
@@ -95,7 +96,7 @@ InaP2pPort::Enqueue(InaPacket* p)
     }
     if (m_ecnThresholdBytes != 0 && backlog > m_ecnThresholdBytes && p->ecn != 0)
     {
-        p->ecn = 3;
+        p->ecn = INA_ECN_CE;
         ++m_counters.ecnMarks;
     }
     ++m_counters.txPackets;

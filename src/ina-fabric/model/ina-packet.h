@@ -67,7 +67,7 @@ struct InaPacket
     uint16_t dstPort;   //!< endpoint at the destination host
     uint16_t protocol;  //!< switch program that handles it; INA_PROTO_NONE: forwarding only
     uint8_t priority;   //!< strict-priority class on links (0 is served first)
-    uint8_t ecn;        //!< ECN codepoint: 0 not-ECT, 1 ECT, 3 CE
+    uint8_t ecn;        //!< ECN codepoint (ecn-codepoints.h)
     uint32_t wireBytes; //!< bytes this packet occupies on a link
     uint32_t passes;    //!< pipeline passes taken at the current switch (recirculation count + 1)
     uint64_t seq;       //!< transport or protocol sequence number

@@ -198,7 +198,7 @@ InaSwitch::SelectPort(const InaPacket* p) const
     switch (hops.size())
     {
     case 0:
-        return 0xffff;
+        return INA_NO_PORT;
     case 1:
         return hops[0];
     default:
@@ -241,7 +241,7 @@ InaSwitch::Forward(InaPacket* p)
         return;
     }
     uint16_t port = SelectPort(p);
-    if (port == 0xffff)
+    if (port == INA_NO_PORT)
     {
         ++m_counters.noRoute;
         m_pool->Free(p);

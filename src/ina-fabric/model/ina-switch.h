@@ -20,6 +20,9 @@ namespace ns3
 
 class Pipeline;
 
+/// What InaSwitch::SelectPort returns when no route leads to the destination.
+constexpr uint16_t INA_NO_PORT = 0xffff;
+
 /**
  * \ingroup ina-fabric
  * A switch with no IP stack: it forwards on InaPacket::dst by a table computed from the topology

@@ -4,6 +4,7 @@
  */
 #include "ina-transport-receiver.h"
 
+#include "ecn-codepoints.h"
 #include "ina-transport-header.h"
 
 #include "ns3/abort.h"
@@ -107,7 +108,7 @@ InaTransportReceiver::Receive(InaPacket* p, uint32_t port)
         return;
     }
     const uint64_t seq = p->seq;
-    const bool ce = p->ecn == 3;
+    const bool ce = p->ecn == INA_ECN_CE;
     if (ce)
     {
         ++m_stats.ceMarked;

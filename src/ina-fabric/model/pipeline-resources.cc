@@ -60,6 +60,366 @@ struct Holder
     uint32_t laneCount; //!< lanes in this stage
 };
 
+/// One run of PipelineResources::Check: places every program's arrays and tables on their stages,
+/// then checks each stage against the limits, collecting every error rather than the first.
+class FitCheck
+{
+  public:
+    FitCheck(const std::vector<ResourceDemand>& demands, const PipelineLimits& limits)
+        : m_demands(demands)
+        , m_limits(limits)
+        , m_holders(limits.stages)
+        , m_alus(limits.stages, 0)
+        , m_tables(limits.stages, 0)
+        , m_lastStage(std::to_string(limits.stages) + " stages (0.." +
+                      std::to_string(limits.stages == 0 ? 0 : limits.stages - 1) + ")")
+        , m_candidate(demands.empty() ? 0 : demands.size() - 1)
+    {
+        m_result.usage.limits = limits;
+        m_result.usage.stages.assign(limits.stages, StageUsage{});
+    }
+
+    FitResult Run()
+    {
+        for (size_t program = 0; program < m_demands.size(); ++program)
+        {
+            const ResourceDemand& demand = m_demands[program];
+            ProgramUsage pu;
+            pu.name = demand.program;
+            std::set<std::string> names;
+            for (size_t i = 0; i < demand.registerArrays.size(); ++i)
+            {
+                if (CheckName(program, names, "register array", demand.registerArrays[i].name))
+                {
+                    PlaceArray(program, i, pu);
+                }
+            }
+            for (size_t i = 0; i < demand.tables.size(); ++i)
+            {
+                if (CheckName(program, names, "table", demand.tables[i].name))
+                {
+                    PlaceTable(program, i, pu);
+                }
+            }
+            m_result.usage.programs.push_back(pu);
+        }
+        for (uint32_t s = 0; s < m_limits.stages; ++s)
+        {
+            CheckStage(s);
+        }
+        m_result.fits = m_errors.empty();
+        if (!m_result.fits)
+        {
+            WriteError();
+        }
+        return m_result;
+    }
+
+  private:
+    /// How an error names a resource's program: the candidate (the last demand) goes unnamed.
+    std::string Owner(size_t program) const
+    {
+        return program == m_candidate ? std::string() : " of " + Quote(m_demands[program].program);
+    }
+
+    bool CheckName(size_t program,
+                   std::set<std::string>& names,
+                   const std::string& kind,
+                   const std::string& name)
+    {
+        if (name.empty())
+        {
+            m_errors.push_back("a " + kind + Owner(program) + " has an empty name");
+            return false;
+        }
+        if (!names.insert(name).second)
+        {
+            m_errors.push_back("two resources" + Owner(program) + " are named " + Quote(name) +
+                               "; names must be unique within a program");
+            return false;
+        }
+        return true;
+    }
+
+    /// Place one register array on its stages (its lanes, SRAM and stateful ALUs).
+    void PlaceArray(size_t program, size_t index, ProgramUsage& pu)
+    {
+        const RegisterArrayDecl& a = m_demands[program].registerArrays[index];
+        const std::string what = "register array " + Quote(a.name) + Owner(program);
+        bool ok = true;
+        if (a.entries == 0)
+        {
+            m_errors.push_back(what + " has 0 entries; expected at least 1");
+            ok = false;
+        }
+        if (a.widthBits == 0)
+        {
+            m_errors.push_back(what + " is 0 bit wide; expected 1 to " +
+                               std::to_string(m_limits.maxRegisterWidthBits) + " bit");
+            ok = false;
+        }
+        else if (a.widthBits > m_limits.maxRegisterWidthBits)
+        {
+            m_errors.push_back(what + " is " + std::to_string(a.widthBits) +
+                               " bit wide but the pipeline's registers are at most " +
+                               std::to_string(m_limits.maxRegisterWidthBits) +
+                               " bit wide (MaxRegisterWidth)");
+            ok = false;
+        }
+        if (a.lanes == 0)
+        {
+            m_errors.push_back(what + " has 0 lanes; expected at least 1");
+            ok = false;
+        }
+        if (a.lanesPerStage == 0)
+        {
+            m_errors.push_back(what + " has lanesPerStage 0; expected at least 1");
+            ok = false;
+        }
+        if (!ok)
+        {
+            return;
+        }
+        uint64_t last = a.firstStage + static_cast<uint64_t>(a.lanes - 1) / a.lanesPerStage;
+        if (last >= m_limits.stages)
+        {
+            if (a.lanes == 1 || a.firstStage >= m_limits.stages)
+            {
+                m_errors.push_back(what + " is placed at stage " + std::to_string(a.firstStage) +
+                                   " but the pipeline has " + m_lastStage);
+            }
+            else
+            {
+                m_errors.push_back(what + " (" + std::to_string(a.lanes) + " lanes, " +
+                                   std::to_string(a.lanesPerStage) + " per stage from stage " +
+                                   std::to_string(a.firstStage) + ") needs stages " +
+                                   std::to_string(a.firstStage) + ".." + std::to_string(last) +
+                                   " but the pipeline has " + m_lastStage);
+            }
+            return;
+        }
+        const uint64_t laneBytes = PipelineResources::LaneSramBytes(a, m_limits);
+        RegisterArrayUsage au;
+        au.name = a.name;
+        au.entries = a.entries;
+        au.widthBits = a.widthBits;
+        au.lanes = a.lanes;
+        au.firstStage = a.firstStage;
+        au.lastStage = static_cast<uint32_t>(last);
+        au.sramBytes = SatMul(laneBytes, a.lanes);
+        au.payload = a.payload;
+        for (uint32_t s = a.firstStage; s <= last; ++s)
+        {
+            uint64_t begin = static_cast<uint64_t>(s - a.firstStage) * a.lanesPerStage;
+            uint32_t n = static_cast<uint32_t>(
+                std::min<uint64_t>(a.lanesPerStage, static_cast<uint64_t>(a.lanes) - begin));
+            StageUsage& st = m_result.usage.stages[s];
+            st.sramBytes = SatAdd(st.sramBytes, SatMul(laneBytes, n));
+            m_alus[s] += n;
+            m_holders[s].push_back(Holder{program, false, index, static_cast<uint32_t>(begin), n});
+        }
+        pu.sramBytes = SatAdd(pu.sramBytes, au.sramBytes);
+        pu.statefulAlus += a.lanes;
+        pu.registerArrays.push_back(au);
+    }
+
+    /// Place one table on its stage.
+    void PlaceTable(size_t program, size_t index, ProgramUsage& pu)
+    {
+        const TableDecl& t = m_demands[program].tables[index];
+        const std::string what = "table " + Quote(t.name) + Owner(program);
+        bool ok = true;
+        if (t.entries == 0)
+        {
+            m_errors.push_back(what + " has 0 entries; expected at least 1");
+            ok = false;
+        }
+        if (t.keyBits == 0 || t.keyBits > 64)
+        {
+            m_errors.push_back(what + " has " + std::to_string(t.keyBits) +
+                               "-bit keys; expected 1 to 64 bit");
+            ok = false;
+        }
+        if (t.valueBits > 64)
+        {
+            m_errors.push_back(what + " has " + std::to_string(t.valueBits) +
+                               "-bit values; expected 0 to 64 bit");
+            ok = false;
+        }
+        if (t.stage >= m_limits.stages)
+        {
+            m_errors.push_back(what + " is placed at stage " + std::to_string(t.stage) +
+                               " but the pipeline has " + m_lastStage);
+            ok = false;
+        }
+        if (!ok)
+        {
+            return;
+        }
+        TableUsage tu;
+        tu.name = t.name;
+        tu.entries = t.entries;
+        tu.keyBits = t.keyBits;
+        tu.valueBits = t.valueBits;
+        tu.stage = t.stage;
+        tu.sramBytes = PipelineResources::TableSramBytes(t, m_limits);
+        StageUsage& st = m_result.usage.stages[t.stage];
+        st.sramBytes = SatAdd(st.sramBytes, tu.sramBytes);
+        m_tables[t.stage] += 1;
+        m_holders[t.stage].push_back(Holder{program, true, index, 0, 0});
+        pu.sramBytes = SatAdd(pu.sramBytes, tu.sramBytes);
+        pu.tables.push_back(tu);
+    }
+
+    /// A register array's lanes held at one stage, as errors name them.
+    std::string ArrayLanes(const Holder& h) const
+    {
+        const RegisterArrayDecl& a = m_demands[h.program].registerArrays[h.index];
+        std::string s =
+            "register array " + Quote(a.name) + " of " + Quote(m_demands[h.program].program);
+        if (a.lanes > 1)
+        {
+            s += h.laneCount == 1 ? " lane " + std::to_string(h.laneBegin)
+                                  : " lanes " + std::to_string(h.laneBegin) + "-" +
+                                        std::to_string(h.laneBegin + h.laneCount - 1);
+        }
+        return s;
+    }
+
+    /// Sum stage `s`'s use, name every holder of a resource it has too little of.
+    void CheckStage(uint32_t s)
+    {
+        StageUsage& st = m_result.usage.stages[s];
+        st.statefulAlus = static_cast<uint32_t>(std::min<uint64_t>(m_alus[s], UINT32_MAX));
+        st.registerArrays = st.statefulAlus;
+        st.tables = static_cast<uint32_t>(std::min<uint64_t>(m_tables[s], UINT32_MAX));
+        const std::string stage = "stage " + std::to_string(s);
+
+        if (st.sramBytes > m_limits.sramPerStageBytes)
+        {
+            std::string e = stage + " needs " + PipelineResources::FormatBytes(st.sramBytes) +
+                            " of SRAM but a stage has " +
+                            PipelineResources::FormatBytes(m_limits.sramPerStageBytes) +
+                            " (SramPerStage): ";
+            for (size_t i = 0; i < m_holders[s].size(); ++i)
+            {
+                const Holder& h = m_holders[s][i];
+                e += i == 0 ? "" : ", ";
+                uint64_t raw;
+                uint64_t rounded;
+                if (h.isTable)
+                {
+                    const TableDecl& t = m_demands[h.program].tables[h.index];
+                    raw = (static_cast<uint64_t>(t.entries) * (t.keyBits + t.valueBits) + 7) / 8;
+                    rounded = PipelineResources::TableSramBytes(t, m_limits);
+                    e += "table " + Quote(t.name) + " of " + Quote(m_demands[h.program].program) +
+                         " uses " + std::to_string(t.entries) + " x (" + std::to_string(t.keyBits) +
+                         " + " + std::to_string(t.valueBits) + ") bit = " + std::to_string(raw) +
+                         " B";
+                }
+                else
+                {
+                    const RegisterArrayDecl& a = m_demands[h.program].registerArrays[h.index];
+                    raw = SatMul((static_cast<uint64_t>(a.entries) * a.widthBits + 7) / 8,
+                                 h.laneCount);
+                    rounded = SatMul(PipelineResources::LaneSramBytes(a, m_limits), h.laneCount);
+                    e += ArrayLanes(h) + " uses " + std::to_string(h.laneCount) + " x " +
+                         std::to_string(a.entries) + " x " + std::to_string(a.widthBits) +
+                         " bit = " + std::to_string(raw) + " B";
+                }
+                if (rounded != raw)
+                {
+                    e += " (" + std::to_string(rounded) + " B in SRAM blocks)";
+                }
+            }
+            m_errors.push_back(e);
+        }
+        if (m_alus[s] > m_limits.statefulAlusPerStage)
+        {
+            std::string e =
+                stage + " needs " + std::to_string(m_alus[s]) + " stateful ALUs but a stage has " +
+                std::to_string(m_limits.statefulAlusPerStage) + " (StatefulAlusPerStage): ";
+            bool first = true;
+            for (const Holder& h : m_holders[s])
+            {
+                if (h.isTable)
+                {
+                    return;
+                }
+                e += first ? "" : ", ";
+                first = false;
+                e += ArrayLanes(h) + " uses " + std::to_string(h.laneCount);
+            }
+            m_errors.push_back(e);
+        }
+        if (m_tables[s] > m_limits.tablesPerStage)
+        {
+            std::string e = stage + " needs " + std::to_string(m_tables[s]) +
+                            " tables but a stage has " + std::to_string(m_limits.tablesPerStage) +
+                            " (TablesPerStage): ";
+            bool first = true;
+            for (const Holder& h : m_holders[s])
+            {
+                if (!h.isTable)
+                {
+                    return;
+                }
+                e += first ? "" : ", ";
+                first = false;
+                e += "table " + Quote(m_demands[h.program].tables[h.index].name) + " of " +
+                     Quote(m_demands[h.program].program);
+            }
+            m_errors.push_back(e);
+        }
+
+        if (!m_holders[s].empty())
+        {
+            ++m_result.usage.stagesUsed;
+        }
+        m_result.usage.sramBytes = SatAdd(m_result.usage.sramBytes, st.sramBytes);
+        m_result.usage.statefulAlus += st.statefulAlus;
+        m_result.usage.tables += st.tables;
+    }
+
+    /// The error: which program does not fit beside which, then every reason.
+    void WriteError()
+    {
+        std::string head =
+            "program " + Quote(m_demands.empty() ? "" : m_demands.back().program) + " does not fit";
+        if (m_demands.size() > 1)
+        {
+            head += " beside ";
+            for (size_t i = 0; i + 1 < m_demands.size(); ++i)
+            {
+                head += (i == 0 ? "" : ", ") + Quote(m_demands[i].program);
+            }
+        }
+        if (m_errors.size() == 1)
+        {
+            m_result.error = head + ": " + m_errors.front();
+        }
+        else
+        {
+            m_result.error = head + ":";
+            for (const std::string& e : m_errors)
+            {
+                m_result.error += "\n  " + e;
+            }
+        }
+    }
+
+    const std::vector<ResourceDemand>& m_demands;
+    const PipelineLimits& m_limits;
+    FitResult m_result;
+    std::vector<std::vector<Holder>> m_holders; //!< by stage: who holds resources there
+    // Wide accumulators: a bad declaration must not wrap a sum into something that fits.
+    std::vector<uint64_t> m_alus;   //!< stateful ALUs by stage
+    std::vector<uint64_t> m_tables; //!< tables by stage
+    std::vector<std::string> m_errors;
+    const std::string m_lastStage; //!< "N stages (0..N-1)", for placement errors
+    const size_t m_candidate;      //!< the program being added (the last demand)
+};
+
 } // namespace
 
 RegisterArrayDecl&
@@ -142,315 +502,7 @@ PipelineResources::FormatBytes(uint64_t bytes)
 FitResult
 PipelineResources::Check(const std::vector<ResourceDemand>& demands, const PipelineLimits& limits)
 {
-    FitResult result;
-    PipelineUsage& usage = result.usage;
-    usage.limits = limits;
-    usage.stages.assign(limits.stages, StageUsage{});
-    std::vector<std::vector<Holder>> holders(limits.stages);
-    // Wide accumulators: a bad declaration must not wrap a sum into something that fits.
-    std::vector<uint64_t> alus(limits.stages, 0);
-    std::vector<uint64_t> tables(limits.stages, 0);
-    std::vector<std::string> errors;
-    const std::string lastStage = std::to_string(limits.stages) + " stages (0.." +
-                                  std::to_string(limits.stages == 0 ? 0 : limits.stages - 1) + ")";
-    const size_t candidate = demands.empty() ? 0 : demands.size() - 1;
-
-    auto owner = [&](size_t program) {
-        return program == candidate ? std::string() : " of " + Quote(demands[program].program);
-    };
-
-    for (size_t pi = 0; pi < demands.size(); ++pi)
-    {
-        const ResourceDemand& demand = demands[pi];
-        ProgramUsage pu;
-        pu.name = demand.program;
-        std::set<std::string> names;
-        auto checkName = [&](const std::string& kind, const std::string& name) {
-            if (name.empty())
-            {
-                errors.push_back("a " + kind + owner(pi) + " has an empty name");
-                return false;
-            }
-            if (!names.insert(name).second)
-            {
-                errors.push_back("two resources" + owner(pi) + " are named " + Quote(name) +
-                                 "; names must be unique within a program");
-                return false;
-            }
-            return true;
-        };
-
-        for (size_t ai = 0; ai < demand.registerArrays.size(); ++ai)
-        {
-            const RegisterArrayDecl& a = demand.registerArrays[ai];
-            if (!checkName("register array", a.name))
-            {
-                continue;
-            }
-            const std::string what = "register array " + Quote(a.name) + owner(pi);
-            bool ok = true;
-            if (a.entries == 0)
-            {
-                errors.push_back(what + " has 0 entries; expected at least 1");
-                ok = false;
-            }
-            if (a.widthBits == 0)
-            {
-                errors.push_back(what + " is 0 bit wide; expected 1 to " +
-                                 std::to_string(limits.maxRegisterWidthBits) + " bit");
-                ok = false;
-            }
-            else if (a.widthBits > limits.maxRegisterWidthBits)
-            {
-                errors.push_back(what + " is " + std::to_string(a.widthBits) +
-                                 " bit wide but the pipeline's registers are at most " +
-                                 std::to_string(limits.maxRegisterWidthBits) +
-                                 " bit wide (MaxRegisterWidth)");
-                ok = false;
-            }
-            if (a.lanes == 0)
-            {
-                errors.push_back(what + " has 0 lanes; expected at least 1");
-                ok = false;
-            }
-            if (a.lanesPerStage == 0)
-            {
-                errors.push_back(what + " has lanesPerStage 0; expected at least 1");
-                ok = false;
-            }
-            if (!ok)
-            {
-                continue;
-            }
-            uint64_t last = a.firstStage + static_cast<uint64_t>(a.lanes - 1) / a.lanesPerStage;
-            if (last >= limits.stages)
-            {
-                if (a.lanes == 1 || a.firstStage >= limits.stages)
-                {
-                    errors.push_back(what + " is placed at stage " + std::to_string(a.firstStage) +
-                                     " but the pipeline has " + lastStage);
-                }
-                else
-                {
-                    errors.push_back(what + " (" + std::to_string(a.lanes) + " lanes, " +
-                                     std::to_string(a.lanesPerStage) + " per stage from stage " +
-                                     std::to_string(a.firstStage) + ") needs stages " +
-                                     std::to_string(a.firstStage) + ".." + std::to_string(last) +
-                                     " but the pipeline has " + lastStage);
-                }
-                continue;
-            }
-            const uint64_t laneBytes = LaneSramBytes(a, limits);
-            RegisterArrayUsage au;
-            au.name = a.name;
-            au.entries = a.entries;
-            au.widthBits = a.widthBits;
-            au.lanes = a.lanes;
-            au.firstStage = a.firstStage;
-            au.lastStage = static_cast<uint32_t>(last);
-            au.sramBytes = SatMul(laneBytes, a.lanes);
-            au.payload = a.payload;
-            for (uint32_t s = a.firstStage; s <= last; ++s)
-            {
-                uint64_t begin = static_cast<uint64_t>(s - a.firstStage) * a.lanesPerStage;
-                uint32_t n = static_cast<uint32_t>(
-                    std::min<uint64_t>(a.lanesPerStage, static_cast<uint64_t>(a.lanes) - begin));
-                StageUsage& st = usage.stages[s];
-                st.sramBytes = SatAdd(st.sramBytes, SatMul(laneBytes, n));
-                alus[s] += n;
-                holders[s].push_back(Holder{pi, false, ai, static_cast<uint32_t>(begin), n});
-            }
-            pu.sramBytes = SatAdd(pu.sramBytes, au.sramBytes);
-            pu.statefulAlus += a.lanes;
-            pu.registerArrays.push_back(au);
-        }
-
-        for (size_t ti = 0; ti < demand.tables.size(); ++ti)
-        {
-            const TableDecl& t = demand.tables[ti];
-            if (!checkName("table", t.name))
-            {
-                continue;
-            }
-            const std::string what = "table " + Quote(t.name) + owner(pi);
-            bool ok = true;
-            if (t.entries == 0)
-            {
-                errors.push_back(what + " has 0 entries; expected at least 1");
-                ok = false;
-            }
-            if (t.keyBits == 0 || t.keyBits > 64)
-            {
-                errors.push_back(what + " has " + std::to_string(t.keyBits) +
-                                 "-bit keys; expected 1 to 64 bit");
-                ok = false;
-            }
-            if (t.valueBits > 64)
-            {
-                errors.push_back(what + " has " + std::to_string(t.valueBits) +
-                                 "-bit values; expected 0 to 64 bit");
-                ok = false;
-            }
-            if (t.stage >= limits.stages)
-            {
-                errors.push_back(what + " is placed at stage " + std::to_string(t.stage) +
-                                 " but the pipeline has " + lastStage);
-                ok = false;
-            }
-            if (!ok)
-            {
-                continue;
-            }
-            TableUsage tu;
-            tu.name = t.name;
-            tu.entries = t.entries;
-            tu.keyBits = t.keyBits;
-            tu.valueBits = t.valueBits;
-            tu.stage = t.stage;
-            tu.sramBytes = TableSramBytes(t, limits);
-            StageUsage& st = usage.stages[t.stage];
-            st.sramBytes = SatAdd(st.sramBytes, tu.sramBytes);
-            tables[t.stage] += 1;
-            holders[t.stage].push_back(Holder{pi, true, ti, 0, 0});
-            pu.sramBytes = SatAdd(pu.sramBytes, tu.sramBytes);
-            pu.tables.push_back(tu);
-        }
-        usage.programs.push_back(pu);
-    }
-
-    auto arrayLanes = [&](const Holder& h) {
-        const RegisterArrayDecl& a = demands[h.program].registerArrays[h.index];
-        std::string s =
-            "register array " + Quote(a.name) + " of " + Quote(demands[h.program].program);
-        if (a.lanes > 1)
-        {
-            s += h.laneCount == 1 ? " lane " + std::to_string(h.laneBegin)
-                                  : " lanes " + std::to_string(h.laneBegin) + "-" +
-                                        std::to_string(h.laneBegin + h.laneCount - 1);
-        }
-        return s;
-    };
-
-    for (uint32_t s = 0; s < limits.stages; ++s)
-    {
-        StageUsage& st = usage.stages[s];
-        st.statefulAlus = static_cast<uint32_t>(std::min<uint64_t>(alus[s], UINT32_MAX));
-        st.registerArrays = st.statefulAlus;
-        st.tables = static_cast<uint32_t>(std::min<uint64_t>(tables[s], UINT32_MAX));
-        const std::string stage = "stage " + std::to_string(s);
-
-        if (st.sramBytes > limits.sramPerStageBytes)
-        {
-            std::string e = stage + " needs " + FormatBytes(st.sramBytes) +
-                            " of SRAM but a stage has " + FormatBytes(limits.sramPerStageBytes) +
-                            " (SramPerStage): ";
-            for (size_t i = 0; i < holders[s].size(); ++i)
-            {
-                const Holder& h = holders[s][i];
-                e += i == 0 ? "" : ", ";
-                uint64_t raw;
-                uint64_t rounded;
-                if (h.isTable)
-                {
-                    const TableDecl& t = demands[h.program].tables[h.index];
-                    raw = (static_cast<uint64_t>(t.entries) * (t.keyBits + t.valueBits) + 7) / 8;
-                    rounded = TableSramBytes(t, limits);
-                    e += "table " + Quote(t.name) + " of " + Quote(demands[h.program].program) +
-                         " uses " + std::to_string(t.entries) + " x (" + std::to_string(t.keyBits) +
-                         " + " + std::to_string(t.valueBits) + ") bit = " + std::to_string(raw) +
-                         " B";
-                }
-                else
-                {
-                    const RegisterArrayDecl& a = demands[h.program].registerArrays[h.index];
-                    raw = SatMul((static_cast<uint64_t>(a.entries) * a.widthBits + 7) / 8,
-                                 h.laneCount);
-                    rounded = SatMul(LaneSramBytes(a, limits), h.laneCount);
-                    e += arrayLanes(h) + " uses " + std::to_string(h.laneCount) + " x " +
-                         std::to_string(a.entries) + " x " + std::to_string(a.widthBits) +
-                         " bit = " + std::to_string(raw) + " B";
-                }
-                if (rounded != raw)
-                {
-                    e += " (" + std::to_string(rounded) + " B in SRAM blocks)";
-                }
-            }
-            errors.push_back(e);
-        }
-        if (alus[s] > limits.statefulAlusPerStage)
-        {
-            std::string e =
-                stage + " needs " + std::to_string(alus[s]) + " stateful ALUs but a stage has " +
-                std::to_string(limits.statefulAlusPerStage) + " (StatefulAlusPerStage): ";
-            bool first = true;
-            for (const Holder& h : holders[s])
-            {
-                if (h.isTable)
-                {
-                    continue;
-                }
-                e += first ? "" : ", ";
-                first = false;
-                e += arrayLanes(h) + " uses " + std::to_string(h.laneCount);
-            }
-            errors.push_back(e);
-        }
-        if (tables[s] > limits.tablesPerStage)
-        {
-            std::string e = stage + " needs " + std::to_string(tables[s]) +
-                            " tables but a stage has " + std::to_string(limits.tablesPerStage) +
-                            " (TablesPerStage): ";
-            bool first = true;
-            for (const Holder& h : holders[s])
-            {
-                if (!h.isTable)
-                {
-                    continue;
-                }
-                e += first ? "" : ", ";
-                first = false;
-                e += "table " + Quote(demands[h.program].tables[h.index].name) + " of " +
-                     Quote(demands[h.program].program);
-            }
-            errors.push_back(e);
-        }
-
-        if (!holders[s].empty())
-        {
-            ++usage.stagesUsed;
-        }
-        usage.sramBytes = SatAdd(usage.sramBytes, st.sramBytes);
-        usage.statefulAlus += st.statefulAlus;
-        usage.tables += st.tables;
-    }
-
-    result.fits = errors.empty();
-    if (!result.fits)
-    {
-        std::string head =
-            "program " + Quote(demands.empty() ? "" : demands.back().program) + " does not fit";
-        if (demands.size() > 1)
-        {
-            head += " beside ";
-            for (size_t i = 0; i + 1 < demands.size(); ++i)
-            {
-                head += (i == 0 ? "" : ", ") + Quote(demands[i].program);
-            }
-        }
-        if (errors.size() == 1)
-        {
-            result.error = head + ": " + errors.front();
-        }
-        else
-        {
-            result.error = head + ":";
-            for (const std::string& e : errors)
-            {
-                result.error += "\n  " + e;
-            }
-        }
-    }
-    return result;
+    return FitCheck(demands, limits).Run();
 }
 
 nlohmann::json

@@ -5,7 +5,7 @@
 #ifndef POOL_HEADER_H
 #define POOL_HEADER_H
 
-#include "ecn-codepoints.h"
+#include "ns3/ecn-codepoints.h"
 #include "ina-protocol-numbers.h"
 
 #include "ns3/ina-packet.h"

@@ -4,7 +4,7 @@
  */
 #include "scenario-loader.h"
 
-#include "ina-units.h"
+#include "ns3/ina-units.h"
 
 #include "ns3/ina-fabric-helper.h"
 
@@ -20,6 +20,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 namespace ns3
@@ -1296,6 +1297,92 @@ ScenarioRules()
     return rules;
 }
 
+/**
+ * Whether one document of a YAML stream holds anything, and where it starts. The scenario loader
+ * looks for a second document with it instead of YAML::LoadAll, which in yaml-cpp 0.7 (Debian
+ * 12) never returns on some malformed input: a stray ',' starting a document makes it hand out
+ * empty documents forever, allocating as it goes (fixed upstream by yaml-cpp pull request 1319,
+ * which stops at the first empty document, as this probe lets the loader do). `./inasim fuzz`
+ * found it; test/fuzz/regressions/scenario/ keeps the input.
+ */
+class DocumentProbe : public YAML::EventHandler
+{
+  public:
+    bool HasContent() const
+    {
+        return m_content;
+    }
+
+    /// Where the document's first node is.
+    const YAML::Mark& GetStart() const
+    {
+        return m_start;
+    }
+
+    void OnDocumentStart(const YAML::Mark&) override
+    {
+    }
+
+    void OnDocumentEnd() override
+    {
+    }
+
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override
+    {
+    }
+
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override
+    {
+        Content(mark);
+    }
+
+    void OnScalar(const YAML::Mark& mark,
+                  const std::string&,
+                  YAML::anchor_t,
+                  const std::string&) override
+    {
+        Content(mark);
+    }
+
+    void OnSequenceStart(const YAML::Mark& mark,
+                         const std::string&,
+                         YAML::anchor_t,
+                         YAML::EmitterStyle::value) override
+    {
+        Content(mark);
+    }
+
+    void OnSequenceEnd() override
+    {
+    }
+
+    void OnMapStart(const YAML::Mark& mark,
+                    const std::string&,
+                    YAML::anchor_t,
+                    YAML::EmitterStyle::value) override
+    {
+        Content(mark);
+    }
+
+    void OnMapEnd() override
+    {
+    }
+
+  private:
+    /// The first node of the document: where an error about the document points.
+    void Content(const YAML::Mark& mark)
+    {
+        if (!m_content)
+        {
+            m_start = mark;
+            m_content = true;
+        }
+    }
+
+    YAML::Mark m_start;
+    bool m_content = false;
+};
+
 // ---- layers ---------------------------------------------------------------------------------
 
 void
@@ -1304,19 +1391,21 @@ ApplyDocument(Scenario& s, const std::string& yamlText, const std::string& sourc
     YAML::Node root;
     try
     {
-        // LoadAll, not Load: Load reads the first document and silently drops the rest.
-        const std::vector<YAML::Node> documents = YAML::LoadAll(yamlText);
-        if (documents.size() > 1)
+        // Load reads the first document and silently drops the rest, so a second one is looked
+        // for apart (not with LoadAll: see DocumentProbe).
+        root = YAML::Load(yamlText);
+        std::istringstream in(yamlText);
+        YAML::Parser parser(in);
+        DocumentProbe first;
+        DocumentProbe second;
+        if (parser.HandleNextDocument(first) && parser.HandleNextDocument(second) &&
+            second.HasContent())
         {
-            const int line = documents[1].Mark().line;
+            const int line = second.GetStart().line;
             throw ScenarioError(line >= 0 ? source + ":" + std::to_string(line + 1) : source,
                                 "",
                                 "a second YAML document (after '---'); a scenario file holds "
                                 "one scenario");
-        }
-        if (!documents.empty())
-        {
-            root = documents[0];
         }
     }
     catch (const YAML::Exception& e)

@@ -30,6 +30,8 @@ constexpr uint64_t MAX_VALUES_PER_AXIS = 10000;
 constexpr uint64_t MAX_RUNS = 1000000;
 /// Run ids name folders; keep them well below file-name limits and readable in a listing.
 constexpr size_t MAX_ID_LENGTH = 96;
+/// The keys a sweep file may have at its top level.
+constexpr const char* SWEEP_KEYS = "name, base, repeats, axes, zip";
 
 struct AxisValue
 {
@@ -401,6 +403,277 @@ IsSafeName(const std::string& name)
            });
 }
 
+/// The sections of a sweep file, read and checked at the top level.
+struct SweepSections
+{
+    YAML::Node base;
+    YAML::Node axes;
+    YAML::Node zip;
+    bool hasBase = false;
+};
+
+/// Parse a sweep file's text and check that its top level is a section.
+YAML::Node
+ParseSweep(const std::string& yamlText, const std::string& sourceName, const SweepReader& r)
+{
+    YAML::Node root;
+    try
+    {
+        root = YAML::Load(yamlText);
+    }
+    catch (const YAML::Exception& e)
+    {
+        const std::string where =
+            e.mark.line >= 0 ? sourceName + ":" + std::to_string(e.mark.line + 1) : sourceName;
+        throw ScenarioError(where, "", "not valid YAML: " + e.msg);
+    }
+    if (!root.IsMap())
+    {
+        throw ScenarioError(r.Where(root),
+                            "",
+                            "expected a sweep: a section with keys (" + std::string(SWEEP_KEYS) +
+                                "), got " + Describe(root));
+    }
+
+    return root;
+}
+
+/// Read the top-level keys into `plan` (name, repeats) and `sections` (base, axes, zip).
+void
+ReadTopLevel(const YAML::Node& root, const SweepReader& r, SweepPlan& plan, SweepSections& sections)
+{
+    for (auto& [k, v] : Entries(root, r, ""))
+    {
+        const std::string key = k.Scalar();
+        if (key == "name")
+        {
+            if (!v.IsScalar() || !IsSafeName(v.Scalar()))
+            {
+                throw ScenarioError(r.Where(k),
+                                    key,
+                                    "the name is used as a folder name: letters, digits, '-', '_', "
+                                    "'.' only, got " +
+                                        Describe(v));
+            }
+            plan.name = v.Scalar();
+        }
+        else if (key == "base")
+        {
+            sections.base.reset(v);
+            sections.hasBase = true;
+        }
+        else if (key == "repeats")
+        {
+            uint64_t n = 0;
+            std::string unit;
+            if (!v.IsScalar() || !SplitNumber(v.Scalar(), &n, &unit) || !unit.empty() || n < 1 ||
+                n > MAX_VALUES_PER_AXIS)
+            {
+                throw ScenarioError(r.Where(k),
+                                    key,
+                                    "expected an integer from 1 to " +
+                                        std::to_string(MAX_VALUES_PER_AXIS) + ", got " +
+                                        Describe(v));
+            }
+            plan.repeats = static_cast<uint32_t>(n);
+        }
+        else if (key == "axes")
+        {
+            sections.axes.reset(v);
+        }
+        else if (key == "zip")
+        {
+            sections.zip.reset(v);
+        }
+        else
+        {
+            throw ScenarioError(r.Where(k),
+                                key,
+                                "unknown key; valid keys here: " + std::string(SWEEP_KEYS));
+        }
+    }
+    if (!IsSafeName(plan.name))
+    {
+        plan.name = "sweep";
+    }
+}
+
+/// The swept dimensions: one per axis, one per zip group; `keyWhere` maps each key to its place.
+std::vector<Dimension>
+ReadDimensions(const SweepSections& sections,
+               const SweepReader& r,
+               std::map<std::string, std::string>& keyWhere)
+{
+    std::vector<Dimension> dims;
+    auto addKey = [&](Dimension& d,
+                      const YAML::Node& keyNode,
+                      const YAML::Node& valueNode,
+                      const std::string& label) {
+        const std::string key = keyNode.Scalar();
+        auto [pos, fresh] = keyWhere.emplace(key, r.Where(keyNode));
+        if (!fresh)
+        {
+            throw ScenarioError(r.Where(keyNode),
+                                label,
+                                "key '" + key + "' is already swept (" + pos->second + ")");
+        }
+        d.keys.push_back(key);
+        d.wheres.push_back(r.Where(keyNode));
+        d.labels.push_back(label);
+        d.values.push_back(ReadAxisValues(valueNode, r, label));
+    };
+    if (!sections.axes.IsNull())
+    {
+        if (!sections.axes.IsMap())
+        {
+            throw ScenarioError(r.Where(sections.axes),
+                                "axes",
+                                "expected a section KEY: [values], got " + Describe(sections.axes));
+        }
+        for (auto& [k, v] : Entries(sections.axes, r, "axes"))
+        {
+            Dimension d;
+            addKey(d, k, v, "axes." + k.Scalar());
+            dims.push_back(std::move(d));
+        }
+    }
+    if (!sections.zip.IsNull())
+    {
+        if (!sections.zip.IsSequence())
+        {
+            throw ScenarioError(r.Where(sections.zip),
+                                "zip",
+                                "expected a list of groups like - {KEY: [values], KEY2: [values]}, "
+                                "got " +
+                                    Describe(sections.zip));
+        }
+        for (size_t g = 0; g < sections.zip.size(); ++g)
+        {
+            const YAML::Node group = sections.zip[g];
+            const std::string groupLabel = "zip." + std::to_string(g);
+            if (!group.IsMap() || group.size() == 0)
+            {
+                throw ScenarioError(r.Where(group),
+                                    groupLabel,
+                                    "expected a group {KEY: [values], KEY2: [values]}, got " +
+                                        Describe(group));
+            }
+            Dimension d;
+            for (auto& [k, v] : Entries(group, r, groupLabel))
+            {
+                addKey(d, k, v, groupLabel + "." + k.Scalar());
+            }
+            for (size_t i = 1; i < d.keys.size(); ++i)
+            {
+                if (d.values[i].size() != d.values[0].size())
+                {
+                    std::string sizes;
+                    for (size_t j = 0; j < d.keys.size(); ++j)
+                    {
+                        sizes += (j ? ", " : "") + d.keys[j] + ": " +
+                                 std::to_string(d.values[j].size()) + " values";
+                    }
+                    throw ScenarioError(r.Where(group),
+                                        groupLabel,
+                                        "the lists of a zip group move together and need the same "
+                                        "length, got " +
+                                            sizes);
+                }
+            }
+            dims.push_back(std::move(d));
+        }
+    }
+    return dims;
+}
+
+/// Everything a run's id and overrides are made from, the same for every run of a sweep.
+struct RunTemplate
+{
+    const SweepPlan& plan;
+    const std::vector<Dimension>& dims;
+    std::vector<std::string> shortNames;
+    size_t width;
+    bool seedSwept;
+    const std::string& baseText;
+    const std::string& sourceName;
+};
+
+/// Run `i` of the sweep: its pick of every dimension, id, overrides and seed (checked by loading).
+SweepRun
+MakeRun(const RunTemplate& t, uint64_t i)
+{
+    const SweepPlan& plan = t.plan;
+    const std::vector<Dimension>& dims = t.dims;
+    const std::vector<std::string>& shortNames = t.shortNames;
+    const size_t width = t.width;
+    SweepRun run;
+    run.index = static_cast<uint32_t>(i);
+    run.repeat = static_cast<uint32_t>(i % plan.repeats);
+    std::vector<size_t> pick(dims.size());
+    uint64_t rest = i / plan.repeats;
+    for (size_t d = dims.size(); d-- > 0;)
+    {
+        pick[d] = rest % dims[d].Size();
+        rest /= dims[d].Size();
+    }
+    std::string number = std::to_string(i);
+    std::string id = "r" + std::string(width - number.size(), '0') + number;
+    std::map<std::string, std::pair<std::string, std::string>> overrideOrigin;
+    size_t nameIndex = 0;
+    for (size_t d = 0; d < dims.size(); ++d)
+    {
+        for (size_t k = 0; k < dims[d].keys.size(); ++k, ++nameIndex)
+        {
+            const AxisValue& v = dims[d].values[k][pick[d]];
+            const std::string o = dims[d].keys[k] + "=" + v.overrideValue;
+            run.values.emplace_back(dims[d].keys[k], v.text);
+            run.overrides.push_back(o);
+            overrideOrigin["override '" + o + "'"] = {dims[d].wheres[k], dims[d].labels[k]};
+            id += "-" + IdPart(shortNames[nameIndex]) + "=" + IdPart(v.text);
+        }
+    }
+    if (!t.seedSwept)
+    {
+        run.overrides.push_back("seed=" + std::to_string(plan.baseSeed + run.repeat));
+    }
+    Scenario loaded;
+    try
+    {
+        loaded = ScenarioLoader::LoadString(t.baseText, plan.baseFile, run.overrides);
+    }
+    catch (const ScenarioError& e)
+    {
+        auto origin = overrideOrigin.find(e.GetWhere());
+        if (origin != overrideOrigin.end())
+        {
+            throw ScenarioError(origin->second.first,
+                                origin->second.second,
+                                "run " + id + ": " + e.what());
+        }
+        std::string all;
+        for (const auto& o : run.overrides)
+        {
+            all += (all.empty() ? "" : " ") + o;
+        }
+        throw ScenarioError(t.sourceName, "", "run " + id + " (" + all + "): " + e.what());
+    }
+    run.seed = loaded.seed;
+    if (plan.repeats > 1)
+    {
+        id += "-seed=" + std::to_string(run.seed);
+    }
+    if (id.size() > MAX_ID_LENGTH)
+    {
+        id.resize(MAX_ID_LENGTH);
+        while (!id.empty() && (id.back() == '-' || id.back() == '=' || id.back() == '_'))
+        {
+            id.pop_back();
+        }
+    }
+    run.id = id;
+    return run;
+}
+
 } // namespace
 
 nlohmann::ordered_json
@@ -443,85 +716,14 @@ SweepExpander::ExpandString(const std::string& yamlText, const std::string& sour
 {
     namespace fs = std::filesystem;
     SweepReader r(sourceName);
-    YAML::Node root;
-    try
-    {
-        root = YAML::Load(yamlText);
-    }
-    catch (const YAML::Exception& e)
-    {
-        const std::string where =
-            e.mark.line >= 0 ? sourceName + ":" + std::to_string(e.mark.line + 1) : sourceName;
-        throw ScenarioError(where, "", "not valid YAML: " + e.msg);
-    }
-    const std::string validKeys = "name, base, repeats, axes, zip";
-    if (!root.IsMap())
-    {
-        throw ScenarioError(r.Where(root),
-                            "",
-                            "expected a sweep: a section with keys (" + validKeys + "), got " +
-                                Describe(root));
-    }
-
+    const YAML::Node root = ParseSweep(yamlText, sourceName, r);
     SweepPlan plan;
     plan.sweepFile = sourceName;
     plan.name = fs::path(sourceName).stem().string();
-    YAML::Node base;
-    YAML::Node axes;
-    YAML::Node zip;
-    bool hasBase = false;
-    for (auto& [k, v] : Entries(root, r, ""))
-    {
-        const std::string key = k.Scalar();
-        if (key == "name")
-        {
-            if (!v.IsScalar() || !IsSafeName(v.Scalar()))
-            {
-                throw ScenarioError(r.Where(k),
-                                    key,
-                                    "the name is used as a folder name: letters, digits, '-', '_', "
-                                    "'.' only, got " +
-                                        Describe(v));
-            }
-            plan.name = v.Scalar();
-        }
-        else if (key == "base")
-        {
-            base.reset(v);
-            hasBase = true;
-        }
-        else if (key == "repeats")
-        {
-            uint64_t n = 0;
-            std::string unit;
-            if (!v.IsScalar() || !SplitNumber(v.Scalar(), &n, &unit) || !unit.empty() || n < 1 ||
-                n > MAX_VALUES_PER_AXIS)
-            {
-                throw ScenarioError(r.Where(k),
-                                    key,
-                                    "expected an integer from 1 to " +
-                                        std::to_string(MAX_VALUES_PER_AXIS) + ", got " +
-                                        Describe(v));
-            }
-            plan.repeats = static_cast<uint32_t>(n);
-        }
-        else if (key == "axes")
-        {
-            axes.reset(v);
-        }
-        else if (key == "zip")
-        {
-            zip.reset(v);
-        }
-        else
-        {
-            throw ScenarioError(r.Where(k), key, "unknown key; valid keys here: " + validKeys);
-        }
-    }
-    if (!IsSafeName(plan.name))
-    {
-        plan.name = "sweep";
-    }
+    SweepSections sections;
+    ReadTopLevel(root, r, plan, sections);
+    const YAML::Node& base = sections.base;
+    const bool hasBase = sections.hasBase;
     if (!hasBase || !base.IsScalar() || base.Scalar().empty())
     {
         throw ScenarioError(hasBase ? r.Where(base) : sourceName,
@@ -540,86 +742,8 @@ SweepExpander::ExpandString(const std::string& yamlText, const std::string& sour
     const Scenario baseScenario = ScenarioLoader::LoadString(baseText, plan.baseFile);
     plan.baseSeed = baseScenario.seed;
 
-    std::vector<Dimension> dims;
     std::map<std::string, std::string> keyWhere;
-    auto addKey = [&](Dimension& d,
-                      const YAML::Node& keyNode,
-                      const YAML::Node& valueNode,
-                      const std::string& label) {
-        const std::string key = keyNode.Scalar();
-        auto [pos, fresh] = keyWhere.emplace(key, r.Where(keyNode));
-        if (!fresh)
-        {
-            throw ScenarioError(r.Where(keyNode),
-                                label,
-                                "key '" + key + "' is already swept (" + pos->second + ")");
-        }
-        d.keys.push_back(key);
-        d.wheres.push_back(r.Where(keyNode));
-        d.labels.push_back(label);
-        d.values.push_back(ReadAxisValues(valueNode, r, label));
-    };
-    if (!axes.IsNull())
-    {
-        if (!axes.IsMap())
-        {
-            throw ScenarioError(r.Where(axes),
-                                "axes",
-                                "expected a section KEY: [values], got " + Describe(axes));
-        }
-        for (auto& [k, v] : Entries(axes, r, "axes"))
-        {
-            Dimension d;
-            addKey(d, k, v, "axes." + k.Scalar());
-            dims.push_back(std::move(d));
-        }
-    }
-    if (!zip.IsNull())
-    {
-        if (!zip.IsSequence())
-        {
-            throw ScenarioError(r.Where(zip),
-                                "zip",
-                                "expected a list of groups like - {KEY: [values], KEY2: [values]}, "
-                                "got " +
-                                    Describe(zip));
-        }
-        for (size_t g = 0; g < zip.size(); ++g)
-        {
-            const YAML::Node group = zip[g];
-            const std::string groupLabel = "zip." + std::to_string(g);
-            if (!group.IsMap() || group.size() == 0)
-            {
-                throw ScenarioError(r.Where(group),
-                                    groupLabel,
-                                    "expected a group {KEY: [values], KEY2: [values]}, got " +
-                                        Describe(group));
-            }
-            Dimension d;
-            for (auto& [k, v] : Entries(group, r, groupLabel))
-            {
-                addKey(d, k, v, groupLabel + "." + k.Scalar());
-            }
-            for (size_t i = 1; i < d.keys.size(); ++i)
-            {
-                if (d.values[i].size() != d.values[0].size())
-                {
-                    std::string sizes;
-                    for (size_t j = 0; j < d.keys.size(); ++j)
-                    {
-                        sizes += (j ? ", " : "") + d.keys[j] + ": " +
-                                 std::to_string(d.values[j].size()) + " values";
-                    }
-                    throw ScenarioError(r.Where(group),
-                                        groupLabel,
-                                        "the lists of a zip group move together and need the same "
-                                        "length, got " +
-                                            sizes);
-                }
-            }
-            dims.push_back(std::move(d));
-        }
-    }
+    const std::vector<Dimension> dims = ReadDimensions(sections, r, keyWhere);
     if (keyWhere.count("seed") && plan.repeats > 1)
     {
         throw ScenarioError(keyWhere["seed"],
@@ -649,74 +773,11 @@ SweepExpander::ExpandString(const std::string& yamlText, const std::string& sour
     const std::vector<std::string> shortNames = ShortNames(allKeys);
     const size_t width = std::max<size_t>(4, std::to_string(total == 0 ? 0 : total - 1).size());
 
+    const RunTemplate
+        t{plan, dims, shortNames, width, keyWhere.count("seed") > 0, baseText, sourceName};
     for (uint64_t i = 0; i < total; ++i)
     {
-        SweepRun run;
-        run.index = static_cast<uint32_t>(i);
-        run.repeat = static_cast<uint32_t>(i % plan.repeats);
-        std::vector<size_t> pick(dims.size());
-        uint64_t rest = i / plan.repeats;
-        for (size_t d = dims.size(); d-- > 0;)
-        {
-            pick[d] = rest % dims[d].Size();
-            rest /= dims[d].Size();
-        }
-        std::string number = std::to_string(i);
-        std::string id = "r" + std::string(width - number.size(), '0') + number;
-        std::map<std::string, std::pair<std::string, std::string>> overrideOrigin;
-        size_t nameIndex = 0;
-        for (size_t d = 0; d < dims.size(); ++d)
-        {
-            for (size_t k = 0; k < dims[d].keys.size(); ++k, ++nameIndex)
-            {
-                const AxisValue& v = dims[d].values[k][pick[d]];
-                const std::string o = dims[d].keys[k] + "=" + v.overrideValue;
-                run.values.emplace_back(dims[d].keys[k], v.text);
-                run.overrides.push_back(o);
-                overrideOrigin["override '" + o + "'"] = {dims[d].wheres[k], dims[d].labels[k]};
-                id += "-" + IdPart(shortNames[nameIndex]) + "=" + IdPart(v.text);
-            }
-        }
-        if (!keyWhere.count("seed"))
-        {
-            run.overrides.push_back("seed=" + std::to_string(plan.baseSeed + run.repeat));
-        }
-        Scenario loaded;
-        try
-        {
-            loaded = ScenarioLoader::LoadString(baseText, plan.baseFile, run.overrides);
-        }
-        catch (const ScenarioError& e)
-        {
-            auto origin = overrideOrigin.find(e.GetWhere());
-            if (origin != overrideOrigin.end())
-            {
-                throw ScenarioError(origin->second.first,
-                                    origin->second.second,
-                                    "run " + id + ": " + e.what());
-            }
-            std::string all;
-            for (const auto& o : run.overrides)
-            {
-                all += (all.empty() ? "" : " ") + o;
-            }
-            throw ScenarioError(sourceName, "", "run " + id + " (" + all + "): " + e.what());
-        }
-        run.seed = loaded.seed;
-        if (plan.repeats > 1)
-        {
-            id += "-seed=" + std::to_string(run.seed);
-        }
-        if (id.size() > MAX_ID_LENGTH)
-        {
-            id.resize(MAX_ID_LENGTH);
-            while (!id.empty() && (id.back() == '-' || id.back() == '=' || id.back() == '_'))
-            {
-                id.pop_back();
-            }
-        }
-        run.id = id;
-        plan.runs.push_back(std::move(run));
+        plan.runs.push_back(MakeRun(t, i));
     }
     return plan;
 }

@@ -4,6 +4,8 @@
  */
 #include "model-zoo.h"
 
+#include "ina-units.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,145 +22,6 @@ namespace ns3
 
 namespace
 {
-
-/// A unit and how many base units (picoseconds, bytes) it is.
-struct Unit
-{
-    const char* name;
-    uint64_t scale;
-};
-
-const Unit kTimeUnits[] = {{"ps", 1ULL},
-                           {"ns", 1000ULL},
-                           {"us", 1000000ULL},
-                           {"ms", 1000000000ULL},
-                           {"s", 1000000000000ULL}};
-
-const Unit kByteUnits[] = {{"B", 1ULL},
-                           {"KB", 1000ULL},
-                           {"MB", 1000000ULL},
-                           {"GB", 1000000000ULL},
-                           {"TB", 1000000000000ULL},
-                           {"KiB", 1ULL << 10},
-                           {"MiB", 1ULL << 20},
-                           {"GiB", 1ULL << 30},
-                           {"TiB", 1ULL << 40}};
-
-template<size_t N>
-std::string
-UnitList(const Unit (&units)[N])
-{
-    std::string out;
-    for (size_t i = 0; i < N; ++i)
-    {
-        out += (i == 0 ? "" : (i + 1 == N ? " or " : ", "));
-        out += units[i].name;
-    }
-    return out;
-}
-
-/**
- * Exact decimal quantity parser: "1.25MB" is 1250000, never a rounded double. A value that is
- * not a whole number of base units is rejected, since silently rounding a size or a time would
- * change simulation results without a trace. Throws std::invalid_argument with the reason.
- * \param text the value as written
- * \param units the accepted units
- * \param bareInteger whether a number without a unit is allowed (as base units); bare "0" is
- *        always allowed
- * \param what "time" or "size", for messages
- */
-template<size_t N>
-uint64_t
-ParseQuantity(const std::string& text, const Unit (&units)[N], bool bareInteger, const char* what)
-{
-    size_t i = 0;
-    while (i < text.size() && text[i] == ' ')
-    {
-        ++i;
-    }
-    unsigned __int128 mantissa = 0;
-    size_t digits = 0;
-    size_t fractionDigits = 0;
-    bool inFraction = false;
-    for (; i < text.size(); ++i)
-    {
-        char c = text[i];
-        if (c >= '0' && c <= '9')
-        {
-            if (++digits > 24)
-            {
-                throw std::invalid_argument("too many digits");
-            }
-            mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
-            fractionDigits += inFraction ? 1 : 0;
-        }
-        else if (c == '.' && !inFraction && digits > 0)
-        {
-            inFraction = true;
-        }
-        else
-        {
-            break;
-        }
-    }
-    if (digits == 0 || (inFraction && fractionDigits == 0))
-    {
-        throw std::invalid_argument(std::string("expected a non-negative number followed by a ") +
-                                    what + " unit (" + UnitList(units) + ")");
-    }
-    while (i < text.size() && text[i] == ' ')
-    {
-        ++i;
-    }
-    size_t end = text.size();
-    while (end > i && text[end - 1] == ' ')
-    {
-        --end;
-    }
-    std::string unit = text.substr(i, end - i);
-    uint64_t scale = 0;
-    if (unit.empty())
-    {
-        if (mantissa != 0 && !(bareInteger && !inFraction))
-        {
-            throw std::invalid_argument(std::string("missing ") + what + " unit (expected " +
-                                        UnitList(units) + ")");
-        }
-        scale = 1;
-    }
-    else
-    {
-        for (const auto& u : units)
-        {
-            if (unit == u.name)
-            {
-                scale = u.scale;
-            }
-        }
-        if (scale == 0)
-        {
-            throw std::invalid_argument(std::string("unknown ") + what + " unit '" + unit +
-                                        "' (expected " + UnitList(units) + ")");
-        }
-    }
-    unsigned __int128 divisor = 1;
-    for (size_t k = 0; k < fractionDigits; ++k)
-    {
-        divisor *= 10;
-    }
-    unsigned __int128 scaled = mantissa * scale;
-    if (scaled % divisor != 0)
-    {
-        throw std::invalid_argument(std::string("not a whole number of ") +
-                                    (std::string(what) == "time" ? "picoseconds" : "bytes"));
-    }
-    unsigned __int128 value = scaled / divisor;
-    if (value > static_cast<unsigned __int128>(INT64_MAX))
-    {
-        throw std::invalid_argument("value too large");
-    }
-    return static_cast<uint64_t>(value);
-}
 
 /// Builds "FILE:LINE: context: message" errors.
 class ErrorSite
@@ -295,11 +158,11 @@ class Fields
         std::string s = Scalar(name);
         try
         {
-            return static_cast<int64_t>(ParseQuantity(s, kTimeUnits, false, "time"));
+            return InaUnits::ParseTime(s);
         }
         catch (const std::invalid_argument& e)
         {
-            m_site.Fail(MarkOf(name), "bad value '" + s + "' for '" + name + "': " + e.what());
+            m_site.Fail(MarkOf(name), "'" + name + "': " + e.what());
         }
     }
 
@@ -308,11 +171,11 @@ class Fields
         std::string s = Scalar(name);
         try
         {
-            return ParseQuantity(s, kByteUnits, true, "size");
+            return InaUnits::ParseBytes(s);
         }
         catch (const std::invalid_argument& e)
         {
-            m_site.Fail(MarkOf(name), "bad value '" + s + "' for '" + name + "': " + e.what());
+            m_site.Fail(MarkOf(name), "'" + name + "': " + e.what());
         }
     }
 

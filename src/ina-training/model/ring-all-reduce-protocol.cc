@@ -31,7 +31,7 @@ static AggregationProtocolRegistry::Registrar g_ringProtocol(
 TypeId
 RingAllReduceProtocol::GetTypeId()
 {
-    static TypeId tid =
+    static TypeId tid = HostTransportSettings::AddAttributes(
         TypeId("ns3::RingAllReduceProtocol")
             .SetParent<AggregationProtocol>()
             .SetGroupName("InaTraining")
@@ -53,46 +53,9 @@ RingAllReduceProtocol::GetTypeId()
                           "as each costs a message and a partly filled last packet.",
                           UintegerValue(16 * 1024),
                           MakeUintegerAccessor(&RingAllReduceProtocol::m_minChunkBytes),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute(
-                "Mtu",
-                "InaTransportSender::Mtu of the ring's flows (0: the transport's default).",
-                UintegerValue(0),
-                MakeUintegerAccessor(&RingAllReduceProtocol::m_mtu),
-                MakeUintegerChecker<uint32_t>())
-            .AddAttribute("InitialWindow",
-                          "InaTransportSender::InitialWindow of the ring's flows (0: the "
-                          "transport's default).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RingAllReduceProtocol::m_initialWindow),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("MaxWindow",
-                          "InaTransportSender::MaxWindow of the ring's flows (0: the transport's "
-                          "default).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RingAllReduceProtocol::m_maxWindow),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("MinRto",
-                          "InaTransportSender::MinRto of the ring's flows (0: the transport's "
-                          "default).",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&RingAllReduceProtocol::m_minRto),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("Transport",
-                          "Host transport of the ring's flows: ideal (the transport's defaults, a "
-                          "data-centre-tuned upper bound), tcp (Linux TCP: Reno, MinRto 200 ms, "
-                          "IW 10), dctcp (tcp with DCTCP's ECN reaction) or rdma (RoCE: "
-                          "go-back-N, no window); see InaTransportProfile. Mtu, InitialWindow, "
-                          "MaxWindow and MinRto, when set, override it.",
-                          EnumValue(InaTransportProfile::IDEAL),
-                          MakeEnumAccessor(&RingAllReduceProtocol::m_transport),
-                          InaTransportProfile::MakeKindChecker())
-            .AddAttribute("MessageOverhead",
-                          "InaTransportSender::MessageOverhead of the ring's flows: host software "
-                          "time per message (0: none).",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&RingAllReduceProtocol::m_messageOverhead),
-                          MakeTimeChecker(Time(0)));
+                          MakeUintegerChecker<uint64_t>()),
+        &RingAllReduceProtocol::m_host,
+        "the ring's flows");
     return tid;
 }
 
@@ -169,32 +132,9 @@ RingAllReduceProtocol::DoInstall()
         return; // nothing to exchange
     }
 
-    ObjectFactory senderFactory(InaTransportSender::GetTypeId().GetName());
-    // The job's MaxTimeouts is its flows' too (a host baseline gives up like an INA agent),
-    // unless the transport profile models a stack with its own retry count (rdma: 7).
-    senderFactory.Set("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
-    ObjectFactory receiverFactory(InaTransportReceiver::GetTypeId().GetName());
-    InaTransportProfile::Apply(m_transport, senderFactory, receiverFactory);
-    if (!m_messageOverhead.IsZero())
-    {
-        senderFactory.Set("MessageOverhead", TimeValue(m_messageOverhead));
-    }
-    if (m_mtu != 0)
-    {
-        senderFactory.Set("Mtu", UintegerValue(m_mtu));
-    }
-    if (m_initialWindow != 0)
-    {
-        senderFactory.Set("InitialWindow", UintegerValue(m_initialWindow));
-    }
-    if (m_maxWindow != 0)
-    {
-        senderFactory.Set("MaxWindow", UintegerValue(m_maxWindow));
-    }
-    if (!m_minRto.IsZero())
-    {
-        senderFactory.Set("MinRto", TimeValue(m_minRto));
-    }
+    ObjectFactory senderFactory;
+    ObjectFactory receiverFactory;
+    m_host.MakeFactories(GetMaxTimeouts(), senderFactory, receiverFactory);
 
     m_receivers.resize(n);
     m_senders.resize(n);

@@ -6,8 +6,8 @@
 #define RING_ALL_REDUCE_PROTOCOL_H
 
 #include "aggregation-protocol.h"
+#include "host-transport-settings.h"
 
-#include "ns3/ina-transport-profile.h"
 #include "ns3/ina-transport-receiver.h"
 #include "ns3/ina-transport-sender.h"
 #include "ns3/nstime.h"
@@ -57,12 +57,7 @@ class RingAllReduceProtocol : public AggregationProtocol
     uint64_t m_chunkBytes;
     uint64_t m_minChunkBytes;
     uint32_t m_minChunksPerSegment;
-    uint32_t m_mtu;
-    uint32_t m_initialWindow;
-    uint32_t m_maxWindow;
-    Time m_minRto;
-    InaTransportProfile::Kind m_transport;
-    Time m_messageOverhead;
+    HostTransportSettings m_host; //!< the flows' transport
 
     std::vector<Ptr<InaTransportSender>> m_senders;     //!< by rank: to rank + 1
     std::vector<Ptr<InaTransportReceiver>> m_receivers; //!< by rank: from rank - 1

@@ -44,7 +44,7 @@ SplitMix64(uint64_t x)
 TypeId
 ShardedPsProtocol::GetTypeId()
 {
-    static TypeId tid =
+    static TypeId tid = HostTransportSettings::AddAttributes(
         TypeId("ns3::ShardedPsProtocol")
             .SetParent<AggregationProtocol>()
             .SetGroupName("InaTraining")
@@ -60,48 +60,9 @@ ShardedPsProtocol::GetTypeId()
                           "round-robin (consecutive shards on consecutive servers).",
                           EnumValue(HASH),
                           MakeEnumAccessor(&ShardedPsProtocol::m_placement),
-                          MakeEnumChecker(HASH, "hash", ROUND_ROBIN, "round-robin"))
-            .AddAttribute("Mtu",
-                          "InaTransportSender::Mtu of the push and pull flows (0: the transport's "
-                          "default).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&ShardedPsProtocol::m_mtu),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("InitialWindow",
-                          "InaTransportSender::InitialWindow of the push and pull flows (0: the "
-                          "transport's default).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&ShardedPsProtocol::m_initialWindow),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("MaxWindow",
-                          "InaTransportSender::MaxWindow of the push and pull flows (0: the "
-                          "transport's default).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&ShardedPsProtocol::m_maxWindow),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("MinRto",
-                          "InaTransportSender::MinRto of the push and pull flows (0: the "
-                          "transport's default).",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&ShardedPsProtocol::m_minRto),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute(
-                "Transport",
-                "Host transport of the push and pull flows: ideal (the transport's defaults, a "
-                "data-centre-tuned upper bound), tcp (Linux TCP: Reno, MinRto 200 ms, "
-                "IW 10), dctcp (tcp with DCTCP's ECN reaction) or rdma (RoCE: "
-                "go-back-N, no window); see InaTransportProfile. Mtu, InitialWindow, "
-                "MaxWindow and MinRto, when set, override it.",
-                EnumValue(InaTransportProfile::IDEAL),
-                MakeEnumAccessor(&ShardedPsProtocol::m_transport),
-                InaTransportProfile::MakeKindChecker())
-            .AddAttribute(
-                "MessageOverhead",
-                "InaTransportSender::MessageOverhead of the push and pull flows: host software "
-                "time per message (0: none).",
-                TimeValue(Time(0)),
-                MakeTimeAccessor(&ShardedPsProtocol::m_messageOverhead),
-                MakeTimeChecker(Time(0)));
+                          MakeEnumChecker(HASH, "hash", ROUND_ROBIN, "round-robin")),
+        &ShardedPsProtocol::m_host,
+        "the push and pull flows");
     return tid;
 }
 
@@ -199,32 +160,9 @@ ShardedPsProtocol::DoInstall()
              std::to_string(JobContext::FLOW_IDS_PER_JOB) + ")");
     }
 
-    ObjectFactory senderFactory(InaTransportSender::GetTypeId().GetName());
-    // The job's MaxTimeouts is its flows' too (a host baseline gives up like an INA agent),
-    // unless the transport profile models a stack with its own retry count (rdma: 7).
-    senderFactory.Set("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
-    ObjectFactory receiverFactory(InaTransportReceiver::GetTypeId().GetName());
-    InaTransportProfile::Apply(m_transport, senderFactory, receiverFactory);
-    if (!m_messageOverhead.IsZero())
-    {
-        senderFactory.Set("MessageOverhead", TimeValue(m_messageOverhead));
-    }
-    if (m_mtu != 0)
-    {
-        senderFactory.Set("Mtu", UintegerValue(m_mtu));
-    }
-    if (m_initialWindow != 0)
-    {
-        senderFactory.Set("InitialWindow", UintegerValue(m_initialWindow));
-    }
-    if (m_maxWindow != 0)
-    {
-        senderFactory.Set("MaxWindow", UintegerValue(m_maxWindow));
-    }
-    if (!m_minRto.IsZero())
-    {
-        senderFactory.Set("MinRto", TimeValue(m_minRto));
-    }
+    ObjectFactory senderFactory;
+    ObjectFactory receiverFactory;
+    m_host.MakeFactories(GetMaxTimeouts(), senderFactory, receiverFactory);
     auto connect = [&](Ptr<InaTransportSender> tx,
                        Ptr<InaHost> from,
                        Ptr<InaHost> to,

@@ -6,9 +6,9 @@
 #define SHARDED_PS_PROTOCOL_H
 
 #include "aggregation-protocol.h"
+#include "host-transport-settings.h"
 #include "parameter-server-app.h"
 
-#include "ns3/ina-transport-profile.h"
 #include "ns3/ina-transport-receiver.h"
 #include "ns3/ina-transport-sender.h"
 #include "ns3/nstime.h"
@@ -77,12 +77,7 @@ class ShardedPsProtocol : public AggregationProtocol
     // attributes
     uint64_t m_shardBytes;
     Placement m_placement;
-    uint32_t m_mtu;
-    uint32_t m_initialWindow;
-    uint32_t m_maxWindow;
-    Time m_minRto;
-    InaTransportProfile::Kind m_transport;
-    Time m_messageOverhead;
+    HostTransportSettings m_host; //!< the flows' transport
 
     std::vector<Ptr<ParameterServerApp>> m_servers;
     std::vector<std::vector<Ptr<InaTransportSender>>> m_workerPush;   //!< [worker][server]

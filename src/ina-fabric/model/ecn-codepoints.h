@@ -12,7 +12,7 @@ namespace ns3
 
 /**
  * \file
- * \ingroup ina-protocol-kit
+ * \ingroup ina-fabric
  * IP ECN codepoints of InaPacket::ecn (RFC 3168, Section 5), as protocols set and read them: a
  * sender marks its packets ECT, a link queue past its threshold rewrites ECT to CE.
  */

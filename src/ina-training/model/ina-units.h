@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup ina-scenario
+ * \ingroup ina-training
  * Quantities with units as written in scenario files: data rates, times and sizes.
  *
  * Parsing is exact: the decimal number is scaled with integer arithmetic, so "0.5us" is exactly

@@ -1,0 +1,63 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "myp-protocol.h"
+
+#include "myp-agent.h"
+#include "myp-parameter-server.h"
+#include "myp-program.h"
+
+#include "ns3/aggregation-protocol-registry.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(MypProtocol);
+
+static AggregationProtocolRegistry::Registrar g_myp(
+    "myp",
+    "ns3::MypProtocol",
+    "docs/architecture.md's walk-through: ATP whose switch drops a colliding fragment silently");
+
+TypeId
+MypProtocol::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MypProtocol")
+                            .SetParent<PoolProtocol>()
+                            .SetGroupName("Myp")
+                            .AddConstructor<MypProtocol>();
+    return tid;
+}
+
+uint16_t
+MypProtocol::GetSwitchProtocol() const
+{
+    return MYP_PROTOCOL;
+}
+
+Ptr<PoolProgram>
+MypProtocol::CreateProgram() const
+{
+    return ProgramFactory("ns3::MypProgram").Create<PoolProgram>();
+}
+
+Ptr<PoolParameterServer>
+MypProtocol::CreateServer() const
+{
+    return CreateObject<MypParameterServer>();
+}
+
+Ptr<PoolAgent>
+MypProtocol::CreatePoolAgent() const
+{
+    return CreateObject<MypAgent>();
+}
+
+std::string
+MypProtocol::GetProtocolLabel() const
+{
+    return "myp";
+}
+
+} // namespace ns3

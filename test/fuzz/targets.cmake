@@ -1,0 +1,24 @@
+# The fuzz targets and the sources each one needs, relative to the repository root: the readers
+# of user files, pure C++ (yaml-cpp, no ns-3), so the libFuzzer build compiles them alone with
+# coverage and sanitizers. Shared by test/fuzz/CMakeLists.txt (clang, libFuzzer: ./inasim fuzz)
+# and test/CMakeLists.txt (the replay tests every build runs).
+set(INASIM_FUZZ_TARGETS scenario sweep topology model-zoo)
+set(_scenario_reader
+    src/ina-scenario/model/scenario-loader.cc
+    src/ina-scenario/model/scenario.cc
+    src/ina-scenario/model/scenario-error.cc
+    src/ina-training/model/ina-units.cc)
+set(INASIM_FUZZ_SOURCES_scenario ${_scenario_reader})
+set(INASIM_FUZZ_SOURCES_sweep ${_scenario_reader} src/ina-scenario/model/sweep-expander.cc)
+set(INASIM_FUZZ_SOURCES_topology src/ina-fabric/model/ina-topology.cc)
+set(INASIM_FUZZ_SOURCES_model-zoo
+    src/ina-training/model/model-zoo.cc
+    src/ina-training/model/ina-units.cc)
+
+# Seeds: the files users write, as the repository has them (relative to the root). The replay
+# tests run every target on its seeds and on test/fuzz/regressions/<target>/, where every input
+# a fuzzer found a bug with is kept.
+set(INASIM_FUZZ_SEEDS_scenario examples/scenarios examples/sweeps/base test/malformed)
+set(INASIM_FUZZ_SEEDS_sweep examples/sweeps examples/papers)
+set(INASIM_FUZZ_SEEDS_topology topologies)
+set(INASIM_FUZZ_SEEDS_model-zoo src/ina-training/data/model-zoo.yaml)

@@ -1,0 +1,147 @@
+# Copyright (c) 2026 inasim authors
+# SPDX-License-Identifier: GPL-2.0-only
+"""./inasim fuzz: libFuzzer on the readers of user files (test/fuzz/, docs/reliability.md)."""
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+
+from . import bootstrap
+from .common import ROOT, UserError, chatter, display_path, jobs, say
+
+SUMMARY = "fuzz the readers of user files with libFuzzer (clang; ASan + UBSan)"
+
+#: Debian 12 packages the fuzz build needs beyond the main build's (libFuzzer is in clang-rt).
+PACKAGES = ("clang", "libclang-rt-14-dev")
+
+FUZZ_DIR = ROOT / "test" / "fuzz"
+DEFAULT_RUNS = 1_000_000
+#: An input that takes longer than this is a hang: libFuzzer keeps it as a bug.
+INPUT_TIMEOUT_S = 10
+
+_EXECUTED = re.compile(r"stat::number_of_executed_units:\s*(\d+)")
+_ARTIFACT = re.compile(r"Test unit written to (\S+)")
+
+
+def read_targets():
+    """target -> seed paths (relative to the root), from test/fuzz/targets.cmake."""
+    text = (FUZZ_DIR / "targets.cmake").read_text(encoding="utf-8")
+    names = re.search(r"set\(INASIM_FUZZ_TARGETS ([^)]*)\)", text)
+    if not names:
+        raise UserError("test/fuzz/targets.cmake lists no INASIM_FUZZ_TARGETS")
+    targets = {}
+    for name in names.group(1).split():
+        seeds = re.search(r"set\(INASIM_FUZZ_SEEDS_%s ([^)]*)\)" % re.escape(name), text)
+        targets[name] = seeds.group(1).split() if seeds else []
+    return targets
+
+
+def fuzz_build_dir():
+    return ROOT / "build-fuzz"
+
+
+def build(targets, n_jobs):
+    missing = bootstrap.missing_packages(PACKAGES)
+    if missing:
+        bootstrap.install_packages(missing)
+    clang = shutil.which("clang++")
+    if clang is None:
+        raise UserError("clang++ was not found; apt-get install clang libclang-rt-14-dev")
+    bdir = fuzz_build_dir()
+    if not (bdir / "build.ninja").is_file() and not (bdir / "Makefile").is_file():
+        cmd = ["cmake", "-S", str(FUZZ_DIR), "-B", str(bdir), f"-DCMAKE_CXX_COMPILER={clang}"]
+        if shutil.which("ninja"):
+            cmd += ["-G", "Ninja"]
+        say("$ " + " ".join(cmd))
+        if subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=chatter(),
+                          stderr=subprocess.STDOUT, check=False).returncode != 0:
+            raise UserError(f"configuring {display_path(bdir)}/ failed; CMake's messages above say why")
+    cmd = ["cmake", "--build", str(bdir), "-j", str(n_jobs), "--target"] + [f"fuzz-{t}" for t in targets]
+    say("$ " + " ".join(cmd))
+    if subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=chatter(),
+                      stderr=subprocess.STDOUT, check=False).returncode != 0:
+        raise UserError("building the fuzz targets failed; the compiler's messages above say why")
+
+
+def run_target(name, seeds, runs, seconds):
+    """Fuzz one target; returns (executions, artifact path or None, exit code)."""
+    bdir = fuzz_build_dir()
+    corpus = bdir / "corpus" / name
+    corpus.mkdir(parents=True, exist_ok=True)
+    crashes = bdir / "crashes"
+    crashes.mkdir(parents=True, exist_ok=True)
+    cmd = [str(bdir / f"fuzz-{name}"), f"-runs={runs}", f"-timeout={INPUT_TIMEOUT_S}",
+           f"-artifact_prefix={crashes}/{name}-", "-print_final_stats=1", str(corpus)]
+    for seed in seeds:
+        path = ROOT / seed
+        if path.is_dir():
+            cmd.append(str(path))
+        elif path.is_file():
+            # libFuzzer reads corpora from folders only: a seed file joins the working corpus.
+            shutil.copyfile(path, corpus / path.name)
+        else:
+            raise UserError(f"test/fuzz/targets.cmake: seed {seed} of {name} does not exist")
+    regressions = FUZZ_DIR / "regressions" / name
+    if regressions.is_dir():
+        cmd.append(str(regressions))
+    if seconds:
+        cmd.insert(2, f"-max_total_time={seconds}")
+    log_path = bdir / f"fuzz-{name}.log"
+    with open(log_path, "w", encoding="utf-8") as log:
+        rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                            check=False, cwd=str(bdir)).returncode
+    text = log_path.read_text(encoding="utf-8", errors="replace")
+    executed = _EXECUTED.search(text)
+    artifact = _ARTIFACT.search(text)
+    return (int(executed.group(1)) if executed else None,
+            artifact.group(1) if artifact else None, rc, log_path)
+
+
+def main(argv):
+    targets = read_targets()
+    parser = argparse.ArgumentParser(
+        prog="inasim fuzz",
+        description=(
+            "Build the libFuzzer targets (test/fuzz/) with clang, AddressSanitizer and "
+            "UndefinedBehaviorSanitizer into build-fuzz/, and fuzz each one, starting from the "
+            "repository's own files as seeds. A reader must parse an input or refuse it with "
+            "the exception it documents; a crash, a sanitizer report, another exception or an "
+            "input that takes over %d s is a bug: the input is saved in build-fuzz/crashes/ "
+            "and the command exits 1. Copy it to test/fuzz/regressions/<target>/ and it "
+            "becomes a regression test of ./inasim test." % INPUT_TIMEOUT_S),
+        epilog="targets: " + ", ".join(targets))
+    parser.add_argument("targets", nargs="*", metavar="TARGET",
+                        help="targets to fuzz (default: all)")
+    parser.add_argument("--runs", type=int, default=DEFAULT_RUNS,
+                        help=f"inputs to try per target after the seeds (default {DEFAULT_RUNS:,})")
+    parser.add_argument("--seconds", type=int, default=0,
+                        help="stop each target after this many seconds (default: no limit)")
+    parser.add_argument("-j", "--jobs", type=int, default=None, help="parallel build jobs")
+    args = parser.parse_args(argv)
+    chosen = args.targets or list(targets)
+    for t in chosen:
+        if t not in targets:
+            raise UserError(f"unknown fuzz target '{t}'; targets: {', '.join(targets)}", code=2)
+    if args.runs < 1:
+        raise UserError("--runs must be at least 1", code=2)
+    if args.seconds < 0:
+        raise UserError("--seconds must not be negative", code=2)
+    build(chosen, jobs(args.jobs))
+
+    failed = 0
+    for t in chosen:
+        say(f"fuzzing {t} ({args.runs:,} runs" + (f", at most {args.seconds} s" if args.seconds else "") + ")")
+        sys.stdout.flush()
+        executed, artifact, rc, log_path = run_target(t, targets[t], args.runs, args.seconds)
+        done = f"{executed:,} executions" if executed is not None else "executions unknown"
+        if rc == 0:
+            print(f"fuzz {t}: {done}, no crash, no sanitizer report", flush=True)
+        else:
+            failed += 1
+            where = artifact or "(no input saved)"
+            print(f"fuzz {t}: FAILED after {done}: input {where}; log {display_path(log_path)}",
+                  flush=True)
+    print(f"inasim: fuzz: {len(chosen) - failed} clean, {failed} failed", flush=True)
+    return 1 if failed else 0
