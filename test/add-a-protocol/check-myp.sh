@@ -6,6 +6,7 @@
 set -euo pipefail
 run=$1; scenario=$2; out=$3
 rm -rf "$out"
+mkdir -p "$(dirname "$out")"  # a clean build tree has no walkthrough/ yet: the log goes beside $out
 "$run" "$scenario" --out "$out" > "$out.log" 2>&1 || { cat "$out.log"; exit 1; }
 cat "$out.log"
 grep -Eq 'job myp-a \(myp, 4 workers\): completed.* 0/[0-9]+ values wrong' "$out.log"
