@@ -20,6 +20,8 @@
 // and atp.ratio.jct_mean_ps_over_atp. Options shrink or change the workload (--models, --jobs,
 // --workers, --iterations).
 
+#include "bench-process.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/atp-program.h"
 #include "ns3/core-module.h"
@@ -151,21 +153,6 @@ Run(const std::string& name, const Options& o)
     return out;
 }
 
-std::vector<std::string>
-Split(const std::string& list)
-{
-    std::vector<std::string> v;
-    std::stringstream ss(list);
-    for (std::string item; std::getline(ss, item, ',');)
-    {
-        if (!item.empty())
-        {
-            v.push_back(item);
-        }
-    }
-    return v;
-}
-
 } // namespace
 
 int
@@ -185,7 +172,7 @@ main(int argc, char* argv[])
     cmd.AddValue("spines", "spine switches", o.spines);
     cmd.AddValue("hosts-per-leaf", "hosts under each leaf", o.hostsPerLeaf);
     cmd.Parse(argc, argv);
-    o.models = Split(models);
+    o.models = BenchSplitList(models);
     if (o.models.empty() || o.jobs == 0 || o.workers == 0 || o.iterations == 0)
     {
         std::fprintf(stderr,

@@ -9,6 +9,7 @@
 // machine: every size runs in the same invocation. Prints one flat JSON object (docs/driver.md).
 
 #include "bench-paced-sender.h"
+#include "bench-process.h"
 
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
@@ -33,22 +34,6 @@ namespace
 
 constexpr uint16_t BENCH_PORT = 9;
 constexpr uint32_t PACKET_BYTES = 1500;
-
-/// Peak resident set of this process (VmHWM), in bytes; 0 if /proc is not there.
-uint64_t
-PeakRssBytes()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-    {
-        if (line.rfind("VmHWM:", 0) == 0)
-        {
-            return std::stoull(line.substr(6)) * 1024;
-        }
-    }
-    return 0;
-}
 
 class Discard : public InaPacketSink
 {
@@ -134,56 +119,7 @@ RunSize(uint32_t k, uint64_t hopBudget)
     r.runS = std::chrono::duration<double>(t2 - t1).count();
     senders.clear();
     Simulator::Destroy();
-    r.peakRss = PeakRssBytes();
-    return r;
-}
-
-/// RunSize in a child process, so each size's peak RSS is its own; the result comes back as raw
-/// bytes through a pipe (same binary on both ends).
-Result
-RunSizeInChild(uint32_t k, uint64_t hopBudget)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-    {
-        std::perror("scale-bench: pipe");
-        std::exit(1);
-    }
-    std::fflush(stdout);
-    std::fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0)
-    {
-        std::perror("scale-bench: fork");
-        std::exit(1);
-    }
-    if (pid == 0)
-    {
-        close(fd[0]);
-        Result r = RunSize(k, hopBudget);
-        ssize_t w = write(fd[1], &r, sizeof r);
-        _exit(w == static_cast<ssize_t>(sizeof r) ? 0 : 1);
-    }
-    close(fd[1]);
-    Result r;
-    ssize_t got = 0;
-    while (got < static_cast<ssize_t>(sizeof r))
-    {
-        ssize_t n = read(fd[0], reinterpret_cast<char*>(&r) + got, sizeof r - got);
-        if (n <= 0)
-        {
-            break;
-        }
-        got += n;
-    }
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (got != static_cast<ssize_t>(sizeof r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    {
-        std::fprintf(stderr, "scale-bench: the run for k=%u failed\n", k);
-        std::exit(1);
-    }
+    r.peakRss = BenchPeakRssBytes();
     return r;
 }
 
@@ -231,7 +167,12 @@ main(int argc, char* argv[])
     std::vector<Result> results;
     for (uint32_t k : ks)
     {
-        Result r = inChild ? RunSizeInChild(k, hops) : RunSize(k, hops);
+        Result r = inChild ? BenchRunInChild<Result>(
+                                 [&] {
+                                     return RunSize(k, hops);
+                                 },
+                                 "scale-bench: the run for k=" + std::to_string(k))
+                           : RunSize(k, hops);
         std::fprintf(stderr,
                      "scale-bench: k=%u: %u hosts, %" PRIu64 " hops in %.2f s (%.0f ns/hop), "
                      "set-up %.2f s, peak RSS %.0f MB\n",

@@ -86,6 +86,7 @@ topology:
   loss_rate: 0
   queue: {capacity: 1MB, ecn_threshold: 100KB, ecn_at_hosts: false}
   priority_classes: 1
+  mtu: 1500B
 switch:
   stages: 12
   sram_per_stage: 1280KiB

@@ -244,7 +244,7 @@ TEST(ScenarioLoader, UnknownKeysNameTheKeyTheLineAndTheValidKeys)
               "rack.yaml:4: key 'topology.kk': unknown key (did you mean 'k'?); valid keys here: "
               "type, hosts, k, hosts_per_tor, leaves, spines, hosts_per_leaf, file, host_link, "
               "fabric_link, "
-              "loss_rate, queue, priority_classes");
+              "loss_rate, queue, priority_classes, mtu");
     EXPECT_EQ(ErrorOf("sed: 3\n"),
               "rack.yaml:1: key 'sed': unknown key (did you mean 'seed'?); valid keys here: name, "
               "seed, check_values, link, stop_time, topology, switch, routing, level, planner, "
@@ -296,7 +296,7 @@ TEST(ScenarioLoader, WrongTypesAreErrors)
     EXPECT_EQ(ErrorOf("topology: [star]\n"),
               "rack.yaml:1: key 'topology': expected a section with keys (type, hosts, k, "
               "hosts_per_tor, leaves, spines, hosts_per_leaf, file, host_link, fabric_link, "
-              "loss_rate, queue, priority_classes), got a list");
+              "loss_rate, queue, priority_classes, mtu), got a list");
     EXPECT_EQ(ErrorOf("jobs: {protocol: atp}\n"),
               "rack.yaml:1: key 'jobs': expected a list of jobs, got a section of keys");
     EXPECT_EQ(ErrorOf("topology: {type: torus}\n"),
@@ -318,6 +318,12 @@ TEST(ScenarioLoader, WrongTypesAreErrors)
               "got \"lots\"");
     EXPECT_EQ(ErrorOf("topology: {priority_classes: 9}\n"),
               "rack.yaml:1: key 'topology.priority_classes': expected an integer <= 8, got 9");
+    EXPECT_EQ(ErrorOf("topology: {mtu: 67}\n"),
+              "rack.yaml:1: key 'topology.mtu': expected a size >= 68B, got \"67\"");
+    EXPECT_EQ(ErrorOf("topology: {mtu: 64KiB}\n"),
+              "rack.yaml:1: key 'topology.mtu': expected a size <= 65535B, got \"64KiB\"");
+    EXPECT_EQ(ErrorOf("topology: {mtu: jumbo}\n").rfind("rack.yaml:1: key 'topology.mtu': ", 0),
+              0u);
 }
 
 TEST(ScenarioLoader, YamlProblemsAreLocated)

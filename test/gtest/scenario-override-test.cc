@@ -179,7 +179,7 @@ TEST(ScenarioOverride, ErrorsNameTheOverride)
     EXPECT_EQ(ErrorOf({"topology.bogus=1"}),
               "override 'topology.bogus=1': key 'topology.bogus': unknown key; valid keys here: "
               "type, hosts, k, hosts_per_tor, leaves, spines, hosts_per_leaf, file, host_link, "
-              "fabric_link, loss_rate, queue, priority_classes");
+              "fabric_link, loss_rate, queue, priority_classes, mtu");
     EXPECT_EQ(ErrorOf({"jobs.0.workers=0"}),
               "override 'jobs.0.workers=0': key 'jobs.0.workers': expected an integer >= 1, got 0");
     EXPECT_EQ(ErrorOf({"topology.host_link.rate=25GB"}),

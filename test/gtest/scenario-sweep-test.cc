@@ -265,7 +265,7 @@ TEST_F(ScenarioSweep, Errors)
                       "'topology.hostz=4': key 'topology.hostz': unknown key (did you mean "
                       "'hosts'?); valid keys here: type, hosts, k, hosts_per_tor, leaves, spines, "
                       "hosts_per_leaf, file, host_link, fabric_link, loss_rate, queue, "
-                      "priority_classes");
+                      "priority_classes, mtu");
     EXPECT_EQ(ErrorOf("base: ../scenarios/base.yaml\naxes:\n  topology.hosts: []\n"),
               sweep + ":3: key 'axes.topology.hosts': expected a non-empty list of values or a "
                       "range like {range: [4, 64], mul: 2}, got a list");

@@ -581,7 +581,7 @@ TEST(TopologyFile, ErrorsNameTheLine)
         {head + "switch s pod=1\n", "mem.topo:4: 'switch' needs tier=TIER"},
         {head + "switch s tier=spine pod=x\n", "mem.topo:4: bad pod 'x'"},
         {head + "host h!\n", "mem.topo:4: bad name 'h!'"},
-        {head + "host h0 rate=1Gbps\n", "mem.topo:4: rate=/delay= on a 'host' line"},
+        {head + "host h0 rate=1Gbps\n", "mem.topo:4: rate=/delay=/mtu= on a 'host' line"},
         {head + "link t0\n", "mem.topo:4: 'link' takes two names"},
         {head + "\n\n", "mem.topo:5: no hosts declared"},
         {"", "mem.topo:1: no hosts declared"},
@@ -890,6 +890,52 @@ TEST(TopologyFile, SwitchCapacity)
     EXPECT_NE(zero.find("a capacity must be > 0"), std::string::npos) << zero;
     const std::string onHost = ParseError("switch s1 tier=tor\nhost h attach=s1 capacity=1Gbps\n");
     EXPECT_NE(onHost.find("mem.topo:2:"), std::string::npos) << onHost;
+}
+
+TEST(TopologyFile, LinkMtu)
+{
+    const InaTopology t = InaTopology::FromString("defaults rate=100Gbps delay=1us mtu=9000\n"
+                                                  "switch s1..s2 tier=tor\n"
+                                                  "host a attach=s1\n"
+                                                  "host b attach=s2 mtu=4KiB\n"
+                                                  "host c attach=s2 mtu=1500B\n"
+                                                  "link s1 s2 mtu=1500\n",
+                                                  "mem.topo");
+    auto mtuOf = [&](const std::string& x, const std::string& y) {
+        const uint32_t a = t.FindNode(x);
+        const uint32_t b = t.FindNode(y);
+        return t.GetLink(t.Neighbors(a)[t.PortTo(a, b)].second).mtuBytes;
+    };
+    EXPECT_EQ(mtuOf("a", "s1"), 9000u);
+    EXPECT_EQ(mtuOf("b", "s2"), 4096u);
+    EXPECT_EQ(mtuOf("c", "s2"), 1500u);
+    EXPECT_EQ(mtuOf("s1", "s2"), 1500u);
+    // Without mtu= a link takes the fabric's (InaFabricHelper::SetMtu, topology.mtu).
+    const InaTopology plain =
+        InaTopology::FromString("switch s tier=tor\nhost h attach=s rate=1Gbps delay=1us\n",
+                                "mem.topo");
+    EXPECT_EQ(plain.GetLink(0).mtuBytes, 0u);
+    InaFabricHelper helper;
+    EXPECT_EQ(helper.GetLinkMtu(plain, 0), 1500u);
+    helper.SetMtu(9000);
+    EXPECT_EQ(helper.GetLinkMtu(plain, 0), 9000u);
+    EXPECT_EQ(helper.GetLinkMtu(t, 0), 9000u);
+    EXPECT_THROW(helper.SetMtu(67), std::invalid_argument);
+    EXPECT_THROW(helper.SetMtu(65536), std::invalid_argument);
+
+    const std::string head = "switch s tier=tor\n";
+    for (const auto& [line, expect] : std::vector<std::pair<std::string, std::string>>{
+             {"host h attach=s rate=1Gbps delay=1us mtu=67", "mem.topo:2: bad mtu '67'"},
+             {"host h attach=s rate=1Gbps delay=1us mtu=65536", "an MTU must be 68..65535 bytes"},
+             {"host h attach=s rate=1Gbps delay=1us mtu=0.5B", "mem.topo:2: bad mtu '0.5B'"},
+             {"host h attach=s rate=1Gbps delay=1us mtu=9000MB", "mem.topo:2: bad mtu '9000MB'"},
+             {"host h attach=s rate=1Gbps delay=1us mtu=big", "(e.g. mtu=9000 or mtu=4KiB)"},
+             {"host h mtu=9000", "rate=/delay=/mtu= on a 'host' line describe its attach= link"},
+         })
+    {
+        const std::string e = ParseError(head + line + "\n");
+        EXPECT_NE(e.find(expect), std::string::npos) << line << ": " << e;
+    }
 }
 
 // ------------------------------------------------- forwarding by arithmetic (InaSwitch fast path)

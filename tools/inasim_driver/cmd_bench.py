@@ -34,6 +34,10 @@ BENCHMARKS = {
     "scale": Benchmark("scale-bench", (),
                        "fat-trees k = 4, 8, 16, 24, the same permutation per host: ns per "
                        "packet-hop, peak RSS, set-up time, and their ratios to k=4"),
+    "large": Benchmark("large-bench", (),
+                       "k=16 fat-tree (1,024 hosts), 8 jobs x 128 workers, one ResNet-50 "
+                       "iteration each, with SwitchML, ATP and ring: wall time, peak RSS, "
+                       "completion, drops (long: minutes per protocol)"),
     "ring": Benchmark("ring-bench", (),
                       "ring all-reduce of 100 MB over 8 and 64 hosts on a 100 Gb/s star"),
     "switchml": Benchmark("switchml-bench", (),

@@ -27,6 +27,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -85,6 +86,25 @@ void
 InaFabricHelper::SetPriorityClasses(uint32_t classes)
 {
     m_priorityClasses = classes;
+}
+
+void
+InaFabricHelper::SetMtu(uint32_t bytes)
+{
+    if (bytes < MIN_MTU || bytes > MAX_MTU)
+    {
+        throw std::invalid_argument("InaFabricHelper::SetMtu: an MTU of " + std::to_string(bytes) +
+                                    " B is outside " + std::to_string(MIN_MTU) + ".." +
+                                    std::to_string(MAX_MTU));
+    }
+    m_mtuBytes = bytes;
+}
+
+uint32_t
+InaFabricHelper::GetLinkMtu(const InaTopology& topology, uint32_t link) const
+{
+    const uint32_t own = topology.GetLink(link).mtuBytes;
+    return own != 0 ? own : m_mtuBytes;
 }
 
 void
@@ -179,6 +199,7 @@ InaFabricHelper::Build(const InaTopology& topology) const
     for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
     {
         const InaTopology::Link& link = topo.GetLink(l);
+        const uint16_t mtu = static_cast<uint16_t>(GetLinkMtu(topo, l));
         InaPort* ends[2] = {nullptr, nullptr};
         if (m_linkKind == LinkKind::FAST)
         {
@@ -197,6 +218,7 @@ InaFabricHelper::Build(const InaTopology& topology) const
                     "EcnThreshold",
                     UintegerValue(topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes));
                 dev->SetAttribute("PriorityClasses", UintegerValue(m_priorityClasses));
+                dev->SetMtu(mtu);
                 if (m_lossRate > 0)
                 {
                     dev->SetAttribute("ErrorModel", PointerValue(MakeLoss(m_lossRate, stream++)));
@@ -220,6 +242,7 @@ InaFabricHelper::Build(const InaTopology& topology) const
                     "MaxSize",
                     QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, m_capacityBytes + 65536)));
                 dev->SetQueue(q);
+                dev->SetMtu(mtu);
                 if (m_lossRate > 0)
                 {
                     dev->SetReceiveErrorModel(MakeLoss(m_lossRate, stream++));

@@ -66,6 +66,15 @@ class InaFabricHelper
     /// Let hosts' NIC queues mark ECN too (default off: only switch ports mark, as with DCTCP).
     void SetEcnAtHosts(bool mark);
     void SetPriorityClasses(uint32_t classes);
+    /// Largest packet (wire bytes) of every link whose topology gives none (Link::mtuBytes 0);
+    /// default 1500. A larger packet is dropped at the sending port (InaLinkCounters::oversize).
+    /// \throws std::invalid_argument outside 68..65535 (IPv4's smallest MTU, RFC 791; the largest
+    /// an ns-3 NetDevice takes).
+    void SetMtu(uint32_t bytes);
+    static constexpr uint32_t MIN_MTU = 68;
+    static constexpr uint32_t MAX_MTU = 65535;
+    /// The MTU a link of `topology` gets: its own, else SetMtu's.
+    uint32_t GetLinkMtu(const InaTopology& topology, uint32_t link) const;
     /// Independent random loss per packet per link direction.
     void SetLossRate(double rate);
     /// ECMP hash seed; with the loss streams, what makes a run repeatable.
@@ -85,6 +94,7 @@ class InaFabricHelper
     uint64_t m_ecnThresholdBytes = 0;
     bool m_ecnAtHosts = false;
     uint32_t m_priorityClasses = 1;
+    uint32_t m_mtuBytes = 1500;
     double m_lossRate = 0;
     uint64_t m_ecmpSeed = 1;
     int64_t m_streamBase = 0;

@@ -68,6 +68,12 @@ InaFabric::GetPool()
     return *m_pool;
 }
 
+uint64_t
+InaFabric::GetEcmpSeed() const
+{
+    return m_ecmpSeed;
+}
+
 uint32_t
 InaFabric::GetNHosts() const
 {
@@ -197,6 +203,7 @@ InaFabric::GetTotalLinkCounters() const
             t.drops += c.drops;
             t.ecnMarks += c.ecnMarks;
             t.lost += c.lost;
+            t.oversize += c.oversize;
             t.peakBacklogBytes = std::max(t.peakBacklogBytes, c.peakBacklogBytes);
         }
     }

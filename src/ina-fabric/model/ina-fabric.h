@@ -37,6 +37,8 @@ class InaFabric : public Object
 
     const InaTopology& GetTopology() const;
     const InaRoutingTable& GetRoutes() const;
+    /// The seed of the switches' ECMP hash (InaRoutingTable::SelectPort's `seed`).
+    uint64_t GetEcmpSeed() const;
     InaPacketPool& GetPool();
 
     uint32_t GetNHosts() const;

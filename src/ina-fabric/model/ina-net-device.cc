@@ -58,6 +58,12 @@ InaNetDevice::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&InaNetDevice::m_priorityClasses),
                           MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("Mtu",
+                          "Largest packet the link carries, in wire bytes (headers included); a "
+                          "larger one is dropped at Send and counted in InaLinkCounters::oversize.",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&InaNetDevice::SetMtu, &InaNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("ErrorModel",
                           "Random loss on the wire (ns-3 ErrorModel), drawn once per packet sent.",
                           PointerValue(),
@@ -177,6 +183,12 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
     }
     const int64_t now = Simulator::Now().GetTimeStep();
     const uint32_t bytes = p->wireBytes;
+    if (bytes > m_mtu)
+    {
+        ++m_counters.oversize;
+        m_pool->Free(p);
+        return;
+    }
 
     if (m_priorityClasses > 1)
     {

@@ -163,6 +163,7 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     int64_t m_lastArrivePs = 0;
     InaPacketSink* m_peerSink = nullptr; //!< the peer's owner, so an arrival does not read the peer
     uint32_t m_peerPortIndex = 0;        //!< the peer's port index at its owner
+    uint16_t m_mtu = 1500;               //!< largest packet the link carries (wire bytes)
     uint32_t m_priorityClasses;
     bool m_linkDown = false; //!< SetLinkDown
     uint64_t m_capacityBytes;
@@ -182,7 +183,6 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     Ptr<InaChannel> m_channel;
     uint32_t m_ifIndex = 0;
     Mac48Address m_address;
-    uint16_t m_mtu = 9000;
 
     int64_t m_pacedUntilPs = 0; //!< priority mode: earliest start the pacer allows
 

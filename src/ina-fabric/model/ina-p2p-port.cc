@@ -81,6 +81,12 @@ InaP2pPort::Send(InaPacket* p, int64_t extraDelayPs)
 void
 InaP2pPort::Enqueue(InaPacket* p)
 {
+    if (p->wireBytes > m_device->GetMtu())
+    {
+        ++m_counters.oversize;
+        m_pool->Free(p);
+        return;
+    }
     uint64_t backlog = m_device->GetQueue()->GetNBytes();
     if (backlog + p->wireBytes > m_capacityBytes)
     {

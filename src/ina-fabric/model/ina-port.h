@@ -37,6 +37,7 @@ struct InaLinkCounters
     uint64_t drops = 0;            //!< tail drops at the output queue
     uint64_t ecnMarks = 0;         //!< CE marks set at the output queue
     uint64_t lost = 0;             //!< random loss on the wire
+    uint64_t oversize = 0;         //!< dropped at the output for exceeding the link MTU
     uint64_t peakBacklogBytes = 0; //!< largest output-queue backlog seen
 };
 

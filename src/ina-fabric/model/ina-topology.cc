@@ -80,6 +80,8 @@ const std::vector<Unit> PACKET_RATE_UNITS = {{"pps", 1ULL},
                                              {"Mpps", 1000000ULL},
                                              {"Gpps", 1000000000ULL}};
 
+const std::vector<Unit> SIZE_UNITS = {{"B", 1ULL}, {"KB", 1000ULL}, {"KiB", 1024ULL}};
+
 const std::vector<Unit> TIME_UNITS = {{"ps", 1ULL},
                                       {"ns", 1000ULL},
                                       {"us", 1000000ULL},
@@ -218,6 +220,7 @@ class TopologyFileParser
         uint32_t attachLine = 0;
         uint64_t rateBps = 0;
         int64_t delayPs = 0;
+        uint32_t mtuBytes = 0;
     };
 
     struct PLink
@@ -226,6 +229,7 @@ class TopologyFileParser
         uint32_t b;
         uint64_t rateBps;
         int64_t delayPs;
+        uint32_t mtuBytes;
     };
 
     using KeyValues = std::vector<std::pair<std::string, std::string>>;
@@ -236,9 +240,17 @@ class TopologyFileParser
     const std::string* Find(const KeyValues& kv, const char* key) const;
     uint64_t ParseRate(const std::string& value, uint32_t line) const;
     int64_t ParseDelay(const std::string& value, uint32_t line) const;
+    uint32_t ParseMtu(const std::string& value, uint32_t line) const;
     /// The rate and delay a link made on this line gets: its own keys, else the defaults.
     std::pair<uint64_t, int64_t> LinkParameters(const KeyValues& kv, uint32_t line) const;
-    void Attach(uint32_t host, uint32_t sw, uint64_t rate, int64_t delay, uint32_t line);
+    /// The MTU a link made on this line gets: its mtu=, else the defaults' (0: none given).
+    uint32_t LinkMtu(const KeyValues& kv, uint32_t line) const;
+    void Attach(uint32_t host,
+                uint32_t sw,
+                uint64_t rate,
+                int64_t delay,
+                uint32_t mtu,
+                uint32_t line);
     void Declare(const std::string& name,
                  bool isHost,
                  const std::string& tier,
@@ -257,6 +269,7 @@ class TopologyFileParser
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_linkLine; //!< switch pair -> line
     std::optional<uint64_t> m_defaultRate;
     std::optional<int64_t> m_defaultDelay;
+    uint32_t m_defaultMtu = 0;
 };
 
 void
@@ -389,6 +402,41 @@ TopologyFileParser::ParseDelay(const std::string& value, uint32_t line) const
     return static_cast<int64_t>(out);
 }
 
+uint32_t
+TopologyFileParser::ParseMtu(const std::string& value, uint32_t line) const
+{
+    // The bounds are InaFabricHelper::SetMtu's: IPv4's smallest MTU (RFC 791) and the largest an
+    // ns-3 NetDevice takes.
+    uint64_t out = 0;
+    std::string err;
+    if (std::all_of(value.begin(), value.end(), [](unsigned char c) {
+            return std::isdigit(c);
+        }))
+    {
+        out = value.size() > 6 ? 1000000 : std::stoull(value);
+    }
+    else
+    {
+        err = ParseQuantity(value, SIZE_UNITS, "B", 1000000, out);
+    }
+    if (err.empty() && (out < 68 || out > 65535))
+    {
+        err = "an MTU must be 68..65535 bytes";
+    }
+    if (!err.empty())
+    {
+        Fail(line, "bad mtu '" + value + "': " + err + " (e.g. mtu=9000 or mtu=4KiB)");
+    }
+    return static_cast<uint32_t>(out);
+}
+
+uint32_t
+TopologyFileParser::LinkMtu(const KeyValues& kv, uint32_t line) const
+{
+    const std::string* v = Find(kv, "mtu");
+    return v != nullptr ? ParseMtu(*v, line) : m_defaultMtu;
+}
+
 std::pair<uint64_t, int64_t>
 TopologyFileParser::LinkParameters(const KeyValues& kv, uint32_t line) const
 {
@@ -448,7 +496,12 @@ TopologyFileParser::Declare(const std::string& name,
 }
 
 void
-TopologyFileParser::Attach(uint32_t host, uint32_t sw, uint64_t rate, int64_t delay, uint32_t line)
+TopologyFileParser::Attach(uint32_t host,
+                           uint32_t sw,
+                           uint64_t rate,
+                           int64_t delay,
+                           uint32_t mtu,
+                           uint32_t line)
 {
     PNode& h = m_nodes[host];
     if (h.attach)
@@ -462,6 +515,7 @@ TopologyFileParser::Attach(uint32_t host, uint32_t sw, uint64_t rate, int64_t de
     h.attachLine = line;
     h.rateBps = rate;
     h.delayPs = delay;
+    h.mtuBytes = mtu;
 }
 
 void
@@ -471,11 +525,16 @@ TopologyFileParser::Defaults(const std::vector<std::string>& pos,
 {
     if (!pos.empty())
     {
-        Fail(line, "'defaults' takes only rate=RATE and/or delay=TIME, got '" + pos[0] + "'");
+        Fail(line,
+             "'defaults' takes only rate=RATE, delay=TIME and/or mtu=SIZE, got '" + pos[0] + "'");
     }
     if (kv.empty())
     {
-        Fail(line, "'defaults' needs rate=RATE and/or delay=TIME");
+        Fail(line, "'defaults' needs rate=RATE, delay=TIME and/or mtu=SIZE");
+    }
+    if (const std::string* v = Find(kv, "mtu"))
+    {
+        m_defaultMtu = ParseMtu(*v, line);
     }
     if (const std::string* v = Find(kv, "rate"))
     {
@@ -557,19 +616,20 @@ TopologyFileParser::Host(const std::vector<std::string>& pos, const KeyValues& k
     {
         Fail(line,
              "'host' takes one NAME or range NAME..NAME followed by [attach=SWITCH] [rate=RATE] "
-             "[delay=TIME], got " +
+             "[delay=TIME] [mtu=SIZE], got " +
                  std::to_string(pos.size()) + " names");
     }
     const std::string* attach = Find(kv, "attach");
-    if (attach == nullptr && (Find(kv, "rate") || Find(kv, "delay")))
+    if (attach == nullptr && (Find(kv, "rate") || Find(kv, "delay") || Find(kv, "mtu")))
     {
         Fail(line,
-             "rate=/delay= on a 'host' line describe its attach= link: expected attach=SWITCH, "
-             "or put them on the 'link' line");
+             "rate=/delay=/mtu= on a 'host' line describe its attach= link: expected "
+             "attach=SWITCH, or put them on the 'link' line");
     }
     std::vector<std::string> names = ExpandNames(pos[0], line);
     std::vector<uint32_t> switches;
     std::pair<uint64_t, int64_t> params{0, 0};
+    uint32_t mtu = 0;
     if (attach != nullptr)
     {
         for (const auto& s : ExpandNames(*attach, line))
@@ -589,6 +649,7 @@ TopologyFileParser::Host(const std::vector<std::string>& pos, const KeyValues& k
                      " switches: expected a host count that is a multiple of the switch count");
         }
         params = LinkParameters(kv, line);
+        mtu = LinkMtu(kv, line);
     }
     const size_t perSwitch = switches.empty() ? 0 : names.size() / switches.size();
     for (size_t i = 0; i < names.size(); ++i)
@@ -600,6 +661,7 @@ TopologyFileParser::Host(const std::vector<std::string>& pos, const KeyValues& k
                    switches[i / perSwitch],
                    params.first,
                    params.second,
+                   mtu,
                    line);
         }
     }
@@ -613,7 +675,8 @@ TopologyFileParser::LinkLine(const std::vector<std::string>& pos,
     if (pos.size() != 2)
     {
         Fail(line,
-             "'link' takes two names (or ranges) followed by [rate=RATE] [delay=TIME], got " +
+             "'link' takes two names (or ranges) followed by [rate=RATE] [delay=TIME] [mtu=SIZE], "
+             "got " +
                  std::to_string(pos.size()));
     }
     std::vector<uint32_t> as;
@@ -627,6 +690,7 @@ TopologyFileParser::LinkLine(const std::vector<std::string>& pos,
         bs.push_back(Lookup(n, "link", line));
     }
     const auto params = LinkParameters(kv, line);
+    const uint32_t mtu = LinkMtu(kv, line);
     for (uint32_t a : as)
     {
         for (uint32_t b : bs)
@@ -645,7 +709,12 @@ TopologyFileParser::LinkLine(const std::vector<std::string>& pos,
             }
             if (na.isHost || nb.isHost)
             {
-                Attach(na.isHost ? a : b, na.isHost ? b : a, params.first, params.second, line);
+                Attach(na.isHost ? a : b,
+                       na.isHost ? b : a,
+                       params.first,
+                       params.second,
+                       mtu,
+                       line);
                 continue;
             }
             auto key = std::make_pair(std::min(a, b), std::max(a, b));
@@ -659,7 +728,7 @@ TopologyFileParser::LinkLine(const std::vector<std::string>& pos,
                          "summed rate");
             }
             m_linkLine.emplace(key, line);
-            m_links.push_back({a, b, params.first, params.second});
+            m_links.push_back({a, b, params.first, params.second, mtu});
         }
     }
 }
@@ -683,7 +752,7 @@ TopologyFileParser::ParseLine(const std::string& raw, uint32_t line)
     std::vector<std::string> allowed;
     if (directive == "defaults")
     {
-        allowed = {"rate", "delay"};
+        allowed = {"rate", "delay", "mtu"};
     }
     else if (directive == "switch")
     {
@@ -691,11 +760,11 @@ TopologyFileParser::ParseLine(const std::string& raw, uint32_t line)
     }
     else if (directive == "host")
     {
-        allowed = {"attach", "rate", "delay"};
+        allowed = {"attach", "rate", "delay", "mtu"};
     }
     else if (directive == "link")
     {
-        allowed = {"rate", "delay"};
+        allowed = {"rate", "delay", "mtu"};
     }
     else
     {
@@ -928,11 +997,11 @@ TopologyFileParser::Finish(uint32_t lastLine,
     for (uint32_t id : hostIds)
     {
         const PNode& h = m_nodes[id];
-        links.push_back({finalIndex[id], finalIndex[*h.attach], h.rateBps, h.delayPs});
+        links.push_back({finalIndex[id], finalIndex[*h.attach], h.rateBps, h.delayPs, h.mtuBytes});
     }
     for (const auto& l : m_links)
     {
-        links.push_back({finalIndex[l.a], finalIndex[l.b], l.rateBps, l.delayPs});
+        links.push_back({finalIndex[l.a], finalIndex[l.b], l.rateBps, l.delayPs, l.mtuBytes});
     }
 }
 

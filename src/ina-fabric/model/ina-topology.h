@@ -61,6 +61,9 @@ class InaTopology
         uint32_t b = 0;
         uint64_t rateBps = 0;
         int64_t delayPs = 0;
+        /// largest packet in wire bytes (a topology file's mtu=); 0: the fabric's (the helper's
+        /// SetMtu, the scenario's topology.mtu)
+        uint32_t mtuBytes = 0;
     };
 
     /// (neighbour node, link index); the position in the list is the port number.

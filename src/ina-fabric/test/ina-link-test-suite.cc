@@ -403,6 +403,7 @@ class InaLinkP2pEquivalenceTestCase : public TestCase
                 link.SendAt(0, s, 200);
             }
             link.SendAt(5000000, 10, 1500);
+            link.SendAt(6000000, 11, 1501); // one byte above the default MTU: dropped
             Simulator::Run();
             fast = link.sink.arrivals;
             fastCounters = link.dev[0]->GetCounters();
@@ -440,6 +441,7 @@ class InaLinkP2pEquivalenceTestCase : public TestCase
             sendAt(0, s, 200);
         }
         sendAt(5000000, 10, 1500);
+        sendAt(6000000, 11, 1501);
         Simulator::Run();
         const auto& p2p = sink.arrivals;
         NS_TEST_ASSERT_MSG_EQ(p2p.size(), fast.size(), "same deliveries");
@@ -451,10 +453,49 @@ class InaLinkP2pEquivalenceTestCase : public TestCase
         }
         const InaLinkCounters& c = port[0]->GetCounters();
         NS_TEST_EXPECT_MSG_EQ(c.drops, fastCounters.drops, "same drops");
+        NS_TEST_EXPECT_MSG_EQ(fastCounters.oversize, 1, "the packet above the MTU");
+        NS_TEST_EXPECT_MSG_EQ(c.oversize, fastCounters.oversize, "same MTU drops");
         NS_TEST_EXPECT_MSG_EQ(c.ecnMarks, fastCounters.ecnMarks, "same marks");
         NS_TEST_EXPECT_MSG_EQ(c.rxPackets, fastCounters.rxPackets, "same hops");
         NS_TEST_EXPECT_MSG_EQ(pool.GetInUse(), 0, "no leaks");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * The link MTU (InaNetDevice::Mtu): packets up to it pass, a larger one is dropped at Send and
+ * counted as oversize (not as a queue drop), in FIFO and in priority mode.
+ */
+class InaLinkMtuTestCase : public TestCase
+{
+  public:
+    InaLinkMtuTestCase()
+        : TestCase("packets above the link MTU are dropped and counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t classes : {1u, 2u})
+        {
+            FastLink link(100000000000ULL, 1000000, 1000000, 0, classes);
+            NS_TEST_EXPECT_MSG_EQ(link.dev[0]->GetMtu(), 1500, "default MTU");
+            link.dev[0]->SetAttribute("Mtu", UintegerValue(9000));
+            link.SendAt(0, 0, 9000);
+            link.SendAt(0, 1, 9001);
+            link.SendAt(0, 2, 64);
+            Simulator::Run();
+            const InaLinkCounters& c = link.dev[0]->GetCounters();
+            NS_TEST_ASSERT_MSG_EQ(link.sink.arrivals.size(), 2, "the two that fit");
+            NS_TEST_EXPECT_MSG_EQ(link.sink.arrivals[0].seq, 0, "9000 B at a 9000 B MTU");
+            NS_TEST_EXPECT_MSG_EQ(link.sink.arrivals[1].seq, 2, "64 B");
+            NS_TEST_EXPECT_MSG_EQ(c.oversize, 1, "9001 B dropped for the MTU");
+            NS_TEST_EXPECT_MSG_EQ(c.drops, 0, "not a queue drop");
+            NS_TEST_EXPECT_MSG_EQ(c.txPackets, 2, "not sent");
+            NS_TEST_EXPECT_MSG_EQ(link.pool.GetInUse(), 0, "freed");
+            Simulator::Destroy();
+        }
     }
 };
 
@@ -470,6 +511,7 @@ class InaLinkTestSuite : public InaTestSuite
         AddTestCase(new InaLinkInjectionCapTestCase);
         AddTestCase(new InaLinkLossTestCase);
         AddTestCase(new InaLinkP2pEquivalenceTestCase);
+        AddTestCase(new InaLinkMtuTestCase);
     }
 };
 

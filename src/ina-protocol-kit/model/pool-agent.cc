@@ -365,6 +365,8 @@ PoolAgent::Receive(InaPacket* p, uint32_t port)
         }
     }
     Tensor& t = TensorOf(s);
+    // A fragment's values (the last of a tensor is padded; the job's progress allows for that).
+    NoteResultBytes(4ULL * PoolHeader::VALUES);
     if (t.values != nullptr && p->values != nullptr)
     {
         const uint64_t begin = (s - t.firstSeq) * PoolHeader::VALUES;

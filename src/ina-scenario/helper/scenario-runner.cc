@@ -24,6 +24,7 @@
 #include "ns3/switch-program.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -364,6 +365,12 @@ ScenarioRunner::BuildFabric()
     helper.SetQueue(t.queue.capacityBytes, t.queue.ecnThresholdBytes);
     helper.SetEcnAtHosts(t.queue.ecnAtHosts);
     helper.SetPriorityClasses(t.priorityClasses);
+    helper.SetMtu(static_cast<uint32_t>(t.mtuBytes));
+    m_transportMtu = static_cast<uint32_t>(t.mtuBytes);
+    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    {
+        m_transportMtu = std::min(m_transportMtu, helper.GetLinkMtu(topo, l));
+    }
     helper.SetLossRate(t.lossRate);
     helper.SetEcmpSeed(m_scenario.seed);
     helper.SetStreamBase(0);
@@ -487,6 +494,7 @@ ScenarioRunner::InstallTraffic()
         app->SetAttribute("IncastDestination", UintegerValue(tr.dst));
         app->SetAttribute("FirstFlowId", UintegerValue(firstFlowId));
         app->SetAttribute("CheckValues", BooleanValue(m_scenario.checkValues));
+        app->SetSenderAttribute("Mtu", UintegerValue(m_transportMtu));
         app->SetHosts(hosts);
         app->Install(m_fabric);
         firstFlowId += app->GetNFlows();
@@ -634,6 +642,30 @@ ScenarioRunner::InstallJobs()
                     " has: " + AttributeNames(computeTid, "ns3::ComputeModel") +
                     "; ComputeModel: profiled | gpu-contention selects it)");
         }
+        // A protocol on host transports (ring, ps) sends packets of the smallest link MTU unless
+        // the job names its own, which must fit every link.
+        TypeId::AttributeInformation mtuInfo;
+        if (protocolTid.LookupAttributeByName("Mtu", &mtuInfo))
+        {
+            UintegerValue v(0);
+            if (sj.params.count("Mtu") != 0)
+            {
+                protocolFactory.Create()->GetAttribute("Mtu", v);
+            }
+            if (v.Get() == 0)
+            {
+                protocolFactory.Set("Mtu", UintegerValue(m_transportMtu));
+            }
+            else if (v.Get() > m_transportMtu)
+            {
+                throw m_scenario.Error(key + ".params.Mtu",
+                                       "packets of " + std::to_string(v.Get()) +
+                                           " B do not fit the fabric's smallest link MTU (" +
+                                           std::to_string(m_transportMtu) +
+                                           " B): raise topology.mtu (or the topology file's "
+                                           "mtu=), or lower Mtu");
+            }
+        }
         Ptr<AggregationProtocol> protocol = protocolFactory.Create<AggregationProtocol>();
 
         ModelSpec model;
@@ -766,9 +798,10 @@ ScenarioRunner::InstallJobs()
 double
 ScenarioRunner::Progress() const
 {
-    // Flows and job iterations count alike: each is one unit of work to finish.
-    uint64_t total = 0;
-    uint64_t done = 0;
+    // Flows and job iterations count alike: each is one unit of work to finish; a job's
+    // iterations count in pieces as its aggregated bytes come back (GetProgressFraction).
+    double total = 0;
+    double done = 0;
     for (const auto& app : m_traffic)
     {
         total += app->GetNFlows();
@@ -777,9 +810,9 @@ ScenarioRunner::Progress() const
     for (const auto& job : m_jobs)
     {
         total += job->GetIterations();
-        done += job->GetIterationsDone();
+        done += job->GetProgressFraction() * job->GetIterations();
     }
-    return total == 0 ? 1.0 : static_cast<double>(done) / total;
+    return total == 0 ? 1.0 : done / total;
 }
 
 bool
@@ -1336,6 +1369,12 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
                         {"tx_packets", links.txPackets},
                         {"tx_bytes", links.txBytes},
                         {"peak_backlog_bytes", links.peakBacklogBytes}};
+    if (links.oversize != 0)
+    {
+        // Only when it happened: packets larger than their link's MTU (topology.mtu) are a set-up
+        // mistake, and summaries of runs without any stay as they were.
+        summary["links"]["oversize_drops"] = links.oversize;
+    }
     if (!m_scenario.events.empty())
     {
         summary["faults"] = m_faults->Summary();
@@ -1462,7 +1501,12 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
             }
         }
         o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, "
-          << links.lost << " lost\n";
+          << links.lost << " lost";
+        if (links.oversize != 0)
+        {
+            o << ", " << links.oversize << " dropped for exceeding the link MTU (topology.mtu)";
+        }
+        o << "\n";
         if (!m_scenario.events.empty())
         {
             o << m_faults->ConsoleLine() << "\n";

@@ -122,6 +122,9 @@ class ScenarioRunner
     int64_t m_lastProgressPs = 0;
     int64_t m_nextProgressCheckPs = 0;
     double m_valueBytes = 0; //!< memory the jobs' checked values need (check_values)
+    /// The smallest link MTU of the fabric: the packet size of transports (flows, ring, ps), so
+    /// that every ECMP path carries their packets.
+    uint32_t m_transportMtu = 0;
 };
 
 } // namespace ns3

@@ -6,6 +6,8 @@
 
 #include "ns3/ina-units.h"
 
+#include "ns3/ina-fabric-helper.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -310,7 +312,10 @@ ReadTime(const Item& it, Reader& r)
 }
 
 uint64_t
-ReadBytes(const Item& it, Reader& r, uint64_t min = 0)
+ReadBytes(const Item& it,
+          Reader& r,
+          uint64_t min = 0,
+          uint64_t max = std::numeric_limits<uint64_t>::max())
 {
     const std::string text = ReadScalar(it, r, "a size like 64MB");
     uint64_t bytes = 0;
@@ -325,6 +330,10 @@ ReadBytes(const Item& it, Reader& r, uint64_t min = 0)
     if (bytes < min)
     {
         r.Fail(it, "expected a size >= " + InaUnits::FormatBytes(min) + ", got " + Quote(text));
+    }
+    if (bytes > max)
+    {
+        r.Fail(it, "expected a size <= " + InaUnits::FormatBytes(max) + ", got " + Quote(text));
     }
     return bytes;
 }
@@ -698,13 +707,16 @@ TimeField(const char* key, int64_t T::*member)
 
 template<class T>
 Rule<T>
-BytesField(const char* key, uint64_t T::*member, uint64_t min = 0)
+BytesField(const char* key,
+           uint64_t T::*member,
+           uint64_t min = 0,
+           uint64_t max = std::numeric_limits<uint64_t>::max())
 {
     return Field<T, uint64_t>(
         key,
         member,
-        [min](const Item& it, Reader& r) {
-            return ReadBytes(it, r, min);
+        [min, max](const Item& it, Reader& r) {
+            return ReadBytes(it, r, min, max);
         },
         [](const uint64_t& v, YAML::Emitter& e) {
             e << InaUnits::FormatBytes(v);
@@ -941,6 +953,7 @@ TopologyRules()
                          }),
         SectionField("queue", &T::queue, QueueRules, true),
         UintField("priority_classes", &T::priorityClasses, 1U, 8U),
+        BytesField("mtu", &T::mtuBytes, InaFabricHelper::MIN_MTU, InaFabricHelper::MAX_MTU),
     };
     return rules;
 }

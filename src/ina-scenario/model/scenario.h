@@ -75,6 +75,9 @@ struct ScenarioTopology
     ScenarioQueue queue;     ///< `queue`
     /// `priority_classes` (extension): strict-priority queues per port, 1..8
     uint32_t priorityClasses = 1;
+    /// `mtu` (extension): largest packet of every link in wire bytes, 68..65535 (a topology
+    /// file's mtu= wins for its links); transports send packets of the smallest link MTU
+    uint64_t mtuBytes = 1500;
 
     /// \return the number of hosts the topology will have, or 0 for type file (unknown until the
     ///         file is read)

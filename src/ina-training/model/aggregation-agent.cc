@@ -85,6 +85,12 @@ AggregationAgent::NoteTimeout()
     return false;
 }
 
+uint64_t
+AggregationAgent::GetResultBytes() const
+{
+    return m_resultBytes;
+}
+
 void
 AggregationAgent::NoteReceived()
 {

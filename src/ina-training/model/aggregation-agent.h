@@ -63,6 +63,9 @@ class AggregationAgent : public Object
     void AllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values);
 
     const Stats& GetStats() const;
+    /// Tensor bytes of the aggregated results this worker has taken so far (protocols that
+    /// report them: NoteResultBytes); what the progress line's percent done counts.
+    uint64_t GetResultBytes() const;
     /// True once the agent gave up (NoteTimeout, GiveUp, or a transport flow of its own that
     /// failed): it stops retransmitting, and its job cannot complete any more.
     bool HasGivenUp() const;
@@ -87,6 +90,14 @@ class AggregationAgent : public Object
     bool NoteTimeout();
     /// Subclasses call this when something for this worker arrived: the row of timeouts ends.
     void NoteReceived();
+
+    /// Subclasses call this when a fresh piece of an aggregated result (`bytes` of tensor, a
+    /// packet's payload) arrived.
+    void NoteResultBytes(uint64_t bytes)
+    {
+        m_resultBytes += bytes;
+    }
+
     /// Give up for another reason (`why` completes "worker R (host H) gave up: ...").
     void GiveUp(const std::string& why);
 
@@ -106,6 +117,7 @@ class AggregationAgent : public Object
     Ptr<InaHost> m_host;
     DoneCallback m_done;
     uint32_t m_timeoutsInARow = 0;
+    uint64_t m_resultBytes = 0;
     bool m_gaveUp = false;
     std::string m_giveUpReason;
 };

@@ -14,6 +14,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -247,6 +248,35 @@ TrainingJob::GetProgressSteps() const
         steps += w->GetProgressSteps();
     }
     return steps;
+}
+
+double
+TrainingJob::GetProgressFraction() const
+{
+    if (m_iterations == 0)
+    {
+        return 1.0;
+    }
+    const double byIterations = static_cast<double>(GetIterationsDone()) / m_iterations;
+    const double total = m_ctx.model ? static_cast<double>(m_iterations) *
+                                           static_cast<double>(m_ctx.model->TotalBytes()) *
+                                           static_cast<double>(m_workers.size())
+                                     : 0.0;
+    if (total <= 0)
+    {
+        return byIterations;
+    }
+    double taken = 0;
+    for (const auto& w : m_workers)
+    {
+        if (Ptr<AggregationAgent> a = w->GetAgent())
+        {
+            taken += static_cast<double>(a->GetResultBytes());
+        }
+    }
+    // Padding of a tensor's last packet can make the bytes reach the total a packet early: only
+    // the iterations say the job is done.
+    return std::max(byIterations, std::min(0.999, taken / total));
 }
 
 bool

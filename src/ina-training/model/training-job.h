@@ -84,6 +84,13 @@ class TrainingJob : public Object
     uint32_t GetIterationsDone() const;
     /// Sum of the workers' WorkerApp::GetProgressSteps(): grows while the job moves.
     uint64_t GetProgressSteps() const;
+    /**
+     * How much of the job is done, in [0, 1]: the aggregated bytes its workers have taken over
+     * all they will take (iterations x the model's bytes x workers), where the protocol reports
+     * them (AggregationAgent::NoteResultBytes), so that one long all-reduce moves it too; never
+     * less than the share of iterations done.
+     */
+    double GetProgressFraction() const;
     /// Per iteration: from the end of the previous one (the job's start for the first) to the
     /// moment its last worker finished it (had every piece of its gradients back aggregated; with
     /// OverlapForward the next iteration's forward pass may have begun before).

@@ -302,6 +302,8 @@ SwitchMlAgent::Receive(InaPacket* p, uint32_t port)
     }
 
     Tensor& t = m_tensors[st.tensorSeq - m_frontSeq];
+    // A chunk's elements (the last of a tensor is padded; the job's progress allows for that).
+    NoteResultBytes(4ULL * m_elements);
     if (t.values != nullptr && p->values != nullptr)
     {
         const uint64_t begin = (st.chunk - t.firstChunk) * m_elements;

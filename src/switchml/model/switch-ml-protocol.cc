@@ -14,10 +14,12 @@
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline.h"
+#include "ns3/tree-link-load.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -395,15 +397,40 @@ SwitchMlProtocol::ComputeAutoPoolSize()
         }
     }
     const uint32_t root = m_tree.front().node;
+    // Every stream of the tree advances one packet per slot phase, so the slots in flight are
+    // bounded by the rate of the most shared link a worker's packets and its rack's partials
+    // cross: the window is that share's bandwidth-delay product (Section 3.6, whose "BDP of each
+    // server" assumes, as Section 6's hierarchy does, that no upstream link carries more than a
+    // worker's link; where racks' partials converge on one link before the root, they share it).
+    const uint32_t n = ctx.workerHosts.size();
+    TreeLinkLoad load(ctx.fabric);
+    std::map<uint32_t, uint32_t> upFlow; // rack aggregator -> flow id of its partials
+    for (const TreeSwitch& ts : m_tree)
+    {
+        if (!ts.isRoot)
+        {
+            upFlow[ts.node] = ctx.flowIdBase + n + ts.childId;
+            load.AddStream(ts.node, root, upFlow[ts.node]);
+        }
+    }
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        load.AddStream(ctx.workerHosts[r], m_routes[r].aggregator, ctx.flowIdBase + r);
+    }
     double window = 1;
-    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
+    for (uint32_t r = 0; r < n; ++r)
     {
         const uint32_t host = ctx.workerHosts[r];
         const uint32_t first = m_routes[r].aggregator;
         const double rtt = 2 * (oneWay(host, first) + oneWay(first, root)) + harvestPs;
-        const uint64_t rate = topo.GetLink(topo.Neighbors(host).front().second).rateBps;
-        window = std::max(window, std::ceil(rate * rtt / 8e12 / bytes));
+        double share = load.ShareBps(host, first, ctx.flowIdBase + r);
+        if (first != root)
+        {
+            share = std::min(share, load.ShareBps(first, root, upFlow.at(first)));
+        }
+        window = std::max(window, std::ceil(share * rtt / 8e12 / bytes));
     }
+    m_maxStreams = load.GetMaxStreams();
     uint32_t pow2 = 1;
     while (pow2 < window && pow2 < 65536)
     {
@@ -637,6 +664,12 @@ uint32_t
 SwitchMlProtocol::GetAutoPoolSize() const
 {
     return m_autoPool;
+}
+
+uint32_t
+SwitchMlProtocol::GetMaxLinkStreams() const
+{
+    return m_maxStreams;
 }
 
 uint32_t

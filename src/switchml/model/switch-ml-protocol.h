@@ -103,6 +103,13 @@ class SwitchMlProtocol : public AggregationProtocol
     /// \return the job's SwitchML counters (window, tree, timeouts, stale results, ...)
     std::map<std::string, double> GetCounters() const override;
 
+    /**
+     * \return the most upward streams of the tree (workers to their first switch, racks'
+     * partials to the root) that cross one link direction: what the automatic window divides
+     * that link's rate by (TreeLinkLoad)
+     */
+    uint32_t GetMaxLinkStreams() const;
+
     /// \return the aggregating switches, root first
     const std::vector<TreeSwitch>& GetTree() const;
     /// \return the root's node index
@@ -171,6 +178,7 @@ class SwitchMlProtocol : public AggregationProtocol
     std::vector<TreeSwitch> m_tree;           //!< root first
     std::vector<WorkerRoute> m_routes;        //!< by rank
     uint32_t m_autoPool = 0;                  //!< BDP-derived window
+    uint32_t m_maxStreams = 0;                //!< most of the tree's streams on one link
     uint32_t m_window = 0;                    //!< fixed by the first GetWindow
     double m_factor = 0;                      //!< global factor in use
     uint16_t m_endpoint = 0;                  //!< host endpoint

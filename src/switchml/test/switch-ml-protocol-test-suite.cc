@@ -25,6 +25,7 @@
 #include "ns3/training-job.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -783,6 +784,68 @@ class SwitchMlMultiRackTestCase : public TestCase
 
 /**
  * \ingroup switchml-test
+ * 64 workers in 16 racks of a k=8 fat-tree, aggregated at the ToRs and a core: the agg of each of
+ * the 4 pods forwards its 4 racks' partials on its one link to the root, so the automatic window is
+ * that link's share (100 Gb/s over 4) times the round trip, and the job can never have more than
+ * 4 x window packets on any link. With check_values the result is exact; no link queue ever holds
+ * more than that bound, and since the bound is below the (small, 400 KB) queues, nothing is
+ * dropped, where a window sized to the workers' own links would overflow them.
+ */
+class SwitchMlSharedLinkWindowTestCase : public TestCase
+{
+  public:
+    SwitchMlSharedLinkWindowTestCase()
+        : TestCase("self-clocked window at scale: racks sharing a link to the root")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t queueBytes = 400000;
+        InaFabricHelper helper;
+        helper.SetQueue(queueBytes, 0);
+        Ptr<InaFabric> fabric =
+            helper.Build(InaTopology::FatTree(8, {GBPS_100, US}, {GBPS_100, US}));
+        JobSpec spec;
+        spec.hosts = Range(0, 64);
+        spec.tiers = {"tor", "core"};
+        spec.tensorBytes = {1000000};
+        JobRun run(fabric, spec);
+        Ptr<SwitchMlProtocol> p = run.protocol;
+        const auto& tree = p->GetTree();
+        NS_TEST_ASSERT_MSG_EQ(tree.size(), 17u, "16 racks and the root");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetTopology().GetTier(tree[0].node), "core", "root");
+        NS_TEST_ASSERT_MSG_EQ(p->GetMaxLinkStreams(), 4u, "a pod's 4 racks share its agg's link");
+        RunJobs({&run});
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done");
+        NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
+        const uint64_t window = p->GetWindow();
+        // Sized to the worker's own 100 Gb/s link the window would be four times as many slots,
+        // 1,024, and 4 x 1,024 x 180 B = 737 KB would not fit the 400 KB queue.
+        NS_TEST_EXPECT_MSG_EQ(window, 256u, "sized to a quarter of the shared link");
+        const uint64_t bound = p->GetMaxLinkStreams() * window * p->GetWireBytes(true);
+        NS_TEST_ASSERT_MSG_LT(bound, queueBytes, "the bound fits the queue");
+        uint64_t peak = 0;
+        InaLinkCounters total = fabric->GetTotalLinkCounters();
+        for (uint32_t l = 0; l < fabric->GetTopology().GetNLinks(); ++l)
+        {
+            for (int e = 0; e < 2; ++e)
+            {
+                peak = std::max(peak, fabric->GetLinkPort(l, e)->GetCounters().peakBacklogBytes);
+            }
+        }
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(peak, bound, "no queue above streams x window x packet");
+        NS_TEST_EXPECT_MSG_EQ(total.drops, 0, "so no drops");
+        NS_TEST_EXPECT_MSG_EQ(run.SumCounter(&SwitchMlAgent::Counters::timeouts),
+                              0,
+                              "and no retransmissions");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup switchml-test
  * Pool sizes of 1 slot (a window of one packet) and of the pipeline's maximum (40,960 slots at 32
  * elements, every one used and reused), exact, the first under 0.1 % loss.
  */
@@ -950,6 +1013,7 @@ class SwitchMlProtocolTestSuite : public InaTestSuite
         AddTestCase(new SwitchMlMultiJobTestCase);
         AddTestCase(new SwitchMlSetupErrorTestCase);
         AddTestCase(new SwitchMlMultiRackTestCase);
+        AddTestCase(new SwitchMlSharedLinkWindowTestCase);
         AddTestCase(new SwitchMlPoolExtremesTestCase);
         AddTestCase(new SwitchMlTrainingJobTestCase);
         const char* longTests = std::getenv("INASIM_LONG_TESTS");
