@@ -6,6 +6,8 @@
 // of the smallest link MTU, a job's own Mtu must fit it, and packets above a link's MTU are dropped
 // and reported.
 
+#include "test-temp-dir.h"
+
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-loader.h"
 #include "ns3/scenario-runner.h"
@@ -27,8 +29,7 @@ namespace
 nlohmann::json
 RunYaml(const std::string& yaml)
 {
-    const std::string out =
-        (std::filesystem::temp_directory_path() / "inasim-link-mtu-test").string();
+    const std::string out = (inasim_test::TempDir() / "link-mtu-run").string();
     nlohmann::json summary;
     try
     {
@@ -69,8 +70,7 @@ TEST(LinkMtu, TransportsSendPacketsOfTheLinkMtu)
 
 TEST(LinkMtu, SmallestLinkOfATopologyFileSetsThePacketSize)
 {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / "inasim-link-mtu-topo";
+    const std::filesystem::path dir = inasim_test::TempDir() / "link-mtu-topo";
     std::filesystem::create_directories(dir);
     {
         std::ofstream topo(dir / "two.topo");

@@ -5,6 +5,8 @@
 // switch.ina_memory: the switch's INA memory sizes every pool-based protocol's pool, and
 // SwitchML's jobs split theirs equally (the ESA paper, Section 7.2.1).
 
+#include "test-temp-dir.h"
+
 #include "ns3/scenario-loader.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
@@ -24,8 +26,7 @@ namespace
 double
 RunAndRead(const std::string& yaml, const std::string& key)
 {
-    const std::filesystem::path out =
-        std::filesystem::temp_directory_path() / "inasim-ina-memory-test";
+    const std::filesystem::path out = inasim_test::TempDir() / "ina-memory-run";
     {
         ScenarioRunner runner(ScenarioLoader::LoadString(yaml, "mem.yaml"), out.string());
         std::ostringstream quiet;
