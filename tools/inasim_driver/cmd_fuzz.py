@@ -23,6 +23,16 @@ INPUT_TIMEOUT_S = 10
 
 _EXECUTED = re.compile(r"stat::number_of_executed_units:\s*(\d+)")
 _ARTIFACT = re.compile(r"Test unit written to (\S+)")
+_INTERRUPTED = "libFuzzer: run interrupted"
+
+
+def outcome(rc, text):
+    """'clean', 'interrupted' (stopped by a signal, nothing found so far) or 'failed'."""
+    if rc == 0:
+        return "clean"
+    if _INTERRUPTED in text and _ARTIFACT.search(text) is None:
+        return "interrupted"
+    return "failed"
 
 
 def read_targets():
@@ -96,7 +106,7 @@ def run_target(name, seeds, runs, seconds):
     executed = _EXECUTED.search(text)
     artifact = _ARTIFACT.search(text)
     return (int(executed.group(1)) if executed else None,
-            artifact.group(1) if artifact else None, rc, log_path)
+            artifact.group(1) if artifact else None, outcome(rc, text), log_path)
 
 
 def main(argv):
@@ -134,10 +144,14 @@ def main(argv):
     for t in chosen:
         say(f"fuzzing {t} ({args.runs:,} runs" + (f", at most {args.seconds} s" if args.seconds else "") + ")")
         sys.stdout.flush()
-        executed, artifact, rc, log_path = run_target(t, targets[t], args.runs, args.seconds)
+        executed, artifact, result, log_path = run_target(t, targets[t], args.runs, args.seconds)
         done = f"{executed:,} executions" if executed is not None else "executions unknown"
-        if rc == 0:
+        if result == "clean":
             print(f"fuzz {t}: {done}, no crash, no sanitizer report", flush=True)
+        elif result == "interrupted":
+            print(f"fuzz {t}: interrupted after {done}, no crash so far", flush=True)
+            print(f"inasim: fuzz: interrupted", flush=True)
+            return 130
         else:
             failed += 1
             where = artifact or "(no input saved)"

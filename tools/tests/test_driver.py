@@ -232,6 +232,15 @@ class FuzzTargetsTest(unittest.TestCase):
             for seed in seeds:
                 self.assertTrue((ROOT / seed).exists(), f"{name}: seed {seed} missing")
 
+    def test_an_interrupted_run_is_not_a_failure_but_a_crash_is(self):
+        self.assertEqual(cmd_fuzz.outcome(0, "Done 100 runs"), "clean")
+        stopped = "==1== libFuzzer: run interrupted; exiting\nstat::number_of_executed_units: 5\n"
+        self.assertEqual(cmd_fuzz.outcome(72, stopped), "interrupted")
+        crash = ("==1== ERROR: AddressSanitizer: heap-buffer-overflow\n"
+                 "artifact_prefix='x/'; Test unit written to x/crash-abc\n")
+        self.assertEqual(cmd_fuzz.outcome(1, crash), "failed")
+        self.assertEqual(cmd_fuzz.outcome(1, crash + stopped), "failed")
+
     def test_unknown_target_is_refused_before_building(self):
         with self.assertRaises(UserError) as caught:
             cmd_fuzz.main(["nosuch"])
