@@ -25,30 +25,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("LibraAgent");
 NS_OBJECT_ENSURE_REGISTERED(LibraAgent);
 
-namespace
-{
-
-/// Bytes of a header-only Libra packet (DONE, PULL, ACKs): 54 B of headers, padded to 60 B.
-constexpr uint32_t LIBRA_SMALL_BYTES = 60;
-
-uint32_t
-FloatBits(float f)
-{
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-
-float
-BitsFloat(uint32_t u)
-{
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-
-} // namespace
-
 TypeId
 LibraAgent::GetTypeId()
 {
@@ -186,7 +162,7 @@ LibraAgent::StartRound(uint32_t iteration)
         if (m_check)
         {
             coldWords[s].push_back(key);
-            coldWords[s].push_back(FloatBits(v));
+            coldWords[s].push_back(LibraFloatBits(v));
             coldWords[s].push_back(0);
             book.Add(iteration, key, v, false);
         }
@@ -205,7 +181,7 @@ LibraAgent::StartRound(uint32_t iteration)
             else
             {
                 hotRanks.push_back(rank);
-                hotBits.push_back(FloatBits(v));
+                hotBits.push_back(LibraFloatBits(v));
                 hotKeys.push_back(key);
             }
         }
@@ -237,7 +213,7 @@ LibraAgent::StartRound(uint32_t iteration)
             for (uint32_t i = 0; i < n; ++i)
             {
                 const uint32_t item = m_packing.items[m_packing.begin[p] + i];
-                const float v = BitsFloat(hotBits[item]);
+                const float v = LibraBitsFloat(hotBits[item]);
                 if (m_passOf[i] > m_protocol->GetMaxRecirculations())
                 {
                     ++m_counters.fallbackPairs;
@@ -305,7 +281,7 @@ LibraAgent::NewPacket(uint8_t type, uint32_t round, uint32_t seq, bool retx)
     p->srcPort = m_endpoint;
     p->dstPort = m_endpoint;
     p->protocol = LIBRA_PROTOCOL;
-    p->wireBytes = LIBRA_SMALL_BYTES;
+    p->wireBytes = LibraHeader::MIN_FRAME_BYTES;
     p->seq = seq;
     p->sentPs = Simulator::Now().GetTimeStep();
     LibraHeader* h = p->Header<LibraHeader>();
@@ -541,7 +517,7 @@ LibraAgent::HotDone()
             }
             const uint32_t rank = ranks.RankOf(key);
             expected[rank] = true;
-            const double got = BitsFloat(m_resultWords[rank]);
+            const double got = LibraBitsFloat(m_resultWords[rank]);
             const double err = std::fabs(got - e.hotSum);
             const double rel = e.hotAbs > 0
                                    ? err / e.hotAbs
@@ -593,7 +569,7 @@ LibraAgent::ColdReply(uint32_t /* shard */, uint64_t bytes, std::vector<uint32_t
         for (uint64_t i = 0; i < pairs; ++i)
         {
             const uint32_t key = words[LibraColdServer::PAIR_WORDS * i];
-            const double got = BitsFloat(words[LibraColdServer::PAIR_WORDS * i + 1]);
+            const double got = LibraBitsFloat(words[LibraColdServer::PAIR_WORDS * i + 1]);
             auto it = book.find(key);
             // Grid values (GradientValues) sum exactly in float32 for fewer than 4096 workers,
             // so a cold value must equal the true sum.

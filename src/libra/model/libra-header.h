@@ -8,6 +8,7 @@
 #include "ns3/ina-packet.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace ns3
 {
@@ -52,6 +53,10 @@ struct LibraHeader
         RESULT_ACK = 9 //!< worker -> switch CPU
     };
 
+    /// Bytes of a header-only Libra packet (DONE, PULL, the ACKs): 54 B of headers, padded to
+    /// the 60-B Ethernet minimum.
+    static constexpr uint32_t MIN_FRAME_BYTES = 60;
+
     static constexpr uint8_t FLAG_RETX = 0x1;     //!< sent again after a timeout (paper Sec. 3.6)
     static constexpr uint8_t FLAG_FROM_CPU = 0x2; //!< re-injected by the switch CPU after the
                                                   //!< record check: take the fast path
@@ -65,6 +70,24 @@ struct LibraHeader
     uint32_t seq;      //!< push: packet index within the worker's round; pull/result: block
     uint64_t laneMask; //!< result: lanes with a non-zero sum
 };
+
+/// A float as the 32-bit word that carries it in a packet's values and in the switch's registers.
+inline uint32_t
+LibraFloatBits(float f)
+{
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+/// The float a 32-bit word of a packet or register holds.
+inline float
+LibraBitsFloat(uint32_t u)
+{
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
 
 } // namespace ns3
 

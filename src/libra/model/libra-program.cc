@@ -25,30 +25,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("LibraProgram");
 NS_OBJECT_ENSURE_REGISTERED(LibraProgram);
 
-namespace
-{
-
-/// Bytes of a header-only Libra packet: the 54 B of headers padded to the 60-B Ethernet minimum.
-constexpr uint32_t LIBRA_MIN_FRAME_BYTES = 60;
-
-uint32_t
-FloatBits(float f)
-{
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-
-float
-BitsFloat(uint32_t u)
-{
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-
-} // namespace
-
 TypeId
 LibraProgram::GetTypeId()
 {
@@ -321,7 +297,7 @@ LibraProgram::ReadHot(uint32_t jobId, uint32_t rank) const
     {
         if (j.cfg.jobId == jobId)
         {
-            return BitsFloat(static_cast<uint32_t>(
+            return LibraBitsFloat(static_cast<uint32_t>(
                 m_hot->ControlRead(j.base + rank / m_registers, rank % m_registers)));
         }
     }
@@ -458,13 +434,13 @@ LibraProgram::ProcessPush(InaPacket* p, PipelinePass& pass, Job& job)
     for (const auto& [lane, i] : m_serve)
     {
         const uint32_t rank = words[2 * i];
-        const float v = BitsFloat(words[2 * i + 1]);
+        const float v = LibraBitsFloat(words[2 * i + 1]);
         pass.ReadModifyWrite(*m_hot,
                              job.base + rank / m_registers,
                              lane,
                              [this, v](uint64_t& cell) {
-                                 cell = FloatBits(
-                                     m_adder.Add(BitsFloat(static_cast<uint32_t>(cell)), v));
+                                 cell = LibraFloatBits(
+                                     m_adder.Add(LibraBitsFloat(static_cast<uint32_t>(cell)), v));
                              });
     }
     CountReason(PAIRS_AGGREGATED, m_serve.size());
@@ -518,7 +494,7 @@ LibraProgram::ProcessDone(InaPacket* p, PipelinePass& pass, Job& job)
     p->dst = job.cfg.group;
     p->srcPort = job.cfg.endpoint;
     p->dstPort = job.cfg.endpoint;
-    p->wireBytes = LIBRA_MIN_FRAME_BYTES;
+    p->wireBytes = LibraHeader::MIN_FRAME_BYTES;
     if (p->values != nullptr)
     {
         GetPool().FreeValues(p->values);
@@ -576,7 +552,7 @@ LibraProgram::ProcessPull(InaPacket* p, PipelinePass& pass, Job& job)
     p->srcPort = job.cfg.endpoint;
     p->dstPort = job.cfg.endpoint;
     // Results carry (rank, value) pairs like pushes: the non-zero lanes only.
-    p->wireBytes = std::max(LIBRA_MIN_FRAME_BYTES,
+    p->wireBytes = std::max(LibraHeader::MIN_FRAME_BYTES,
                             LibraLayout::HEADER_BYTES + nonZero * (4 + LibraLayout::VALUE_BYTES));
     Hold(job, p, HeldKey(job.index, h->round, block));
     Forward(p);
@@ -609,7 +585,7 @@ LibraProgram::MakeAck(InaPacket* p, LibraHeader::Type type)
     std::swap(p->src, p->dst);
     std::swap(p->srcPort, p->dstPort);
     p->src = m_address;
-    p->wireBytes = LIBRA_MIN_FRAME_BYTES;
+    p->wireBytes = LibraHeader::MIN_FRAME_BYTES;
     if (p->values != nullptr)
     {
         GetPool().FreeValues(p->values);
