@@ -4,6 +4,8 @@
  */
 #include "planner-level-runner.h"
 
+#include "output-file.h"
+
 #include "ns3/job-placement.h"
 #include "ns3/model-zoo.h"
 #include "ns3/scenario-loader.h"
@@ -53,23 +55,6 @@ InTiers(const std::string& tier, const std::vector<std::string>& tiers)
         }
     }
     return false;
-}
-
-void
-WriteText(const std::filesystem::path& path, const std::string& text)
-{
-    // Write then rename, so a sweep collecting results never reads half a file.
-    std::filesystem::path tmp = path;
-    tmp += ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        if (!out)
-        {
-            throw std::runtime_error("cannot write " + tmp.string());
-        }
-        out << text;
-    }
-    std::filesystem::rename(tmp, path);
 }
 
 } // namespace
@@ -405,9 +390,9 @@ PlannerLevelRunner::Run()
     summary["replans"] = replans;
 
     const std::filesystem::path out(m_outDir);
-    WriteText(out / "summary.json", summary.dump(2) + "\n");
-    WriteText(out / "replans.csv", csv.str());
-    WriteText(out / "config.yaml", EffectiveConfigYaml(sc));
+    WriteOutputFile(out / "summary.json", summary.dump(2) + "\n");
+    WriteOutputFile(out / "replans.csv", csv.str());
+    WriteOutputFile(out / "config.yaml", EffectiveConfigYaml(sc));
 
     if (m_summaryOut != nullptr)
     {

@@ -4,6 +4,7 @@
  */
 #include "scenario-runner.h"
 
+#include "output-file.h"
 #include "planner-level-runner.h"
 #include "scenario-faults.h"
 
@@ -49,23 +50,6 @@ WallNow()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
-}
-
-void
-WriteFile(const std::filesystem::path& path, const std::string& text)
-{
-    // Write then rename, so a reader (a sweep collecting results) never sees half a file.
-    std::filesystem::path tmp = path;
-    tmp += ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        if (!out)
-        {
-            throw std::runtime_error("cannot write " + tmp.string());
-        }
-        out << text;
-    }
-    std::filesystem::rename(tmp, path);
 }
 
 /// `text` as one CSV field: quoted (quotes doubled) when it holds a comma, quote or newline.
@@ -1344,8 +1328,8 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     summary["jobs"] = jobs;
     if (!m_jobs.empty())
     {
-        WriteFile(out / "jobs.csv", jobsCsv.str());
-        WriteFile(out / "iterations.csv", iterationsCsv.str());
+        WriteOutputFile(out / "jobs.csv", jobsCsv.str());
+        WriteOutputFile(out / "iterations.csv", iterationsCsv.str());
     }
 
     json switches = json::array();
@@ -1427,19 +1411,20 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
             {"retransmissions", retx},
             {"values_checked", checked},
             {"value_errors", errors}};
-        WriteFile(out / "flows.csv", flowsCsv.str());
+        WriteOutputFile(out / "flows.csv", flowsCsv.str());
     }
 
-    WriteFile(out / "summary.json", summary.dump(2) + "\n");
-    WriteFile(out / "config.yaml", EffectiveConfigYaml(m_scenario));
-    WriteFile(out / "links.csv", LinksCsv());
-    WriteFile(out / "switches.csv", SwitchesCsv());
+    WriteOutputFile(out / "summary.json", summary.dump(2) + "\n");
+    WriteOutputFile(out / "config.yaml", EffectiveConfigYaml(m_scenario));
+    WriteOutputFile(out / "links.csv", LinksCsv());
+    WriteOutputFile(out / "switches.csv", SwitchesCsv());
     if (m_scenario.outputs.timeseriesIntervalPs > 0)
     {
-        WriteFile(out / "timeseries.csv",
-                  "time_s,queued_bytes_total,queued_bytes_max_port,packets_in_flight,packet_hops,"
-                  "aggregators_in_use,progress\n" +
-                      m_timeseries);
+        WriteOutputFile(
+            out / "timeseries.csv",
+            "time_s,queued_bytes_total,queued_bytes_max_port,packets_in_flight,packet_hops,"
+            "aggregators_in_use,progress\n" +
+                m_timeseries);
     }
 
     if (m_summaryOut != nullptr)
