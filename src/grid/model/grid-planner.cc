@@ -540,6 +540,19 @@ GridPlanner::Evaluate(const GridProblem& problem,
     }
     ev.lambdaBps = lambda;
     const InaTopology& topo = problem.GetTopology();
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        const uint32_t a = assignment[i];
+        if (!problem.Reaches(i, a) || (a != psTarget && !problem.SwitchReachesPs(a)))
+        {
+            // Failed links cut the worker's stream: nothing moves.
+            ev.lambdaBps = 0;
+            ev.bottleneck = "no route from " + topo.GetNode(problem.GetWorker(i)).name +
+                            " through " + topo.GetNode(problem.GetTargetNode(a)).name +
+                            " to the PS";
+            return ev;
+        }
+    }
     switch (kind)
     {
     case NIC:
@@ -630,9 +643,17 @@ class GriaLp
     {
         m_lambdaCol = m_lp.AddColumn(1.0, problem.GetMinWorkerRateBps() / kLpUnit);
         m_rCol.resize(static_cast<std::size_t>(m_nWorkers) * m_nTargets);
-        for (uint32_t& c : m_rCol)
+        for (uint32_t i = 0; i < m_nWorkers; ++i)
         {
-            c = m_lp.AddColumn(0.0);
+            for (uint32_t a = 0; a < m_nTargets; ++a)
+            {
+                // Failed links: a target the worker's route (or the switch's route to the PS)
+                // does not reach gets nothing.
+                const bool routed =
+                    problem.Reaches(i, a) && (a == m_nSwitches || problem.SwitchReachesPs(a));
+                m_rCol[static_cast<std::size_t>(i) * m_nTargets + a] =
+                    routed ? m_lp.AddColumn(0.0) : m_lp.AddColumn(0.0, 0.0);
+            }
         }
         m_yCol.resize(m_nSwitches);
         for (uint32_t& c : m_yCol)
