@@ -50,8 +50,11 @@ GridController::Of(Ptr<InaFabric> fabric)
     {
         c = CreateObject<GridController>();
         fabric->AggregateObject(c);
-        fabric->TraceConnectWithoutContext("RoutesChanged",
-                                           MakeCallback(&GridController::RoutesChanged, c));
+        // A plain pointer: the controller lives as long as the fabric it is aggregated to, and a
+        // counted one in the fabric's own trace would keep the two alive for ever.
+        fabric->TraceConnectWithoutContext(
+            "RoutesChanged",
+            MakeCallback(&GridController::RoutesChanged, PeekPointer(c)));
     }
     return c;
 }
