@@ -33,11 +33,15 @@ class InaPacketPool;
  * pairs are pushed, per key range, to the job's sparse PS shards over the reliable transport.
  *
  * Hot half: every push is acknowledged by the switch; once all are, the worker sends DONE; when
- * the switch has every worker's DONE it multicasts READY, and the workers pull the job's register
- * blocks (worker r pulls blocks r, r + N, ...), each answered by a RESULT multicast to every
- * worker. The hot half is back when the worker holds all blocks' results. Every packet the worker
- * sends is retransmitted with the retransmit flag until acknowledged (LibraRetxQueue); every READY
- * and RESULT it receives is acknowledged to the switch CPU.
+ * the switch has every worker's DONE it multicasts READY, and each worker pulls the parameters it
+ * uses (paper Sec. 3.2), i.e. the ranks it pushed: one PULL per push packet, carrying that
+ * packet's ranks (so it needs the same passes), answered by a RESULT to this worker alone with the
+ * round's sums. The hot half is back when every pull is answered; the worker then sends DONE of
+ * phase 1, and pushes its next round only once the switch's READY of phase 1 says every worker's
+ * pulls are answered, so that no push lands in a cell another worker has still to read. Every
+ * packet the worker sends is
+ * retransmitted with the retransmit flag until acknowledged (LibraRetxQueue); every READY and
+ * RESULT it receives is acknowledged to the switch CPU.
  * Cold half: back when every shard's pull reply has arrived.
  *
  * All tensors (the job's dense part, the DenseNet) go to the same PS hosts through a sharded PS
@@ -117,12 +121,15 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     void StartRound(uint32_t iteration);
     void SendPushes();
     void SendPush(uint32_t seq, bool retx);
-    void SendDone(bool retx);
+    void SendDone(uint32_t phase, bool retx);
+    void BeginPushes();
     void StartPulls();
     void SendPulls();
-    void SendPull(uint32_t block, bool retx);
-    void SendAck(uint8_t type, uint32_t round, uint32_t block);
+    void SendPull(uint32_t seq, bool retx);
+    void SendAck(uint8_t type, uint32_t round, uint32_t seq);
     InaPacket* NewPacket(uint8_t type, uint32_t round, uint32_t seq, bool retx);
+    /// A packet of this round carrying the (rank, value) words of push packet `seq`.
+    InaPacket* NewPairsPacket(uint8_t type, uint32_t seq, bool retx);
     void OnResult(InaPacket* p);
     void HotDone();
     void ColdReply(uint32_t shard, uint64_t bytes, std::vector<uint32_t>& words);
@@ -148,7 +155,6 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     uint32_t m_workers = 0;
     bool m_bound = false;
     bool m_hotEnabled = true; //!< false: every pair is cold (HotKeys 0)
-    uint32_t m_blocks = 0;    //!< register blocks of the job
     uint32_t m_registers = 0; //!< m (0 without hot keys)
     uint32_t m_window = 0;    //!< hot packets in flight
     bool m_check = false;
@@ -171,12 +177,15 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     std::vector<bool> m_pushDone;
     bool m_doneSent = false;
     bool m_doneAcked = false;
+    bool m_cleared = true;      //!< the previous round's cells are clean (its READY of phase 1)
+    uint32_t m_clearRound = 0;  //!< the round whose DONE of phase 1 awaits that READY
+    bool m_pushWaiting = false; //!< this round's pushes wait for m_cleared
     bool m_ready = false;
-    std::vector<uint32_t> m_myBlocks; //!< blocks this worker pulls
+    std::vector<uint32_t> m_pushKeys; //!< with check_values: the key of each pushed pair
     uint32_t m_nextPull = 0;
-    std::vector<bool> m_haveBlock;
-    std::vector<uint32_t> m_resultWords; //!< block b's m lane values at b * m
-    uint32_t m_blocksHave = 0;
+    std::vector<bool> m_havePull;        //!< pull p (of push packet p) answered
+    std::vector<uint32_t> m_resultWords; //!< the sum pulled for each pushed pair
+    uint32_t m_pullsHave = 0;
     bool m_hotBack = false;
     uint32_t m_coldReplies = 0;
     bool m_coldBack = false;

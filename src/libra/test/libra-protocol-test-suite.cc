@@ -102,10 +102,12 @@ Reason(Ptr<LibraProgram> program, const std::string& name)
 
 /**
  * Four workers, three iterations, LNS add. Every round: each hot pair is added once (the switch's
- * pairs_aggregated equals the hot pairs the workers sent), every worker gets every block's result
- * once, the pipeline recirculated exactly the passes the workers' Analyse predicted, the
- * registers are back to zero after the last round, and every hot value is within the tables'
- * stated bound of the true sum and every cold value exact.
+ * pairs_aggregated equals the hot pairs the workers sent), every worker pulls once per push packet
+ * and gets exactly those results back (none of the other workers' keys), the pipeline
+ * recirculated exactly the passes the workers' Analyse predicted (pushes and their pulls alike),
+ * the registers and their readers are back to zero after the last round (the last pull of a cell
+ * resets it), and every hot value is within the tables' stated bound of the true sum and every
+ * cold value exact.
  */
 class LibraEndToEndTestCase : public TestCase
 {
@@ -134,9 +136,15 @@ class LibraEndToEndTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Reason(program, "pairs_aggregated"),
                               static_cast<uint64_t>(hotPairs),
                               "every hot pair added exactly once");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "pull_packets"),
+                              Counter(job, "hot_packets"),
+                              "one pull per push packet");
         NS_TEST_EXPECT_MSG_EQ(Counter(job, "results_received"),
-                              4.0 * 3 * protocol->GetBlocks(),
-                              "every worker got every block's result once per round");
+                              Counter(job, "pull_packets"),
+                              "every pull answered once, to its worker only");
+        NS_TEST_EXPECT_MSG_EQ(Reason(program, "unpushed_reads"),
+                              0,
+                              "no cell read beyond its pushes");
         NS_TEST_EXPECT_MSG_EQ(Reason(program, "rounds_completed"), 3, "three rounds");
         uint64_t predicted = 0;
         for (uint32_t r = 0; r < 4; ++r)
@@ -146,13 +154,15 @@ class LibraEndToEndTestCase : public TestCase
                              .recirculations;
         }
         NS_TEST_EXPECT_MSG_EQ(program->GetPipeline()->GetUsage().recirculations,
-                              predicted,
-                              "the pipeline recirculated the passes the workers predicted");
+                              2 * predicted,
+                              "the pipeline recirculated the passes the workers predicted, for "
+                              "each push and again for its pull");
         for (uint32_t rank = 0; rank < protocol->GetHotKeys(); ++rank)
         {
-            if (program->ReadHot(1, rank) != 0.0f)
+            if (program->ReadHot(1, rank) != 0.0f || program->ReadReaders(1, rank) != 0)
             {
                 NS_TEST_EXPECT_MSG_EQ(program->ReadHot(1, rank), 0.0f, "registers reset by pulls");
+                NS_TEST_EXPECT_MSG_EQ(program->ReadReaders(1, rank), 0, "every reader pulled");
                 break;
             }
         }
@@ -266,6 +276,20 @@ class LibraLossTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "cold exact");
         NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "dense exact");
         NS_TEST_EXPECT_MSG_EQ(program->GetHeldCopies(), 0, "every held result acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(Reason(program, "unpushed_reads"),
+                              0,
+                              "no pull took effect twice (a cell read beyond its readers)");
+        for (uint32_t rank = 0; rank < DynamicCast<LibraProtocol>(job->GetProtocol())->GetHotKeys();
+             ++rank)
+        {
+            if (program->ReadReaders(1, rank) != 0 || program->ReadHot(1, rank) != 0.0f)
+            {
+                NS_TEST_EXPECT_MSG_EQ(program->ReadReaders(1, rank),
+                                      0,
+                                      "registers clean at the end");
+                break;
+            }
+        }
         Simulator::Destroy();
     }
 };
