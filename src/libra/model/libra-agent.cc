@@ -253,14 +253,12 @@ LibraAgent::StartRound(uint32_t iteration)
     m_havePull.assign(m_pushDone.size(), false);
     m_resultWords.assign(m_pushWords.size() / 2, 0);
     m_pullsHave = 0;
+    m_resultsIn = false;
     m_hotBack = !m_hotEnabled;
     if (m_hotEnabled)
     {
-        m_pushWaiting = !m_cleared;
-        if (!m_pushWaiting)
-        {
-            BeginPushes();
-        }
+        m_protocol->NoteRoundStarted();
+        BeginPushes();
     }
     RefreshStats();
 }
@@ -347,8 +345,7 @@ LibraAgent::SendPush(uint32_t seq, bool retx)
 void
 LibraAgent::SendDone(uint32_t phase, bool retx)
 {
-    const uint32_t round = phase == 0 ? m_round : m_clearRound;
-    InaPacket* p = NewPacket(LibraHeader::DONE, round, phase, retx);
+    InaPacket* p = NewPacket(LibraHeader::DONE, m_round, phase, retx);
     m_ownStats.packetsSent++;
     m_ownStats.wireBytesSent += p->wireBytes;
     if (retx)
@@ -359,7 +356,7 @@ LibraAgent::SendDone(uint32_t phase, bool retx)
     else
     {
         m_doneSent = m_doneSent || phase == 0;
-        m_retx.Sent(ItemId(ITEM_DONE, round, phase), Simulator::Now().GetTimeStep());
+        m_retx.Sent(ItemId(ITEM_DONE, m_round, phase), Simulator::Now().GetTimeStep());
     }
     m_host->Send(p);
     ArmTimer();
@@ -371,7 +368,7 @@ LibraAgent::StartPulls()
     m_nextPull = 0;
     if (m_havePull.empty())
     {
-        HotDone(); // nothing pushed, nothing to pull
+        ResultsIn(); // nothing pushed, nothing to pull
         return;
     }
     SendPulls();
@@ -460,26 +457,22 @@ LibraAgent::Receive(InaPacket* p, uint32_t /* port */)
         {
             m_doneAcked = m_retx.Acked(ItemId(ITEM_DONE, m_round, 0)) || m_doneAcked;
         }
-        else if (h->seq == 1 && h->round == m_clearRound)
+        else if (current)
         {
-            m_retx.Acked(ItemId(ITEM_DONE, m_clearRound, 1));
+            m_retx.Acked(ItemId(ITEM_DONE, m_round, h->seq));
         }
         break;
     case LibraHeader::READY:
         SendAck(LibraHeader::READY_ACK, h->round, h->seq);
         if (h->seq == 1)
         {
-            if (h->round == m_clearRound && !m_cleared)
+            if (current && m_resultsIn && !m_hotBack)
             {
-                // Every worker's pulls of that round are answered: its cells are clean.
-                NoteReceived();
-                m_retx.Acked(ItemId(ITEM_DONE, m_clearRound, 1));
-                m_cleared = true;
-                if (m_pushWaiting)
-                {
-                    m_pushWaiting = false;
-                    BeginPushes();
-                }
+                // Every worker's pulls of the round are answered: its cells are clean, and the
+                // next round may push.
+                m_retx.Acked(ItemId(ITEM_DONE, m_round, 1));
+                m_hotBack = true;
+                MaybeFinish();
             }
         }
         else if (current && !m_ready && m_doneSent)
@@ -532,21 +525,17 @@ LibraAgent::OnResult(InaPacket* p)
     }
     if (m_pullsHave == m_havePull.size())
     {
-        HotDone();
+        ResultsIn();
     }
 }
 
 void
-LibraAgent::HotDone()
+LibraAgent::ResultsIn()
 {
-    m_hotBack = true;
-    if (m_hotEnabled)
-    {
-        m_clearRound = m_round;
-        m_cleared = false;
-        SendDone(1, false);
-    }
-    if (m_check)
+    const bool checked = m_resultsIn; // a replayed round's results were checked the first time
+    m_resultsIn = true;
+    SendDone(1, false);
+    if (m_check && !checked)
     {
         const LibraValueBook::Round& book = m_protocol->GetBook().Get(m_round);
         uint64_t errors = 0;
@@ -575,7 +564,48 @@ LibraAgent::HotDone()
         }
         m_protocol->NoteChecks(m_pushKeys.size(), errors, worst, 0, 0);
     }
-    MaybeFinish();
+}
+
+LibraAgent::HotState
+LibraAgent::GetHotState(uint32_t* round) const
+{
+    *round = m_round;
+    if (!m_active || m_hotBack)
+    {
+        return HotState::IDLE;
+    }
+    return m_resultsIn ? HotState::RESULTS : HotState::PENDING;
+}
+
+void
+LibraAgent::Failover(InaAddress standby, FailoverAction action)
+{
+    m_switch = standby;
+    if (action == FailoverAction::READDRESS)
+    {
+        return;
+    }
+    m_retx.Clear();
+    if (action == FailoverAction::RELEASE)
+    {
+        // Every worker has its results: the standby's registers are clean, as the READY of
+        // phase 1 would have said.
+        m_hotBack = true;
+        MaybeFinish();
+        return;
+    }
+    // The standby has none of this round: push it all again, then pull.
+    m_nextPush = 0;
+    m_pushAcked = 0;
+    std::fill(m_pushDone.begin(), m_pushDone.end(), false);
+    m_doneSent = false;
+    m_doneAcked = false;
+    m_ready = false;
+    m_nextPull = 0;
+    std::fill(m_havePull.begin(), m_havePull.end(), false);
+    m_pullsHave = 0;
+    m_counters.replayedPackets += m_pushDone.size();
+    BeginPushes();
 }
 
 void
@@ -688,19 +718,6 @@ LibraAgent::OnTimer()
         const auto kind = static_cast<Item>(id >> 60);
         const auto round = static_cast<uint32_t>((id >> 24) & 0xfffffffULL);
         const auto seq = static_cast<uint32_t>(id & 0xffffff);
-        if (kind == ITEM_DONE && seq == 1)
-        {
-            // The pull phase's DONE outlives its round: the next round's pushes wait for it.
-            if (round == m_clearRound && !m_cleared)
-            {
-                SendDone(1, true);
-            }
-            else
-            {
-                m_retx.Acked(id);
-            }
-            continue;
-        }
         if (!m_active || round != m_round)
         {
             m_retx.Acked(id);
@@ -712,7 +729,7 @@ LibraAgent::OnTimer()
             SendPush(seq, true);
             break;
         case ITEM_DONE:
-            SendDone(0, true);
+            SendDone(seq, true);
             break;
         case ITEM_PULL:
             SendPull(seq, true);

@@ -36,10 +36,9 @@ class InaPacketPool;
  * the switch has every worker's DONE it multicasts READY, and each worker pulls the parameters it
  * uses (paper Sec. 3.2), i.e. the ranks it pushed: one PULL per push packet, carrying that
  * packet's ranks (so it needs the same passes), answered by a RESULT to this worker alone with the
- * round's sums. The hot half is back when every pull is answered; the worker then sends DONE of
- * phase 1, and pushes its next round only once the switch's READY of phase 1 says every worker's
- * pulls are answered, so that no push lands in a cell another worker has still to read. Every
- * packet the worker sends is
+ * round's sums. Once every pull is answered the worker sends DONE of phase 1; the hot half is back
+ * when the switch's READY of phase 1 says every worker's pulls are answered, so that no next-round
+ * push lands in a cell another worker has still to read. Every packet the worker sends is
  * retransmitted with the retransmit flag until acknowledged (LibraRetxQueue); every READY and
  * RESULT it receives is acknowledged to the switch CPU.
  * Cold half: back when every shard's pull reply has arrived.
@@ -64,6 +63,7 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
         uint64_t pulls = 0;           //!< pull packets (first transmissions)
         uint64_t resends = 0;         //!< hot-path packets sent again after a timeout
         uint64_t resultsReceived = 0; //!< RESULT packets that arrived (duplicates included)
+        uint64_t replayedPackets = 0; //!< push packets sent again to a standby after a failover
         int64_t sparseBusyPs = 0;     //!< time with a sparse round outstanding
     };
 
@@ -95,6 +95,33 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
         return m_counters;
     }
 
+    /// Where a worker stands when its aggregating switch fails (LibraProtocol::Failover).
+    enum class HotState
+    {
+        IDLE,    //!< no hot half outstanding (between rounds, or HotKeys 0)
+        PENDING, //!< the round's pushes or pulls are not all answered
+        RESULTS  //!< every pull answered, waiting for the READY of phase 1
+    };
+
+    /// \return where the worker stands, and its round in m_round's place
+    HotState GetHotState(uint32_t* round) const;
+
+    /// What LibraProtocol::Failover asks of a worker.
+    enum class FailoverAction
+    {
+        READDRESS, //!< only send to the standby from now on
+        REPLAY,    //!< and push and pull the current round's hot half again, from its start
+        RELEASE    //!< and take the failover as the READY of phase 1 it was waiting for
+    };
+
+    /**
+     * The switch failed and the controller moved the job to the standby: what the worker had in
+     * flight is gone with the switch (its timers are dropped).
+     * \param standby the standby switch's address
+     * \param action what to do with the round in progress
+     */
+    void Failover(InaAddress standby, FailoverAction action);
+
     // InaPacketSink: packets from the switch
     void Receive(InaPacket* p, uint32_t port) override;
 
@@ -123,6 +150,7 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     void SendPush(uint32_t seq, bool retx);
     void SendDone(uint32_t phase, bool retx);
     void BeginPushes();
+    void ResultsIn();
     void StartPulls();
     void SendPulls();
     void SendPull(uint32_t seq, bool retx);
@@ -131,7 +159,7 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     /// A packet of this round carrying the (rank, value) words of push packet `seq`.
     InaPacket* NewPairsPacket(uint8_t type, uint32_t seq, bool retx);
     void OnResult(InaPacket* p);
-    void HotDone();
+
     void ColdReply(uint32_t shard, uint64_t bytes, std::vector<uint32_t>& words);
     static void ColdThunk(LibraAgent* self,
                           uint32_t shard,
@@ -177,9 +205,7 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     std::vector<bool> m_pushDone;
     bool m_doneSent = false;
     bool m_doneAcked = false;
-    bool m_cleared = true;      //!< the previous round's cells are clean (its READY of phase 1)
-    uint32_t m_clearRound = 0;  //!< the round whose DONE of phase 1 awaits that READY
-    bool m_pushWaiting = false; //!< this round's pushes wait for m_cleared
+    bool m_resultsIn = false; //!< every pull of the round answered (and checked)
     bool m_ready = false;
     std::vector<uint32_t> m_pushKeys; //!< with check_values: the key of each pushed pair
     uint32_t m_nextPull = 0;

@@ -42,17 +42,19 @@ struct LibraHeader
     /// Message types.
     enum Type : uint8_t
     {
-        PUSH = 1,      //!< worker -> switch: hot pairs of one round
-        PUSH_ACK = 2,  //!< switch -> worker: the push was aggregated (or had been before)
-        DONE = 3,      //!< worker -> switch: seq 0: every push of this round acknowledged;
-                       //!< seq 1: every pull of this round answered
-        DONE_ACK = 4,  //!< switch -> worker
-        READY = 5,     //!< switch -> workers (multicast): every worker's DONE of phase seq is
-                       //!< in; 0: pull, 1: the registers are clean, push the next round
-        READY_ACK = 6, //!< worker -> switch CPU
-        PULL = 7,      //!< worker -> switch: read the sums of the ranks of one of its pushes
-        RESULT = 8,    //!< switch -> worker: a pull answered, its ranks with their sums
-        RESULT_ACK = 9 //!< worker -> switch CPU
+        PUSH = 1,          //!< worker -> switch: hot pairs of one round
+        PUSH_ACK = 2,      //!< switch -> worker: the push was aggregated (or had been before)
+        DONE = 3,          //!< worker -> switch: seq 0: every push of this round acknowledged;
+                           //!< seq 1: every pull of this round answered
+        DONE_ACK = 4,      //!< switch -> worker
+        READY = 5,         //!< switch -> workers (multicast): every worker's DONE of phase seq is
+                           //!< in; 0: pull, 1: the registers are clean, push the next round
+        READY_ACK = 6,     //!< worker -> switch CPU
+        PULL = 7,          //!< worker -> switch: read the sums of the ranks of one of its pushes
+        RESULT = 8,        //!< switch -> worker: a pull answered, its ranks with their sums
+        RESULT_ACK = 9,    //!< worker -> switch CPU
+        HEARTBEAT = 10,    //!< controller -> switch: are you well (paper Sec. 3.6, Figure 11)
+        HEARTBEAT_ACK = 11 //!< switch -> controller: the switch's statistics
     };
 
     /// Bytes of a header-only Libra packet (DONE, PULL, the ACKs): 54 B of headers, padded to

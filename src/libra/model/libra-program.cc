@@ -403,6 +403,15 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
     case LibraHeader::RESULT_ACK:
         ProcessAck(p, job);
         return;
+    case LibraHeader::HEARTBEAT: {
+        // Answered by the switch (Figure 11) with a statistic of its state: the copies its CPU
+        // holds. A failed switch answers nothing, which is how the controller finds out.
+        const uint32_t held = static_cast<uint32_t>(m_held.size());
+        MakeAck(p, LibraHeader::HEARTBEAT_ACK);
+        p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(std::min<uint32_t>(held, 0xffff));
+        Forward(p);
+        return;
+    }
     default:
         CountReason(BAD_PACKET);
         Consume(p);
