@@ -57,13 +57,6 @@ void
 TrainingJob::DoDispose()
 {
     m_workers.clear();
-    if (m_protocol != nullptr)
-    {
-        // The job made its protocol and owns it; the protocol and its agents hold each other,
-        // so only an explicit Dispose lets them, and the fabric they hold, go (a program that
-        // runs one simulation after another leaked a whole fabric per job without it).
-        m_protocol->Dispose();
-    }
     m_protocol = nullptr;
     m_ctx.fabric = nullptr;
     Object::DoDispose();
