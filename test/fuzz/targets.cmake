@@ -2,7 +2,7 @@
 # of user files, pure C++ (yaml-cpp, no ns-3), so the libFuzzer build compiles them alone with
 # coverage and sanitizers. Shared by test/fuzz/CMakeLists.txt (clang, libFuzzer: ./inasim fuzz)
 # and test/CMakeLists.txt (the replay tests every build runs).
-set(INASIM_FUZZ_TARGETS scenario sweep topology model-zoo)
+set(INASIM_FUZZ_TARGETS scenario sweep topology model-zoo switch-packets)
 set(_scenario_reader
     src/ina-scenario/model/scenario-loader.cc
     src/ina-scenario/model/scenario.cc
@@ -14,6 +14,10 @@ set(INASIM_FUZZ_SOURCES_topology src/ina-fabric/model/ina-topology.cc)
 set(INASIM_FUZZ_SOURCES_model-zoo
     src/ina-training/model/model-zoo.cc
     src/ina-training/model/ina-units.cc)
+# The switch programs need the simulator: whole modules (every model/ and helper/ source, with
+# coverage and sanitizers) on ns-3's libraries as Debian ships them.
+set(INASIM_FUZZ_MODULES_switch-packets
+    ina-fabric ina-training ina-protocol-kit switchml atp esa grid libra)
 
 # Seeds: the files users write, as the repository has them (relative to the root). The replay
 # tests run every target on its seeds and on test/fuzz/regressions/<target>/, where every input
@@ -22,3 +26,11 @@ set(INASIM_FUZZ_SEEDS_scenario examples/scenarios examples/sweeps/base test/malf
 set(INASIM_FUZZ_SEEDS_sweep examples/sweeps examples/papers)
 set(INASIM_FUZZ_SEEDS_topology topologies)
 set(INASIM_FUZZ_SEEDS_model-zoo src/ina-training/data/model-zoo.yaml)
+set(INASIM_FUZZ_SEEDS_switch-packets test/fuzz/seeds/switch-packets)
+
+# The longest input libFuzzer makes (-max_len; without it, the longest seed). The packaged zoo
+# (72 KB) made every model-zoo input tens of KB of YAML, 25 ms each in yaml-cpp alone; 8 KB holds
+# a whole model of the zoo, which is all the reader's paths need.
+set(INASIM_FUZZ_MAX_LEN_model-zoo 8192)
+# 32 packets of 96 bytes and the protocol byte (fuzz-switch-packets.cc reads no more).
+set(INASIM_FUZZ_MAX_LEN_switch-packets 3073)

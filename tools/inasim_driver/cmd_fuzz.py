@@ -48,6 +48,13 @@ def read_targets():
     return targets
 
 
+def read_max_len(name):
+    """The target's -max_len from test/fuzz/targets.cmake, or None (libFuzzer's default)."""
+    text = (FUZZ_DIR / "targets.cmake").read_text(encoding="utf-8")
+    m = re.search(r"set\(INASIM_FUZZ_MAX_LEN_%s (\d+)\)" % re.escape(name), text)
+    return int(m.group(1)) if m else None
+
+
 def fuzz_build_dir():
     return ROOT / "build-fuzz"
 
@@ -98,6 +105,9 @@ def run_target(name, seeds, runs, seconds):
         cmd.append(str(regressions))
     if seconds:
         cmd.insert(2, f"-max_total_time={seconds}")
+    max_len = read_max_len(name)
+    if max_len:
+        cmd.insert(2, f"-max_len={max_len}")
     log_path = bdir / f"fuzz-{name}.log"
     with open(log_path, "w", encoding="utf-8") as log:
         rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,

@@ -225,12 +225,18 @@ class FuzzTargetsTest(unittest.TestCase):
 
     def test_every_target_has_a_harness_and_existing_seeds(self):
         targets = cmd_fuzz.read_targets()
-        self.assertEqual(sorted(targets), ["model-zoo", "scenario", "sweep", "topology"])
+        self.assertEqual(sorted(targets),
+                         ["model-zoo", "scenario", "sweep", "switch-packets", "topology"])
         for name, seeds in targets.items():
             self.assertTrue((cmd_fuzz.FUZZ_DIR / f"fuzz-{name}.cc").is_file(), name)
             self.assertTrue(seeds, f"{name} has no seeds")
             for seed in seeds:
                 self.assertTrue((ROOT / seed).exists(), f"{name}: seed {seed} missing")
+
+    def test_max_len_is_read_per_target(self):
+        self.assertEqual(cmd_fuzz.read_max_len("model-zoo"), 8192)
+        self.assertEqual(cmd_fuzz.read_max_len("switch-packets"), 3073)
+        self.assertIsNone(cmd_fuzz.read_max_len("scenario"))
 
     def test_an_interrupted_run_is_not_a_failure_but_a_crash_is(self):
         self.assertEqual(cmd_fuzz.outcome(0, "Done 100 runs"), "clean")

@@ -70,15 +70,19 @@ ExactMatchTable::Home(uint64_t key) const
 void
 ExactMatchTable::Insert(uint64_t key, uint64_t value)
 {
-    const std::string what = "table \"" + m_name + "\" of \"" + m_program + "\"";
+    // The table's name for an error, built only when there is one: a switch program fills its
+    // tables entry by entry at install (Libra's LNS tables: tens of thousands of entries).
+    auto what = [this]() {
+        return "table \"" + m_name + "\" of \"" + m_program + "\"";
+    };
     if ((key & ~m_keyMask) != 0)
     {
-        throw std::invalid_argument(what + ": key " + std::to_string(key) + " does not fit in " +
+        throw std::invalid_argument(what() + ": key " + std::to_string(key) + " does not fit in " +
                                     std::to_string(m_keyBits) + " bit");
     }
     if ((value & ~m_valueMask) != 0)
     {
-        throw std::invalid_argument(what + ": value " + std::to_string(value) +
+        throw std::invalid_argument(what() + ": value " + std::to_string(value) +
                                     " does not fit in " + std::to_string(m_valueBits) + " bit");
     }
     if (Find(key, nullptr))
@@ -99,7 +103,7 @@ ExactMatchTable::Insert(uint64_t key, uint64_t value)
     }
     if (m_size >= m_capacity)
     {
-        throw std::length_error(what + " is full: it was declared with " +
+        throw std::length_error(what() + " is full: it was declared with " +
                                 std::to_string(m_capacity) + " entries");
     }
     ++m_size;

@@ -70,6 +70,12 @@ class InaRoutingTable
      */
     InaRoutingTable(const InaTopology& topology, const std::vector<bool>& linkFailed);
 
+    /// \return the nodes the table routes between (hosts, then switches)
+    uint32_t GetNNodes() const
+    {
+        return m_nNodes;
+    }
+
     /**
      * The equal-cost next hops (ports of `node`, ascending) on shortest paths from `node` to
      * `dst`; empty when node == dst. A host's only next hop is port 0. Hot path: no checks beyond

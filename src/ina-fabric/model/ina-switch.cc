@@ -194,6 +194,12 @@ InaSwitch::SelectPort(const InaPacket* p) const
             m_hostRule.upFirst +
             InaRoutingTable::EcmpHash(p->flowId, m_address, m_ecmpSeed) % m_hostRule.upCount);
     }
+    if (p->dst >= m_routes->GetNNodes())
+    {
+        // No such node: a header no sender of this fabric writes (garbage, a corrupted field).
+        // Dropped as no route instead of indexing the table with it; hosts took the rule above.
+        return INA_NO_PORT;
+    }
     const std::vector<uint16_t>& hops = m_routes->NextHops(m_address, p->dst);
     switch (hops.size())
     {

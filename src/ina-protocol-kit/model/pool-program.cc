@@ -290,7 +290,13 @@ PoolProgram::GetPoolSize() const
 bool
 PoolProgram::LookupJob(const InaPacket* p, PipelinePass& pass, const PoolHeader* h, uint64_t* entry)
 {
-    return p->jobId <= MAX_JOB_ID && h->psIndex < POOL_MAX_PS &&
+    // The header's key must name the packet's own job: aggregators are claimed and matched by
+    // key, and key 0 marks a free one, so a key of another job (or 0) would let a packet add
+    // into, or free, an aggregator a job it does not belong to holds (found by
+    // fuzz-switch-packets: a key-0 packet left its values in a "free" aggregator, and the next
+    // job to claim it got them in its sum).
+    return p->jobId <= MAX_JOB_ID && (h->jobIdAndSeq >> 16) == p->jobId &&
+           h->psIndex < POOL_MAX_PS &&
            pass.Lookup(*m_table, JobTableKey(p->jobId, h->psIndex), entry);
 }
 

@@ -175,7 +175,8 @@ class PoolProgram : public SwitchProgram, public PoolReasons
      * \param pass its pass
      * \param h its header
      * \param[out] entry the entry (GetJobEntry)
-     * \return whether this switch aggregates for the packet's (job, PS)
+     * \return whether this switch aggregates for the packet's (job, PS), and the header's key
+     *         names that job
      */
     bool LookupJob(const InaPacket* p, PipelinePass& pass, const PoolHeader* h, uint64_t* entry);
 

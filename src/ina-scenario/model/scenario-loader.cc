@@ -2104,9 +2104,21 @@ ScenarioLoader::LoadString(const std::string& yamlText,
                            const std::string& sourceName,
                            const std::vector<std::string>& overrides)
 {
+    return Complete(ReadDocument(yamlText, sourceName), overrides);
+}
+
+Scenario
+ScenarioLoader::ReadDocument(const std::string& yamlText, const std::string& sourceName)
+{
     Scenario s;
     s.origins.source = sourceName;
     ApplyDocument(s, yamlText, sourceName);
+    return s;
+}
+
+Scenario
+ScenarioLoader::Complete(Scenario s, const std::vector<std::string>& overrides)
+{
     for (const auto& o : overrides)
     {
         ApplyOverride(s, o);

@@ -53,6 +53,23 @@ class ScenarioLoader
     static Scenario LoadString(const std::string& yamlText,
                                const std::string& sourceName,
                                const std::vector<std::string>& overrides = {});
+
+    /**
+     * The document alone, before overrides, derived defaults and validation, for a caller that
+     * completes it with many override sets (a sweep, one set per run) without reading the YAML
+     * again each time. LoadString(text, source, overrides) is
+     * Complete(ReadDocument(text, source), overrides).
+     * \param yamlText the scenario document
+     * \param sourceName as for LoadString
+     */
+    static Scenario ReadDocument(const std::string& yamlText, const std::string& sourceName);
+
+    /**
+     * \param document what ReadDocument returned (a copy: it stays reusable)
+     * \param overrides "KEY=VALUE" strings, applied in order after the document
+     * \return the scenario with its overrides, derived defaults, validated
+     */
+    static Scenario Complete(Scenario document, const std::vector<std::string>& overrides);
 };
 
 /**

@@ -594,9 +594,28 @@ struct RunTemplate
     std::vector<std::string> shortNames;
     size_t width;
     bool seedSwept;
-    const std::string& baseText;
+    const Scenario& baseDocument; //!< the base file read once (ScenarioLoader::ReadDocument)
     const std::string& sourceName;
 };
+
+/// A run's folder name: its number and values, its seed when repeated, within MAX_ID_LENGTH.
+std::string
+MakeRunId(std::string id, uint64_t seed, uint32_t repeats)
+{
+    if (repeats > 1)
+    {
+        id += "-seed=" + std::to_string(seed);
+    }
+    if (id.size() > MAX_ID_LENGTH)
+    {
+        id.resize(MAX_ID_LENGTH);
+        while (!id.empty() && (id.back() == '-' || id.back() == '=' || id.back() == '_'))
+        {
+            id.pop_back();
+        }
+    }
+    return id;
+}
 
 /// Run `i` of the sweep: its pick of every dimension, id, overrides and seed (checked by loading).
 SweepRun
@@ -636,10 +655,19 @@ MakeRun(const RunTemplate& t, uint64_t i)
     {
         run.overrides.push_back("seed=" + std::to_string(plan.baseSeed + run.repeat));
     }
+    if (run.repeat > 0 && plan.baseSeed + run.repeat > plan.baseSeed)
+    {
+        // Repeats are innermost: repeat 0 of these same values was checked just before, and
+        // the seed is all that differs. Loading every repeat again made a sweep's expansion
+        // cost (repeats x runs) loads: seconds for a mistyped `repeats: 10000`.
+        run.seed = plan.baseSeed + run.repeat;
+        run.id = MakeRunId(id, run.seed, plan.repeats);
+        return run;
+    }
     Scenario loaded;
     try
     {
-        loaded = ScenarioLoader::LoadString(t.baseText, plan.baseFile, run.overrides);
+        loaded = ScenarioLoader::Complete(t.baseDocument, run.overrides);
     }
     catch (const ScenarioError& e)
     {
@@ -658,19 +686,7 @@ MakeRun(const RunTemplate& t, uint64_t i)
         throw ScenarioError(t.sourceName, "", "run " + id + " (" + all + "): " + e.what());
     }
     run.seed = loaded.seed;
-    if (plan.repeats > 1)
-    {
-        id += "-seed=" + std::to_string(run.seed);
-    }
-    if (id.size() > MAX_ID_LENGTH)
-    {
-        id.resize(MAX_ID_LENGTH);
-        while (!id.empty() && (id.back() == '-' || id.back() == '=' || id.back() == '_'))
-        {
-            id.pop_back();
-        }
-    }
-    run.id = id;
+    run.id = MakeRunId(id, run.seed, plan.repeats);
     return run;
 }
 
@@ -739,7 +755,8 @@ SweepExpander::ExpandString(const std::string& yamlText, const std::string& sour
     }
     plan.baseFile = basePath.lexically_normal().string();
     const std::string baseText = ReadText(plan.baseFile, "the base scenario", r.Where(base));
-    const Scenario baseScenario = ScenarioLoader::LoadString(baseText, plan.baseFile);
+    const Scenario baseDocument = ScenarioLoader::ReadDocument(baseText, plan.baseFile);
+    const Scenario baseScenario = ScenarioLoader::Complete(baseDocument, {});
     plan.baseSeed = baseScenario.seed;
 
     std::map<std::string, std::string> keyWhere;
@@ -774,7 +791,7 @@ SweepExpander::ExpandString(const std::string& yamlText, const std::string& sour
     const size_t width = std::max<size_t>(4, std::to_string(total == 0 ? 0 : total - 1).size());
 
     const RunTemplate
-        t{plan, dims, shortNames, width, keyWhere.count("seed") > 0, baseText, sourceName};
+        t{plan, dims, shortNames, width, keyWhere.count("seed") > 0, baseDocument, sourceName};
     for (uint64_t i = 0; i < total; ++i)
     {
         plan.runs.push_back(MakeRun(t, i));

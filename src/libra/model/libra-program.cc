@@ -369,7 +369,11 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         return;
     }
     Job& job = m_jobs[index];
-    if (h->worker >= job.cfg.workers)
+    // Header fields the switch CPU's records key on (a round or a push number no worker sends
+    // would not fit the record key: they threw out of the pipeline, found by
+    // fuzz-switch-packets).
+    if (h->worker >= job.cfg.workers || h->round >= LibraSwitchRecords::MAX_ROUND ||
+        (h->type == LibraHeader::PUSH && h->seq >= LibraSwitchRecords::MAX_SEQ))
     {
         CountReason(BAD_PACKET);
         Consume(p);

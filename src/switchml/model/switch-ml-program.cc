@@ -478,8 +478,16 @@ SwitchMlProgram::DoProcess(InaPacket* p, PipelinePass& pass)
     SwitchMlHeader* h = p->Header<SwitchMlHeader>();
     if ((h->flags & SwitchMlHeader::FLAG_HARVEST) != 0)
     {
-        Harvest(p, pass, h);
-        return;
+        if (pass.GetPassIndex() > 0)
+        {
+            Harvest(p, pass, h);
+            return;
+        }
+        // The flag is the switch's own note to its recirculated pass (metadata on hardware,
+        // not a header field its parser trusts): set on a packet from the wire, it is ignored,
+        // and the packet is checked as any other. Trusted, it read a register at the
+        // unchecked index the packet named (found by fuzz-switch-packets).
+        h->flags &= ~SwitchMlHeader::FLAG_HARVEST;
     }
     if (m_address == INA_NO_ADDRESS)
     {
