@@ -219,6 +219,7 @@ InaFabricHelper::Build(const InaTopology& topology) const
                     UintegerValue(topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes));
                 dev->SetAttribute("PriorityClasses", UintegerValue(m_priorityClasses));
                 dev->SetMtu(mtu);
+                dev->SetEventBatcher(&fabric->GetEventBatcher());
                 if (m_lossRate > 0)
                 {
                     dev->SetAttribute("ErrorModel", PointerValue(MakeLoss(m_lossRate, stream++)));

@@ -27,6 +27,7 @@ InaFabric::GetTypeId()
 
 InaFabric::InaFabric()
     : m_pool(new InaPacketPool)
+    , m_batcher(new InaEventBatcher)
 {
 }
 
@@ -66,6 +67,12 @@ InaPacketPool&
 InaFabric::GetPool()
 {
     return *m_pool;
+}
+
+InaEventBatcher&
+InaFabric::GetEventBatcher()
+{
+    return *m_batcher;
 }
 
 uint64_t

@@ -93,6 +93,8 @@ InaNetDevice::DoDispose()
     m_errorModel = nullptr;
     m_lossProbe = nullptr;
     m_pcap = nullptr;
+    m_batcher = nullptr;
+    m_ownBatcher.reset();
     NetDevice::DoDispose();
 }
 
@@ -124,6 +126,12 @@ InaNetDevice::PacedPs(uint32_t bytes) const
     return static_cast<int64_t>(
         (static_cast<uint64_t>(bytes) * 8000000000000ULL + m_injectionCapBps - 1) /
         m_injectionCapBps);
+}
+
+void
+InaNetDevice::SetEventBatcher(InaEventBatcher* batcher)
+{
+    m_batcher = batcher;
 }
 
 void
@@ -180,6 +188,11 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
         m_delayPs = m_channel->GetDelay().GetTimeStep();
         m_rateBps = m_rate.GetBitRate();
         m_classQueues.resize(m_priorityClasses);
+        if (m_batcher == nullptr)
+        {
+            m_ownBatcher = std::make_unique<InaEventBatcher>();
+            m_batcher = m_ownBatcher.get();
+        }
     }
     const int64_t now = Simulator::Now().GetTimeStep();
     const uint32_t bytes = p->wireBytes;
@@ -278,7 +291,7 @@ InaNetDevice::PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int
     ++m_tail;
     if (m_tail - m_head == 1)
     {
-        InaEventBatcher::ScheduleAt(arrive, this);
+        m_batcher->ScheduleAt(arrive, this);
     }
 }
 
@@ -304,7 +317,7 @@ InaNetDevice::OnArrival()
     ++m_head;
     if (m_head != m_tail)
     {
-        InaEventBatcher::ScheduleAt(m_ring[m_head & (m_ring.size() - 1)].arrivePs, this);
+        m_batcher->ScheduleAt(m_ring[m_head & (m_ring.size() - 1)].arrivePs, this);
     }
     if (lost != NOT_LOST)
     {

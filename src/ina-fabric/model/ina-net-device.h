@@ -16,6 +16,7 @@
 #include "ns3/pcap-file-wrapper.h"
 
 #include <deque>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -65,6 +66,12 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     void SetInjectionRateCap(uint64_t bps);
     /// \return the injection cap in bit/s (0: none)
     uint64_t GetInjectionRateCap() const;
+
+    /**
+     * Share `batcher` (its fabric's) for the arrival events of this device. A device given none
+     * makes one of its own when it first sends (a link built by hand, outside a fabric).
+     */
+    void SetEventBatcher(InaEventBatcher* batcher);
 
     /// Write every packet this device sends to a pcap file (LINKTYPE_USER0, inasim header).
     void EnablePcap(const std::string& filename);
@@ -161,6 +168,7 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     uint64_t m_backlogBytes = 0;
     int64_t m_busyUntilPs = 0;
     int64_t m_lastArrivePs = 0;
+    InaEventBatcher* m_batcher = nullptr; //!< the fabric's (SetEventBatcher) or m_ownBatcher
     InaPacketSink* m_peerSink = nullptr; //!< the peer's owner, so an arrival does not read the peer
     uint32_t m_peerPortIndex = 0;        //!< the peer's port index at its owner
     uint16_t m_mtu = 1500;               //!< largest packet the link carries (wire bytes)
@@ -196,6 +204,7 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
 
     Ptr<Packet> m_lossProbe;   //!< ErrorModel needs a Packet; kept for the size last drawn
     uint64_t m_faultDrops = 0; //!< GetFaultDrops
+    std::unique_ptr<InaEventBatcher> m_ownBatcher; //!< when no fabric gave one
 };
 
 } // namespace ns3
