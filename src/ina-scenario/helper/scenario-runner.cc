@@ -320,7 +320,7 @@ ScenarioRunner::BuildTopology() const
 }
 
 void
-ScenarioRunner::BuildFabric()
+ScenarioRunner::BuildFabric(const std::function<void(const std::string&)>& step)
 {
     const ScenarioTopology& t = m_scenario.topology;
     const ScenarioSwitch& sw = m_scenario.switchConfig;
@@ -417,6 +417,7 @@ ScenarioRunner::BuildFabric()
         std::filesystem::create_directories(std::filesystem::path(m_outDir) / "pcap");
         helper.EnablePcap((std::filesystem::path(m_outDir) / "pcap" / "inasim").string());
     }
+    helper.SetProgress(step);
     m_fabric = helper.Build(topo);
     for (const auto& [name, capacity] : sw.aggregation.perSwitch)
     {
@@ -1069,7 +1070,7 @@ ScenarioRunner::Prepare()
             *m_progressOut << "[inasim] set-up: " << what << line << "\n" << std::flush;
         }
     };
-    BuildFabric();
+    BuildFabric(step);
     m_faults = std::make_unique<ScenarioFaults>(m_scenario, m_fabric);
     step("fabric built: " + std::to_string(m_fabric->GetNHosts()) + " hosts, " +
          std::to_string(m_fabric->GetSwitches().size()) + " switches, " +

@@ -11,6 +11,7 @@
 #include "ns3/scenario.h"
 #include "ns3/training-job.h"
 
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -83,7 +84,8 @@ class ScenarioRunner
     };
 
     InaTopology BuildTopology() const;
-    void BuildFabric();
+    /// \param step reports a finished step of the build (set-up progress lines)
+    void BuildFabric(const std::function<void(const std::string&)>& step);
     void InstallTraffic();
     void InstallJobs();
     void ScheduleProgress();
