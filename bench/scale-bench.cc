@@ -88,7 +88,7 @@ RunSize(uint32_t k, uint64_t hopBudget, bool run)
         // Set-up alone: what a fabric of this size costs before the first packet.
         r.setupS = std::chrono::duration<double>(t1 - t0).count();
         r.peakRss = BenchPeakRssBytes();
-        senders.clear();
+        traffic.reset();
         Simulator::Destroy();
         return r;
     }
