@@ -23,6 +23,7 @@
 #include "ns3/command-line.h"
 #include "ns3/grid-baselines.h"
 #include "ns3/grid-problem.h"
+#include "ns3/ina-split-mix.h"
 #include "ns3/ina-topology.h"
 
 #include <algorithm>
@@ -70,15 +71,6 @@ ParseList(const std::string& text, const std::string& option)
         throw std::invalid_argument("--" + option + " is empty");
     }
     return out;
-}
-
-uint64_t
-SplitMix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
 }
 
 /// Uniform on [0, 1) from the top 53 bits (the same on every platform).
@@ -343,7 +335,7 @@ RunSweep(const std::string& scenario,
         Sum ger;
         for (uint32_t s = 0; s < seeds; ++s)
         {
-            const uint64_t instanceSeed = SplitMix64(SplitMix64(base.seed) ^ (s + 1));
+            const uint64_t instanceSeed = InaSplitMix64(InaSplitMix64(base.seed) ^ (s + 1));
             std::mt19937_64 rng(instanceSeed);
             std::vector<uint32_t> chosen;
             if (percent == 0)

@@ -6,6 +6,7 @@
 
 #include "grid-lp.h"
 
+#include "ns3/ina-split-mix.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -29,15 +30,6 @@ constexpr double kLpUnit = 1e9;
 
 /// Relative slack on capacity checks, for rates computed as capacity / count.
 constexpr double kRelTol = 1e-12;
-
-uint64_t
-SplitMix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 /// Uniform on [0, 1) from the top 53 bits: the same on every platform, unlike
 /// std::uniform_real_distribution.
@@ -733,7 +725,7 @@ GridPlanner::Plan(const GridProblem& problem) const
         }
     }
 
-    std::mt19937_64 rng(SplitMix64(m_options.seed));
+    std::mt19937_64 rng(InaSplitMix64(m_options.seed));
     std::vector<uint32_t> assignment(nWorkers);
     std::vector<uint32_t> best;
     double bestLambda = -1;

@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
+#include "ns3/ina-split-mix.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -40,15 +41,6 @@ Below(std::mt19937_64& rng, uint64_t n)
         x = rng();
     }
     return x % n;
-}
-
-uint64_t
-SplitMix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
 }
 
 std::string
@@ -391,7 +383,7 @@ InaFlowApp::ReceivedThunk(InaFlowApp* self,
 uint32_t
 InaFlowApp::ValueWord(uint32_t flowId, uint64_t index) const
 {
-    return static_cast<uint32_t>(SplitMix64(SplitMix64(m_seed ^ flowId) + index));
+    return static_cast<uint32_t>(InaSplitMix64(InaSplitMix64(m_seed ^ flowId) + index));
 }
 
 void

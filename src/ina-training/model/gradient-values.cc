@@ -4,26 +4,16 @@
  */
 #include "gradient-values.h"
 
+#include "ns3/ina-split-mix.h"
+
 namespace ns3
 {
-
-namespace
-{
-uint64_t
-Mix(uint64_t x)
-{
-    // splitmix64 finalizer: a fixed function, identical on every platform and library.
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-} // namespace
 
 float
 GradientValues::Value(uint64_t seed, uint64_t tensorId, uint32_t worker, uint64_t index)
 {
-    uint64_t h = Mix(Mix(Mix(seed) ^ tensorId) ^ (static_cast<uint64_t>(worker) << 40 ^ index));
+    uint64_t h = InaSplitMix64(InaSplitMix64(InaSplitMix64(seed) ^ tensorId) ^
+                               (static_cast<uint64_t>(worker) << 40 ^ index));
     // 13 bits: an integer in [-4096, 4096], scaled by 2^-12 into [-1, 1]; exact in a float.
     int64_t k = static_cast<int64_t>(h % 8193) - 4096;
     return static_cast<float>(k) * static_cast<float>(RANGE / 4096.0);

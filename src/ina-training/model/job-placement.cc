@@ -4,24 +4,14 @@
  */
 #include "job-placement.h"
 
+#include "ns3/ina-split-mix.h"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
 
 namespace ns3
 {
-
-namespace
-{
-uint64_t
-SplitMix(uint64_t& state)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-} // namespace
 
 std::vector<uint32_t>
 JobPlacement::Place(Kind kind,
@@ -106,7 +96,7 @@ JobPlacement::Place(Kind kind,
             uint64_t state = seed ^ 0x5eedULL;
             for (std::size_t i = free.size() - 1; i > 0; --i)
             {
-                std::size_t j = SplitMix(state) % (i + 1);
+                std::size_t j = InaSplitMix64Next(state) % (i + 1);
                 std::swap(free[i], free[j]);
             }
             chosen.assign(free.begin(), free.begin() + count);

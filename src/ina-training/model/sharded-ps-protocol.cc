@@ -9,6 +9,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
+#include "ns3/ina-split-mix.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
@@ -28,18 +29,6 @@ static AggregationProtocolRegistry::Registrar g_psProtocol(
     "ns3::ShardedPsProtocol",
     "sharded parameter servers (push shards, servers sum, pull results) over the reliable "
     "transport; no in-network aggregation");
-
-namespace
-{
-uint64_t
-SplitMix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-} // namespace
 
 TypeId
 ShardedPsProtocol::GetTypeId()
@@ -106,9 +95,9 @@ ShardedPsProtocol::ServerOf(uint64_t tensorId,
 {
     if (placement == ROUND_ROBIN)
     {
-        return static_cast<uint32_t>((SplitMix64(tensorId) + shard) % servers);
+        return static_cast<uint32_t>((InaSplitMix64(tensorId) + shard) % servers);
     }
-    return static_cast<uint32_t>(SplitMix64(SplitMix64(tensorId) + shard) % servers);
+    return static_cast<uint32_t>(InaSplitMix64(InaSplitMix64(tensorId) + shard) % servers);
 }
 
 void

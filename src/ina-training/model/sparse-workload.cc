@@ -4,6 +4,8 @@
  */
 #include "sparse-workload.h"
 
+#include "ns3/ina-split-mix.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -15,15 +17,6 @@ namespace ns3
 
 namespace
 {
-
-uint64_t
-SplitMix64(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /// \return a double in [0, 1) from the top 53 bits, the same on every platform
 double
@@ -95,7 +88,7 @@ SparseWorkload::SparseWorkload(uint32_t rows,
     m_halfMask = (uint64_t{1} << m_halfBits) - 1;
     for (uint64_t i = 0; i < 4; ++i)
     {
-        m_roundKeys[i] = SplitMix64(seed + 0x5045524d00ULL + i);
+        m_roundKeys[i] = InaSplitMix64(seed + 0x5045524d00ULL + i);
     }
 
     m_hIntegralX1 = HIntegral(1.5) - 1.0;
@@ -192,7 +185,7 @@ SparseWorkload::FeistelForward(uint64_t x) const
     uint64_t right = x & m_halfMask;
     for (int i = 0; i < 4; ++i)
     {
-        uint64_t next = left ^ (SplitMix64(right ^ m_roundKeys[i]) & m_halfMask);
+        uint64_t next = left ^ (InaSplitMix64(right ^ m_roundKeys[i]) & m_halfMask);
         left = right;
         right = next;
     }
@@ -206,7 +199,7 @@ SparseWorkload::FeistelBackward(uint64_t x) const
     uint64_t right = x & m_halfMask;
     for (int i = 3; i >= 0; --i)
     {
-        uint64_t prev = right ^ (SplitMix64(left ^ m_roundKeys[i]) & m_halfMask);
+        uint64_t prev = right ^ (InaSplitMix64(left ^ m_roundKeys[i]) & m_halfMask);
         right = left;
         left = prev;
     }
@@ -266,7 +259,7 @@ SparseWorkload::HotRows(uint32_t h) const
 std::vector<uint32_t>
 SparseWorkload::AccessesForIteration(uint32_t worker, uint32_t iteration) const
 {
-    std::mt19937_64 rng(SplitMix64(SplitMix64(SplitMix64(m_seed) ^ worker) ^ iteration));
+    std::mt19937_64 rng(InaSplitMix64(InaSplitMix64(InaSplitMix64(m_seed) ^ worker) ^ iteration));
     std::vector<uint32_t> rows(m_accesses);
     for (auto& r : rows)
     {

@@ -10,6 +10,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
+#include "ns3/ina-split-mix.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -28,15 +29,6 @@ NS_OBJECT_ENSURE_REGISTERED(WorkerApp);
 
 namespace
 {
-uint64_t
-SplitMix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 /// Keeps the jitter's draws apart from other users of the job's seed (gradient values, placement).
 constexpr uint64_t JITTER_SALT = 0x4a49545445520000ULL; // "JITTER"
 } // namespace
@@ -288,8 +280,8 @@ WorkerApp::JitterDraw(uint64_t seed,
     {
         return 0;
     }
-    const uint64_t h = SplitMix64(SplitMix64(SplitMix64(seed ^ JITTER_SALT) ^ rank) ^
-                                  (static_cast<uint64_t>(iteration) << 32 | piece));
+    const uint64_t h = InaSplitMix64(InaSplitMix64(InaSplitMix64(seed ^ JITTER_SALT) ^ rank) ^
+                                     (static_cast<uint64_t>(iteration) << 32 | piece));
     const unsigned __int128 scaled =
         static_cast<unsigned __int128>(h) * (static_cast<uint64_t>(maxSteps) + 1);
     return static_cast<int64_t>(scaled >> 64);
