@@ -32,13 +32,13 @@ ROWS = [
      "packet:rate", "worker rate (Gb/s)", "grid", 3.0, ""),
     ("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
      "packet:rate", "worker rate (Gb/s)", "atp", 2.43,
-     "the paper's value is the fluid bound with L1 exactly full; ATP's window (halved on ECN "
-     "from L1, where the fragments s1 passes arrive in line-rate bursts, +1 packet per window) "
-     "keeps L1 at 82 % on average, and the queue in front of s1's full pipeline (0.6 ms mean "
-     "wait at the default 1 MiB) stretches its round trip; a smaller queue passes a fragment on "
-     "every burst (1.19 Gb/s at 16 kB), a deeper one never fills under ATP's 1200-packet "
-     "MaxWindow and nothing passes (2.25 = 9/4 at 4 MiB); ATP's own level 2 at s3 is capped by "
-     "s3's capacity (9/4 = 2.25, 2.20 measured)"),
+     "the paper's value is the fluid bound with s1 full and L1 exactly full (0.75 Gb/s passed "
+     "to s3); s1's capacity queue marks ECN as every queue does, so ATP's AIMD backs its "
+     "workers off to what s1 aggregates (s1 measured at 9.0 Gb/s, 26,960 marks, peak queue 216 "
+     "kB), the queue never reaches the 1 MiB at which a fragment passes, nothing passes and "
+     "W1-W4 get 9/4 = 2.25; before the marks (no signal from the capacity queue) 2.21. "
+     "Reaching 2.4375 needs s1 to pass the excess while ATP keeps sending it, which a switch "
+     "that signals it is full does not get"),
     ("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
      "packet:rate", "worker rate (Gb/s)", "switchml-ps", None,
      "the paper gives no SwitchML value for Fig. 1; the planner level gives 2.25 (s1 full)"),

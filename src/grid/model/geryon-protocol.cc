@@ -47,6 +47,12 @@ GeryonProtocol::NeedsProgrammableSwitches() const
     return false;
 }
 
+bool
+GeryonProtocol::FollowsFabricRoutes() const
+{
+    return false;
+}
+
 std::string
 GeryonProtocol::GetProtocolLabel() const
 {

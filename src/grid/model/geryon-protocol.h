@@ -17,7 +17,9 @@ namespace ns3
  * worker one path to the PS and the common rate; each worker sends every fragment to the PS on
  * its path (pinned per worker, as GRID's routes), paced at that rate (Pace), and the PS
  * aggregates everything and answers each worker. No switch aggregates, so no switch runs a
- * program and none spends aggregation capacity; switch.ina_tiers may be empty.
+ * program and none spends aggregation capacity; switch.ina_tiers may be empty. Its paths are
+ * GeryonRouter's flow schedule, not the fabric's routes, so GridController does not re-plan it
+ * (FollowsFabricRoutes).
  */
 class GeryonProtocol : public GridProtocol
 {
@@ -35,6 +37,7 @@ class GeryonProtocol : public GridProtocol
     GridPlan PlanJob(const GridProblem& problem,
                      const GridPlanner::Options& options) const override;
     bool NeedsProgrammableSwitches() const override;
+    bool FollowsFabricRoutes() const override;
     std::string GetProtocolLabel() const override;
 };
 

@@ -532,6 +532,19 @@ GridPlanner::Evaluate(const GridProblem& problem,
     }
     ev.lambdaBps = lambda;
     const InaTopology& topo = problem.GetTopology();
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        const uint32_t a = assignment[i];
+        if (!problem.Reaches(i, a) || (a != psTarget && !problem.SwitchReachesPs(a)))
+        {
+            // Failed links cut the worker's stream: nothing moves.
+            ev.lambdaBps = 0;
+            ev.bottleneck = "no route from " + topo.GetNode(problem.GetWorker(i)).name +
+                            " through " + topo.GetNode(problem.GetTargetNode(a)).name +
+                            " to the PS";
+            return ev;
+        }
+    }
     switch (kind)
     {
     case NIC:
@@ -602,182 +615,256 @@ GridPlanner::MakePlan(const GridProblem& problem,
     return plan;
 }
 
-GridPlan
-GridPlanner::Plan(const GridProblem& problem) const
+namespace
 {
-    const uint32_t nWorkers = problem.GetNWorkers();
-    const uint32_t nSwitches = problem.GetNSwitches();
-    const uint32_t nTargets = nSwitches + 1;
-    const uint32_t psTarget = problem.GetPsTarget();
 
-    GridLp lp;
-    const uint32_t lambdaCol = lp.AddColumn(1.0, problem.GetMinWorkerRateBps() / kLpUnit);
-    std::vector<uint32_t> rCol(static_cast<std::size_t>(nWorkers) * nTargets);
-    for (uint32_t i = 0; i < nWorkers; ++i)
+/**
+ * The GRIA LP of one problem (spec B.4 step 2): columns lambda, r(i, a) per worker and target,
+ * y_j per switch; rows as the paper's Sec. 4.2 (each worker's rates sum to lambda, r(i, j) <= y_j,
+ * switch capacities, PS ingress) plus, with link rows, one row per directed edge some route uses.
+ * Rates in Gb/s (kLpUnit).
+ */
+class GriaLp
+{
+  public:
+    explicit GriaLp(const GridProblem& problem)
+        : m_problem(problem)
+        , m_nWorkers(problem.GetNWorkers())
+        , m_nSwitches(problem.GetNSwitches())
+        , m_nTargets(m_nSwitches + 1)
     {
-        for (uint32_t a = 0; a < nTargets; ++a)
+        m_lambdaCol = m_lp.AddColumn(1.0, problem.GetMinWorkerRateBps() / kLpUnit);
+        m_rCol.resize(static_cast<std::size_t>(m_nWorkers) * m_nTargets);
+        for (uint32_t i = 0; i < m_nWorkers; ++i)
         {
-            rCol[static_cast<std::size_t>(i) * nTargets + a] = lp.AddColumn(0.0);
-        }
-    }
-    std::vector<uint32_t> yCol(nSwitches);
-    for (uint32_t j = 0; j < nSwitches; ++j)
-    {
-        yCol[j] = lp.AddColumn(0.0);
-    }
-    auto r = [&](uint32_t i, uint32_t a) {
-        return rCol[static_cast<std::size_t>(i) * nTargets + a];
-    };
-
-    std::vector<GridLp::Term> terms;
-    for (uint32_t i = 0; i < nWorkers; ++i)
-    {
-        terms.clear();
-        for (uint32_t a = 0; a < nTargets; ++a)
-        {
-            terms.push_back({r(i, a), 1.0});
-        }
-        terms.push_back({lambdaCol, -1.0});
-        lp.AddRow(terms, GridLp::Sense::EQUAL, 0.0);
-    }
-    for (uint32_t i = 0; i < nWorkers; ++i)
-    {
-        for (uint32_t j = 0; j < nSwitches; ++j)
-        {
-            lp.AddRow({{r(i, j), 1.0}, {yCol[j], -1.0}}, GridLp::Sense::LESS_EQUAL, 0.0);
-        }
-    }
-    for (uint32_t j = 0; j < nSwitches; ++j)
-    {
-        terms.clear();
-        for (uint32_t i = 0; i < nWorkers; ++i)
-        {
-            terms.push_back({r(i, j), 1.0});
-        }
-        lp.AddRow(terms, GridLp::Sense::LESS_EQUAL, problem.GetSwitchCapacityBps(j) / kLpUnit);
-    }
-    terms.clear();
-    for (uint32_t i = 0; i < nWorkers; ++i)
-    {
-        terms.push_back({r(i, psTarget), 1.0});
-    }
-    for (uint32_t j = 0; j < nSwitches; ++j)
-    {
-        terms.push_back({yCol[j], 1.0});
-    }
-    lp.AddRow(terms, GridLp::Sense::LESS_EQUAL, problem.GetPsIngressBps() / kLpUnit);
-    uint32_t linkRows = 0;
-    if (m_options.linkRows)
-    {
-        std::vector<std::vector<GridLp::Term>> byEdge(problem.GetNEdges());
-        for (uint32_t i = 0; i < nWorkers; ++i)
-        {
-            for (uint32_t a = 0; a < nTargets; ++a)
+            for (uint32_t a = 0; a < m_nTargets; ++a)
             {
-                for (uint32_t e : problem.GetWorkerPath(i, a))
+                // Failed links: a target the worker's route (or the switch's route to the PS)
+                // does not reach gets nothing.
+                const bool routed =
+                    problem.Reaches(i, a) && (a == m_nSwitches || problem.SwitchReachesPs(a));
+                m_rCol[static_cast<std::size_t>(i) * m_nTargets + a] =
+                    routed ? m_lp.AddColumn(0.0) : m_lp.AddColumn(0.0, 0.0);
+            }
+        }
+        m_yCol.resize(m_nSwitches);
+        for (uint32_t& c : m_yCol)
+        {
+            c = m_lp.AddColumn(0.0);
+        }
+        AddModelRows();
+    }
+
+    /// Add the per-edge rows; \return how many
+    uint32_t AddLinkRows()
+    {
+        std::vector<std::vector<GridLp::Term>> byEdge(m_problem.GetNEdges());
+        for (uint32_t i = 0; i < m_nWorkers; ++i)
+        {
+            for (uint32_t a = 0; a < m_nTargets; ++a)
+            {
+                for (uint32_t e : m_problem.GetWorkerPath(i, a))
                 {
-                    byEdge[e].push_back({r(i, a), 1.0});
+                    byEdge[e].push_back({R(i, a), 1.0});
                 }
             }
         }
-        for (uint32_t j = 0; j < nSwitches; ++j)
+        for (uint32_t j = 0; j < m_nSwitches; ++j)
         {
-            for (uint32_t e : problem.GetSwitchPath(j))
+            for (uint32_t e : m_problem.GetSwitchPath(j))
             {
-                byEdge[e].push_back({yCol[j], 1.0});
+                byEdge[e].push_back({m_yCol[j], 1.0});
             }
         }
+        uint32_t linkRows = 0;
         for (uint32_t e = 0; e < byEdge.size(); ++e)
         {
             if (!byEdge[e].empty())
             {
-                lp.AddRow(byEdge[e],
-                          GridLp::Sense::LESS_EQUAL,
-                          problem.GetEdgeCapacityBps(e) / kLpUnit);
+                m_lp.AddRow(byEdge[e],
+                            GridLp::Sense::LESS_EQUAL,
+                            m_problem.GetEdgeCapacityBps(e) / kLpUnit);
                 ++linkRows;
             }
         }
-    }
-    NS_LOG_INFO("GRID LP: " << lp.GetNColumns() << " columns, " << lp.GetNRows() << " rows ("
-                            << linkRows << " link rows)");
-    const GridLp::Status status = lp.Maximize();
-    if (status != GridLp::Status::OPTIMAL)
-    {
-        throw std::runtime_error(std::string("GridPlanner: lp_solve did not solve the GRIA LP (") +
-                                 GridLp::StatusName(status) + ", lp_solve code " +
-                                 std::to_string(lp.GetSolverCode()) + ", " +
-                                 std::to_string(lp.GetNColumns()) + " columns, " +
-                                 std::to_string(lp.GetNRows()) + " rows)");
+        return linkRows;
     }
 
-    // Solver noise (negative zeros, 1e-15 leftovers) must not become rounding probabilities.
-    const double lpLambda = lp.GetValue(lambdaCol);
-    const double noise = std::max(lpLambda, 1.0) * 1e-9;
-    std::vector<std::vector<double>> rates(nWorkers, std::vector<double>(nTargets, 0.0));
-    std::vector<double> workerTotal(nWorkers, 0.0);
-    for (uint32_t i = 0; i < nWorkers; ++i)
+    /// Solve; throws std::runtime_error naming lp_solve's status unless optimal.
+    void Solve()
     {
-        for (uint32_t a = 0; a < nTargets; ++a)
+        const GridLp::Status status = m_lp.Maximize();
+        if (status != GridLp::Status::OPTIMAL)
         {
-            const double v = lp.GetValue(r(i, a));
-            rates[i][a] = v > noise ? v : 0.0;
-            workerTotal[i] += rates[i][a];
+            throw std::runtime_error(
+                std::string("GridPlanner: lp_solve did not solve the GRIA LP (") +
+                GridLp::StatusName(status) + ", lp_solve code " +
+                std::to_string(m_lp.GetSolverCode()) + ", " + std::to_string(m_lp.GetNColumns()) +
+                " columns, " + std::to_string(m_lp.GetNRows()) + " rows)");
         }
     }
 
-    std::mt19937_64 rng(InaSplitMix64(m_options.seed));
-    std::vector<uint32_t> assignment(nWorkers);
-    std::vector<uint32_t> best;
-    double bestLambda = -1;
-    uint32_t bestTrial = 0;
-    for (uint32_t t = 0; t < m_options.trials; ++t)
+    /// \return lambda~ in Gb/s
+    double GetLambda() const
     {
-        for (uint32_t i = 0; i < nWorkers; ++i)
+        return m_lp.GetValue(m_lambdaCol);
+    }
+
+    /// \return r(i, a) in Gb/s, solver noise (below 1e-9 of max(lambda~, 1)) set to 0
+    std::vector<std::vector<double>> GetRates() const
+    {
+        // Solver noise (negative zeros, 1e-15 leftovers) must not become rounding probabilities.
+        const double noise = std::max(GetLambda(), 1.0) * 1e-9;
+        std::vector<std::vector<double>> rates(m_nWorkers, std::vector<double>(m_nTargets, 0.0));
+        for (uint32_t i = 0; i < m_nWorkers; ++i)
         {
-            // A worker the LP gives nothing (only possible at lambda~ = 0) goes to the PS.
-            assignment[i] = psTarget;
-            if (workerTotal[i] <= 0)
+            for (uint32_t a = 0; a < m_nTargets; ++a)
             {
-                Uniform(rng); // keep one draw per worker so seeds stay aligned across instances
+                const double v = m_lp.GetValue(R(i, a));
+                rates[i][a] = v > noise ? v : 0.0;
+            }
+        }
+        return rates;
+    }
+
+    const GridLp& GetLp() const
+    {
+        return m_lp;
+    }
+
+  private:
+    uint32_t R(uint32_t i, uint32_t a) const
+    {
+        return m_rCol[static_cast<std::size_t>(i) * m_nTargets + a];
+    }
+
+    /// The printed model's rows: demand, r <= y, switch capacities, PS ingress.
+    void AddModelRows()
+    {
+        std::vector<GridLp::Term> terms;
+        for (uint32_t i = 0; i < m_nWorkers; ++i)
+        {
+            terms.clear();
+            for (uint32_t a = 0; a < m_nTargets; ++a)
+            {
+                terms.push_back({R(i, a), 1.0});
+            }
+            terms.push_back({m_lambdaCol, -1.0});
+            m_lp.AddRow(terms, GridLp::Sense::EQUAL, 0.0);
+        }
+        for (uint32_t i = 0; i < m_nWorkers; ++i)
+        {
+            for (uint32_t j = 0; j < m_nSwitches; ++j)
+            {
+                m_lp.AddRow({{R(i, j), 1.0}, {m_yCol[j], -1.0}}, GridLp::Sense::LESS_EQUAL, 0.0);
+            }
+        }
+        for (uint32_t j = 0; j < m_nSwitches; ++j)
+        {
+            terms.clear();
+            for (uint32_t i = 0; i < m_nWorkers; ++i)
+            {
+                terms.push_back({R(i, j), 1.0});
+            }
+            m_lp.AddRow(terms,
+                        GridLp::Sense::LESS_EQUAL,
+                        m_problem.GetSwitchCapacityBps(j) / kLpUnit);
+        }
+        terms.clear();
+        for (uint32_t i = 0; i < m_nWorkers; ++i)
+        {
+            terms.push_back({R(i, m_nSwitches), 1.0});
+        }
+        for (uint32_t j = 0; j < m_nSwitches; ++j)
+        {
+            terms.push_back({m_yCol[j], 1.0});
+        }
+        m_lp.AddRow(terms, GridLp::Sense::LESS_EQUAL, m_problem.GetPsIngressBps() / kLpUnit);
+    }
+
+    const GridProblem& m_problem;
+    uint32_t m_nWorkers;
+    uint32_t m_nSwitches;
+    uint32_t m_nTargets;
+    GridLp m_lp;
+    uint32_t m_lambdaCol = 0;
+    std::vector<uint32_t> m_rCol;
+    std::vector<uint32_t> m_yCol;
+};
+
+/// Each worker's LP rates summed (its r_i), in Gb/s.
+std::vector<double>
+WorkerTotals(const std::vector<std::vector<double>>& rates)
+{
+    std::vector<double> total(rates.size(), 0.0);
+    for (std::size_t i = 0; i < rates.size(); ++i)
+    {
+        for (double v : rates[i])
+        {
+            total[i] += v;
+        }
+    }
+    return total;
+}
+
+/**
+ * One randomized rounding (spec B.4 step 3): worker i takes target a with probability
+ * r(i, a) / r_i. Draws one number per worker whatever its rates, so that seeds stay aligned.
+ */
+void
+RoundOnce(const std::vector<std::vector<double>>& rates,
+          const std::vector<double>& workerTotal,
+          uint32_t psTarget,
+          std::mt19937_64& rng,
+          std::vector<uint32_t>& assignment)
+{
+    for (uint32_t i = 0; i < rates.size(); ++i)
+    {
+        // A worker the LP gives nothing (only possible at lambda~ = 0) goes to the PS.
+        assignment[i] = psTarget;
+        if (workerTotal[i] <= 0)
+        {
+            Uniform(rng); // keep one draw per worker so seeds stay aligned across instances
+            continue;
+        }
+        const double u = Uniform(rng) * workerTotal[i];
+        double acc = 0;
+        for (uint32_t a = 0; a < rates[i].size(); ++a)
+        {
+            if (rates[i][a] <= 0)
+            {
                 continue;
             }
-            const double u = Uniform(rng) * workerTotal[i];
-            double acc = 0;
-            for (uint32_t a = 0; a < nTargets; ++a)
+            // The last positive target also takes u ~ total lost to rounding in acc.
+            assignment[i] = a;
+            acc += rates[i][a];
+            if (u < acc)
             {
-                if (rates[i][a] <= 0)
-                {
-                    continue;
-                }
-                // The last positive target also takes u ~ total lost to rounding in acc.
-                assignment[i] = a;
-                acc += rates[i][a];
-                if (u < acc)
-                {
-                    break;
-                }
+                break;
             }
         }
-        const std::vector<uint32_t> kept =
-            m_options.repair ? Repair(problem, assignment, m_options.linkRows) : assignment;
-        const double lambda = Evaluate(problem, kept, m_options.linkRows).lambdaBps;
-        if (lambda > bestLambda * (1 + kRelTol))
-        {
-            bestLambda = lambda;
-            best = kept;
-            bestTrial = t;
-        }
     }
+}
 
-    GridPlan plan = MakePlan(problem, best, m_options.linkRows);
-    plan.lpBoundBps = lpLambda * kLpUnit;
-    plan.trials = m_options.trials;
-    plan.bestTrial = bestTrial;
-    plan.lpRatesBps.assign(nWorkers, std::vector<double>(nTargets, 0.0));
+/**
+ * The literal rounding's figures (the paper's y^_s = max over the switch's workers, spec B.3):
+ * each worker at its LP total, for the plan's report.
+ */
+void
+FillLiteral(const GridProblem& problem,
+            const std::vector<std::vector<double>>& rates,
+            const std::vector<double>& workerTotal,
+            const std::vector<uint32_t>& best,
+            GridPlan& plan)
+{
+    const uint32_t nWorkers = problem.GetNWorkers();
+    const uint32_t nSwitches = problem.GetNSwitches();
+    const uint32_t psTarget = problem.GetPsTarget();
+    plan.lpRatesBps.assign(nWorkers, std::vector<double>(nSwitches + 1, 0.0));
     double literal = -1;
     for (uint32_t i = 0; i < nWorkers; ++i)
     {
-        for (uint32_t a = 0; a < nTargets; ++a)
+        for (uint32_t a = 0; a <= nSwitches; ++a)
         {
             plan.lpRatesBps[i][a] = rates[i][a] * kLpUnit;
         }
@@ -809,9 +896,59 @@ GridPlanner::Plan(const GridProblem& problem) const
     }
     plan.literalPsIngressBps = psLoad;
     plan.literalMaxSwitchLoad = maxLoad;
+}
+
+} // namespace
+
+GridPlan
+GridPlanner::Plan(const GridProblem& problem) const
+{
+    GriaLp lp(problem);
+    const uint32_t linkRows = m_options.linkRows ? lp.AddLinkRows() : 0;
+    NS_LOG_INFO("GRID LP: " << lp.GetLp().GetNColumns() << " columns, " << lp.GetLp().GetNRows()
+                            << " rows (" << linkRows << " link rows)");
+    lp.Solve();
+    const double lpLambda = lp.GetLambda();
+    const std::vector<std::vector<double>> rates = lp.GetRates();
+    const std::vector<double> workerTotal = WorkerTotals(rates);
+
+    uint32_t bestTrial = 0;
+    const std::vector<uint32_t> best = BestRounding(problem, rates, workerTotal, &bestTrial);
+
+    GridPlan plan = MakePlan(problem, best, m_options.linkRows);
+    plan.lpBoundBps = lpLambda * kLpUnit;
+    plan.trials = m_options.trials;
+    plan.bestTrial = bestTrial;
+    FillLiteral(problem, rates, workerTotal, best, plan);
     NS_LOG_INFO("GRID plan: lambda~ " << plan.lpBoundBps << " lambda^ " << plan.achievedBps
                                       << " (trial " << bestTrial << ", " << plan.bottleneck << ")");
     return plan;
+}
+
+std::vector<uint32_t>
+GridPlanner::BestRounding(const GridProblem& problem,
+                          const std::vector<std::vector<double>>& rates,
+                          const std::vector<double>& workerTotal,
+                          uint32_t* bestTrial) const
+{
+    std::mt19937_64 rng(InaSplitMix64(m_options.seed));
+    std::vector<uint32_t> assignment(problem.GetNWorkers());
+    std::vector<uint32_t> best;
+    double bestLambda = -1;
+    for (uint32_t t = 0; t < m_options.trials; ++t)
+    {
+        RoundOnce(rates, workerTotal, problem.GetPsTarget(), rng, assignment);
+        const std::vector<uint32_t> kept =
+            m_options.repair ? Repair(problem, assignment, m_options.linkRows) : assignment;
+        const double lambda = Evaluate(problem, kept, m_options.linkRows).lambdaBps;
+        if (lambda > bestLambda * (1 + kRelTol))
+        {
+            bestLambda = lambda;
+            best = kept;
+            *bestTrial = t;
+        }
+    }
+    return best;
 }
 
 double

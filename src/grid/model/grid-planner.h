@@ -110,6 +110,20 @@ class GridPlanner
     static double PaperOptimum(const GridProblem& problem);
 
   private:
+    /**
+     * The rounding step: Options::trials roundings of the LP's rates, each repaired (if
+     * Options::repair) and evaluated; the first best one wins.
+     * \param problem the job
+     * \param rates r(i, a) of the LP (Gb/s)
+     * \param workerTotal each worker's r_i
+     * \param bestTrial the winning trial
+     * \return its assignment
+     */
+    std::vector<uint32_t> BestRounding(const GridProblem& problem,
+                                       const std::vector<std::vector<double>>& rates,
+                                       const std::vector<double>& workerTotal,
+                                       uint32_t* bestTrial) const;
+
     Options m_options;
 };
 

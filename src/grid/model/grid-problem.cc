@@ -27,8 +27,10 @@ GridProblem::GridProblem(const InaTopology& topology,
                          uint32_t ps,
                          const std::vector<ProgrammableSwitch>& programmable,
                          double psIngressBps,
-                         uint64_t pathSeed)
-    : m_routing(topology)
+                         uint64_t pathSeed,
+                         const std::vector<bool>& failedLinks)
+    : m_routing(failedLinks.empty() ? InaRoutingTable(topology)
+                                    : InaRoutingTable(topology, failedLinks))
     , m_workers(workers)
     , m_ps(ps)
     , m_switches(programmable)
@@ -117,6 +119,10 @@ GridProblem::GridProblem(const InaTopology& topology,
     for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
     {
         m_edgeCapacity[2 * l] = static_cast<double>(topo.GetLink(l).rateBps);
+        if (!failedLinks.empty() && failedLinks[l])
+        {
+            m_edgeCapacity[2 * l] = 0;
+        }
         m_edgeCapacity[2 * l + 1] = m_edgeCapacity[2 * l];
     }
     const uint32_t psLink = topo.Neighbors(ps).at(0).second;
@@ -133,19 +139,50 @@ GridProblem::GridProblem(const InaTopology& topology,
 
     const std::size_t targets = m_switches.size() + 1;
     m_workerPaths.resize(m_workers.size() * targets);
+    m_workerReaches.assign(m_workers.size() * targets, true);
     for (std::size_t i = 0; i < m_workers.size(); ++i)
     {
         for (std::size_t a = 0; a < targets; ++a)
         {
-            m_workerPaths[i * targets + a] =
-                RouteEdges(m_workers[i], GetTargetNode(static_cast<uint32_t>(a)));
+            const uint32_t to = GetTargetNode(static_cast<uint32_t>(a));
+            m_workerReaches[i * targets + a] = Connected(m_workers[i], to);
+            if (m_workerReaches[i * targets + a])
+            {
+                m_workerPaths[i * targets + a] = RouteEdges(m_workers[i], to);
+            }
         }
     }
     m_switchPaths.resize(m_switches.size());
+    m_switchReaches.assign(m_switches.size(), true);
     for (std::size_t j = 0; j < m_switches.size(); ++j)
     {
-        m_switchPaths[j] = RouteEdges(m_switches[j].node, ps);
+        m_switchReaches[j] = Connected(m_switches[j].node, ps);
+        if (m_switchReaches[j])
+        {
+            m_switchPaths[j] = RouteEdges(m_switches[j].node, ps);
+        }
     }
+}
+
+bool
+GridProblem::Connected(uint32_t src, uint32_t dst) const
+{
+    for (uint32_t node = src; node != dst;)
+    {
+        const std::vector<uint16_t>& hops = m_routing.NextHops(node, dst);
+        if (hops.empty())
+        {
+            return false;
+        }
+        const uint16_t port = m_routing.SelectPort(node, dst, PathFlowId(src, dst), m_pathSeed);
+        const uint32_t link = GetTopology().Neighbors(node).at(port).second;
+        if (!m_routing.GetFailedLinks().empty() && m_routing.GetFailedLinks()[link])
+        {
+            return false; // a host's own link: its rack keeps the port to it
+        }
+        node = GetTopology().Neighbors(node).at(port).first;
+    }
+    return true;
 }
 
 uint32_t
@@ -210,6 +247,12 @@ GridProblem::RouteEdges(uint32_t src, uint32_t dst) const
     uint32_t node = src;
     while (node != dst)
     {
+        if (m_routing.NextHops(node, dst).empty())
+        {
+            throw std::runtime_error("GridProblem::RouteEdges: no route from " +
+                                     topo.GetNode(src).name + " to " + topo.GetNode(dst).name +
+                                     " over the links that are up");
+        }
         const uint16_t port = m_routing.SelectPort(node, dst, flow, m_pathSeed);
         const std::pair<uint32_t, uint32_t>& hop = topo.Neighbors(node).at(port);
         const uint32_t link = hop.second;

@@ -56,13 +56,18 @@ class GridProblem
      * host or out of range, a repeated worker, the PS among the workers, a programmable node
      * that is a host or out of range or repeated, a capacity <= 0 or not finite, a negative or
      * non-finite B_alpha.
+     * \param failedLinks per topology link, whether it has failed (empty: none): routes avoid
+     * failed links (InaRoutingTable with failed links, as the fabric's routing converges around
+     * them), their edges have capacity 0, and a target no route reaches is unreachable
+     * (Reaches, SwitchReachesPs)
      */
     GridProblem(const InaTopology& topology,
                 const std::vector<uint32_t>& workers,
                 uint32_t ps,
                 const std::vector<ProgrammableSwitch>& programmable,
                 double psIngressBps = 0,
-                uint64_t pathSeed = 0);
+                uint64_t pathSeed = 0,
+                const std::vector<bool>& failedLinks = {});
 
     const InaTopology& GetTopology() const
     {
@@ -169,7 +174,19 @@ class GridProblem
         return m_psEdge;
     }
 
-    /// Route (directed edges) of worker i to target a.
+    /// Whether worker i has a route to target a (always, unless links failed).
+    bool Reaches(uint32_t i, uint32_t a) const
+    {
+        return m_workerReaches.at(static_cast<std::size_t>(i) * (m_switches.size() + 1) + a);
+    }
+
+    /// Whether switch j has a route to the PS (always, unless links failed).
+    bool SwitchReachesPs(uint32_t j) const
+    {
+        return m_switchReaches.at(j);
+    }
+
+    /// Route (directed edges) of worker i to target a (empty if it does not reach it).
     const std::vector<uint32_t>& GetWorkerPath(uint32_t i, uint32_t a) const
     {
         return m_workerPaths.at(static_cast<std::size_t>(i) * (m_switches.size() + 1) + a);
@@ -181,7 +198,10 @@ class GridProblem
         return m_switchPaths.at(j);
     }
 
-    /// The fixed route from src to dst as directed edges (empty when src == dst).
+    /**
+     * The fixed route from src to dst as directed edges (empty when src == dst).
+     * \throws std::runtime_error naming both nodes if no route joins them (failed links)
+     */
     std::vector<uint32_t> RouteEdges(uint32_t src, uint32_t dst) const;
     /// The same route as nodes, src first and dst last.
     std::vector<uint32_t> RouteNodes(uint32_t src, uint32_t dst) const;
@@ -198,6 +218,9 @@ class GridProblem
     }
 
   private:
+    /// Whether the fixed route from src reaches dst over links that are up.
+    bool Connected(uint32_t src, uint32_t dst) const;
+
     InaRoutingTable m_routing;
     std::vector<uint32_t> m_workers;
     std::vector<double> m_workerRate;
@@ -211,6 +234,8 @@ class GridProblem
     uint64_t m_pathSeed = 0;
     std::vector<std::vector<uint32_t>> m_workerPaths; //!< [i * (S + 1) + a]
     std::vector<std::vector<uint32_t>> m_switchPaths; //!< [j]
+    std::vector<bool> m_workerReaches;                //!< [i * (S + 1) + a]
+    std::vector<bool> m_switchReaches;                //!< [j]
 };
 
 } // namespace ns3

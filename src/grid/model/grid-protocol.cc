@@ -6,6 +6,7 @@
 #include "grid-protocol.h"
 
 #include "grid-agent.h"
+#include "grid-controller.h"
 #include "grid-parameter-server.h"
 #include "grid-planner.h"
 #include "grid-problem.h"
@@ -115,6 +116,11 @@ GridProtocol::~GridProtocol() = default;
 void
 GridProtocol::DoDispose()
 {
+    if (m_controller)
+    {
+        m_controller->RemoveJob(this);
+        m_controller = nullptr;
+    }
     m_gridAgents.clear();
     PoolProtocol::DoDispose();
 }
@@ -166,6 +172,11 @@ GridProtocol::DoInstall()
     }
     PoolProtocol::DoInstall();
     ConfigureGrid();
+    if (FollowsFabricRoutes())
+    {
+        m_controller = GridController::Of(ctx.fabric);
+        m_controller->AddJob(this, TimeStep(ctx.startPs));
+    }
 }
 
 GridPlan
@@ -180,14 +191,30 @@ GridProtocol::NeedsProgrammableSwitches() const
     return true;
 }
 
-void
-GridProtocol::BuildTrees()
+bool
+GridProtocol::FollowsFabricRoutes() const
+{
+    return true;
+}
+
+GridProblem
+GridProtocol::BuildProblem(const std::vector<bool>& failedLinks) const
+{
+    const JobContext& ctx = GetContext();
+    return GridProblem(ctx.fabric->GetTopology(),
+                       ctx.workerHosts,
+                       ctx.psHosts[0],
+                       Programmable(),
+                       m_psIngress,
+                       0,
+                       failedLinks);
+}
+
+std::vector<GridProblem::ProgrammableSwitch>
+GridProtocol::Programmable() const
 {
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
-    const uint32_t n = ctx.workerHosts.size();
-    const uint32_t ps = ctx.psHosts[0];
-
     std::vector<GridProblem::ProgrammableSwitch> programmable;
     for (uint32_t node = 0; node < topo.GetNNodes(); ++node)
     {
@@ -197,31 +224,7 @@ GridProtocol::BuildTrees()
         {
             continue;
         }
-        double capacity = m_switchCapacity;
-        if (capacity == 0)
-        {
-            // Plan with the capacity the switch really has, so that the plan's rates hold in
-            // the data plane.
-            Ptr<Pipeline> pipeline = ctx.fabric->GetSwitch(node)->GetPipeline();
-            if (pipeline)
-            {
-                capacity = static_cast<double>(pipeline->GetAggregationCapacityBps()) +
-                           static_cast<double>(pipeline->GetAggregationCapacityPps()) *
-                               PoolHeader::WIRE_BYTES * 8.0;
-            }
-        }
-        if (capacity == 0)
-        {
-            for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
-            {
-                const InaTopology::Link& link = topo.GetLink(l);
-                if (link.a == node || link.b == node)
-                {
-                    capacity += static_cast<double>(link.rateBps);
-                }
-            }
-        }
-        programmable.push_back(GridProblem::ProgrammableSwitch{node, capacity});
+        programmable.push_back(GridProblem::ProgrammableSwitch{node, PlanningCapacity(node)});
     }
     if (programmable.empty() && NeedsProgrammableSwitches())
     {
@@ -233,10 +236,54 @@ GridProtocol::BuildTrees()
         Fail("no switch of the topology is in switch.ina_tiers [" + asked +
              "]; GRID needs at least one programmable switch");
     }
+    return programmable;
+}
+
+double
+GridProtocol::PlanningCapacity(uint32_t node) const
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    double capacity = m_switchCapacity;
+    if (capacity == 0)
+    {
+        // Plan with the capacity the switch really has, so that the plan's rates hold in
+        // the data plane.
+        Ptr<Pipeline> pipeline = ctx.fabric->GetSwitch(node)->GetPipeline();
+        if (pipeline)
+        {
+            capacity = static_cast<double>(pipeline->GetAggregationCapacityBps()) +
+                       static_cast<double>(pipeline->GetAggregationCapacityPps()) *
+                           PoolHeader::WIRE_BYTES * 8.0;
+        }
+    }
+    if (capacity == 0)
+    {
+        for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+        {
+            const InaTopology::Link& link = topo.GetLink(l);
+            if (link.a == node || link.b == node)
+            {
+                capacity += static_cast<double>(link.rateBps);
+            }
+        }
+    }
+    return capacity;
+}
+
+void
+GridProtocol::BuildTrees()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const uint32_t n = ctx.workerHosts.size();
+    const uint32_t ps = ctx.psHosts[0];
+
     GridPlanner::Options options;
     options.trials = m_trials;
     options.seed = m_seed;
     options.linkRows = m_linkRows;
+    const std::vector<GridProblem::ProgrammableSwitch> programmable = Programmable();
     try
     {
         GridProblem problem(topo, ctx.workerHosts, ps, programmable, m_psIngress);
@@ -325,38 +372,24 @@ GridProtocol::ConfigureGrid()
 {
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
-    const uint32_t n = ctx.workerHosts.size();
     const Tree& t = m_trees.at(0);
     std::vector<InaAddress> targets;
     std::vector<uint32_t> targetFlows;
+    m_resultGroups.assign(m_plan.switches.size(), INA_NO_ADDRESS);
     for (uint32_t g = 0; g < t.groups.size(); ++g)
     {
         const Group& grp = t.groups[g];
         if (!grp.aggregates)
         {
-            // The result goes back the way the gradients came (Geryon's detour too): the
-            // reverse direction of every link of the path carries as many streams.
-            const uint32_t r = grp.ranks[0];
-            const uint32_t flow = ctx.flowIdBase + RESULT_FLOW_OFFSET + r;
-            const std::vector<uint32_t>& path = m_plan.workers.at(r).path;
-            for (std::size_t i = path.size() - 2; i >= 1; --i)
-            {
-                ctx.fabric->GetSwitch(path[i])->SetFlowRoute(flow,
-                                                             topo.PortTo(path[i], path[i - 1]));
-            }
-            targets.push_back(ctx.workerHosts[r]);
-            targetFlows.push_back(flow);
+            // The result goes back the way the gradients came (Geryon's detour too).
+            targets.push_back(ctx.workerHosts[grp.ranks[0]]);
+            targetFlows.push_back(GetResultFlowId(grp.ranks[0]));
             continue;
         }
         const uint32_t j = static_cast<uint32_t>(m_groupSwitch.at(g));
         const GridPlan::SwitchRoute& s = m_plan.switches.at(j);
         targets.push_back(s.node);
         targetFlows.push_back(0);
-        std::vector<uint32_t> members;
-        for (uint32_t r : grp.ranks)
-        {
-            members.push_back(ctx.workerHosts[r]);
-        }
         Ptr<GridProgram> program;
         for (const SwitchEntry& e : GetSwitches())
         {
@@ -373,9 +406,10 @@ GridProtocol::ConfigureGrid()
         job.jobId = ctx.jobId;
         job.self = s.node;
         job.ps = t.psHost;
-        job.resultGroup = ctx.fabric->CreateMulticastGroup(s.node, members);
+        job.resultGroup = ctx.fabric->CreateMulticastGroup(s.node, Members(j));
         job.aggregateFlowId = GetAggregateFlowId(j);
         job.noticeFlowId = GetNoticeFlowId();
+        m_resultGroups[j] = job.resultGroup;
         try
         {
             program->SetGridJob(job);
@@ -384,25 +418,80 @@ GridProtocol::ConfigureGrid()
         {
             Fail("switch " + topo.GetNode(s.node).name + ": " + e.what());
         }
-        // The aggregate's planned path to the PS, on a flow of its own.
-        for (std::size_t i = 0; i + 1 < s.pathToPs.size(); ++i)
-        {
-            ctx.fabric->GetSwitch(s.pathToPs[i])
-                ->SetFlowRoute(job.aggregateFlowId, topo.PortTo(s.pathToPs[i], s.pathToPs[i + 1]));
-        }
     }
-    // Each worker's planned path to its aggregation node, on the worker's own flow (hosts have a
-    // single uplink): two workers crossing one switch toward one node may take different hops.
-    for (uint32_t r = 0; r < n; ++r)
+    PinRoutes();
+    PaceWorkers();
+    Ptr<GridParameterServer> server = DynamicCast<GridParameterServer>(t.server);
+    if (!server)
     {
-        const std::vector<uint32_t>& path = m_plan.workers.at(r).path;
+        Fail("the parameter server is not GRID's");
+    }
+    server->SetResultTargets(targets, targetFlows);
+    NS_LOG_INFO("job " << ctx.name << ": " << t.groups.size() << " aggregation nodes for "
+                       << ctx.workerHosts.size() << " workers");
+}
+
+std::vector<uint32_t>
+GridProtocol::Members(uint32_t j) const
+{
+    std::vector<uint32_t> members;
+    for (uint32_t r : m_plan.switches.at(j).workers)
+    {
+        members.push_back(GetContext().workerHosts[r]);
+    }
+    return members;
+}
+
+void
+GridProtocol::PinRoutes()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    auto pin = [&](const std::vector<uint32_t>& path, uint32_t flow, bool reverse) {
+        // Every switch of the path (hosts have a single uplink) sends the flow to the next node.
         for (std::size_t i = 1; i + 1 < path.size(); ++i)
         {
-            ctx.fabric->GetSwitch(path[i])->SetFlowRoute(GetWorkerFlowId(r),
+            const uint32_t next = reverse ? path[i - 1] : path[i + 1];
+            ctx.fabric->GetSwitch(path[i])->SetFlowRoute(flow, topo.PortTo(path[i], next));
+        }
+    };
+    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
+    {
+        // Each worker's planned path to its aggregation node, on the worker's own flow: two
+        // workers crossing one switch toward one node may take different hops.
+        const std::vector<uint32_t>& path = m_plan.workers.at(r).path;
+        pin(path, GetWorkerFlowId(r), false);
+        if (m_aggNode.at(r) == ctx.psHosts[0])
+        {
+            // A direct worker's results come back along its path reversed: the reverse
+            // direction of every link of the path carries as many streams.
+            pin(path, GetResultFlowId(r), true);
+        }
+    }
+    for (uint32_t j = 0; j < m_plan.switches.size(); ++j)
+    {
+        // The aggregate's planned path to the PS, on a flow of its own; the path starts at the
+        // switch itself.
+        const std::vector<uint32_t>& path = m_plan.switches[j].pathToPs;
+        for (std::size_t i = 0; i + 1 < path.size(); ++i)
+        {
+            ctx.fabric->GetSwitch(path[i])->SetFlowRoute(GetAggregateFlowId(j),
                                                          topo.PortTo(path[i], path[i + 1]));
         }
-        if (m_pace &&
-            !ctx.fabric->GetHost(ctx.workerHosts[r])
+    }
+}
+
+void
+GridProtocol::PaceWorkers()
+{
+    if (!m_pace)
+    {
+        return;
+    }
+    const JobContext& ctx = GetContext();
+    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
+    {
+        if (!ctx.fabric->GetHost(ctx.workerHosts[r])
                  ->SetInjectionRateCap(static_cast<uint64_t>(m_plan.workers.at(r).rateBps)))
         {
             Fail("Pace: worker " + std::to_string(r) +
@@ -410,14 +499,44 @@ GridProtocol::ConfigureGrid()
                  "p2p link model); set the job's Pace to false");
         }
     }
-    Ptr<GridParameterServer> server = DynamicCast<GridParameterServer>(t.server);
-    if (!server)
+}
+
+void
+GridProtocol::ApplyReplan(const GridPlan& plan, double rateBps)
+{
+    if (plan.Assignment() != m_plan.Assignment() || !(rateBps > 0))
     {
-        Fail("the parameter server is not GRID's");
+        throw std::logic_error("GridProtocol::ApplyReplan: a re-plan keeps the job's aggregation "
+                               "nodes and gives it a rate > 0");
     }
-    server->SetResultTargets(targets, targetFlows);
-    NS_LOG_INFO("job " << ctx.name << ": " << t.groups.size() << " aggregation nodes for " << n
-                       << " workers");
+    m_plan.workers = plan.workers;
+    m_plan.switches = plan.switches;
+    m_plan.bottleneck = plan.bottleneck;
+    m_plan.achievedBps = rateBps;
+    for (GridPlan::WorkerRoute& w : m_plan.workers)
+    {
+        w.rateBps = rateBps;
+    }
+    for (GridPlan::SwitchRoute& sw : m_plan.switches)
+    {
+        sw.rateBps = rateBps;
+    }
+    PinRoutes();
+    const JobContext& ctx = GetContext();
+    for (uint32_t j = 0; j < m_plan.switches.size(); ++j)
+    {
+        ctx.fabric->RelayMulticastGroup(m_resultGroups.at(j), m_plan.switches[j].node, Members(j));
+    }
+    PaceWorkers();
+}
+
+void
+GridProtocol::NotifyJobEnded()
+{
+    if (m_controller)
+    {
+        m_controller->JobEnded(this);
+    }
 }
 
 const GridPlan&
@@ -443,6 +562,12 @@ uint32_t
 GridProtocol::GetWorkerFlowId(uint32_t rank) const
 {
     return GetContext().flowIdBase + WORKER_FLOW_OFFSET + rank;
+}
+
+uint32_t
+GridProtocol::GetResultFlowId(uint32_t rank) const
+{
+    return GetContext().flowIdBase + RESULT_FLOW_OFFSET + rank;
 }
 
 uint32_t

@@ -21,6 +21,7 @@ namespace ns3
 {
 
 class GridAgent;
+class GridController;
 
 /**
  * \ingroup grid
@@ -83,6 +84,29 @@ class GridProtocol : public PoolProtocol
     /// \return whether fragments hash to units one by one (HashFragments)
     bool GetHashFragments() const;
 
+    /// \return the flow id of the results the PS returns to direct worker `rank`
+    uint32_t GetResultFlowId(uint32_t rank) const;
+
+    /**
+     * The job's planning problem on the links that are up (GridController's re-plans).
+     * \param failedLinks per topology link, failed or not (empty: none)
+     * \return the problem, with the programmable switches and capacities planned at install
+     */
+    GridProblem BuildProblem(const std::vector<bool>& failedLinks) const;
+
+    /**
+     * Install a re-plan (GridController): the same aggregation nodes, routes on the links that
+     * are up, every stream at `rateBps`: paths pinned again, the switches' result multicast
+     * trees laid again, the NICs paced at the rate (Pace).
+     * \param plan the job's assignment evaluated on the routes of now (GridPlanner::MakePlan)
+     * \param rateBps the job's rate, > 0
+     * \throws std::logic_error if the plan moves a worker or the rate is not > 0
+     */
+    void ApplyReplan(const GridPlan& plan, double rateBps);
+
+    /// Tells the controller, which re-plans the jobs still running.
+    void NotifyJobEnded() override;
+
   protected:
     /**
      * The job's policy (GRID: the planner's LP and rounding). The baselines that run on GRID's
@@ -96,6 +120,13 @@ class GridProtocol : public PoolProtocol
     /// \return whether the policy needs switches that can aggregate (Geryon does not)
     virtual bool NeedsProgrammableSwitches() const;
 
+    /**
+     * \return whether the plan's paths are the fabric's routes (GridProblem's), so that
+     * GridController can evaluate and re-route the job on the routes of the moment (Geryon's
+     * paths are its own schedule: false)
+     */
+    virtual bool FollowsFabricRoutes() const;
+
     void DoInstall() override;
     void DoDispose() override;
     void BuildTrees() override;
@@ -107,6 +138,16 @@ class GridProtocol : public PoolProtocol
   private:
     /// Program the switches, pin the routes, tell the server where results go.
     void ConfigureGrid();
+    /// Pin every path of m_plan: workers to their nodes, results to direct workers, aggregates.
+    void PinRoutes();
+    /// Cap every worker's NIC at its planned rate (if Pace).
+    void PaceWorkers();
+    /// \return the hosts of plan switch j's workers
+    std::vector<uint32_t> Members(uint32_t j) const;
+    /// \return the programmable switches of the job's tiers with the C_s it plans with
+    std::vector<GridProblem::ProgrammableSwitch> Programmable() const;
+    /// \return C_s of a programmable switch (SwitchCapacity, its pipeline's, or line rate)
+    double PlanningCapacity(uint32_t node) const;
 
     // Attributes
     double m_switchCapacity; //!< C_s in bit/s (0: the sum of the switch's port rates)
@@ -121,6 +162,8 @@ class GridProtocol : public PoolProtocol
     GridPlan m_plan;                                  //!< the plan
     std::vector<int32_t> m_groupSwitch;               //!< per group: plan switch entry (-1: PS)
     std::vector<uint32_t> m_aggNode;                  //!< per rank: aggregation node
+    std::vector<InaAddress> m_resultGroups;           //!< per plan switch: its result group
+    Ptr<GridController> m_controller;                 //!< the fabric's, once installed
     mutable std::vector<Ptr<GridAgent>> m_gridAgents; //!< for the counters
 };
 

@@ -11,10 +11,13 @@
 #include "../../ina-protocol-kit/test/protocol-test-fabric.h"
 
 #include "ns3/grid-agent.h"
+#include "ns3/grid-controller.h"
 #include "ns3/grid-parameter-server.h"
 #include "ns3/grid-program.h"
 #include "ns3/grid-protocol.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-fault-injector.h"
 #include "ns3/ina-net-device.h"
 #include "ns3/ina-switch.h"
 #include "ns3/ina-test-suite.h"
@@ -543,6 +546,166 @@ class GridLeafSpineTestCase : public TestCase
     double m_loss;
 };
 
+/// One rack, two jobs of three workers and a PS each on s1 (C_s = 9 Gb/s, 3 Gb/s links): alone a
+/// job aggregates at s1 at its NICs' 3 Gb/s; together they share s1's 9 Gb/s, 1.5 Gb/s each.
+const char* TWO_JOBS = R"(# inasim topology v1
+defaults rate=3Gbps delay=1us
+switch s1 tier=tor
+host a1..a3 attach=s1
+host b1..b3 attach=s1
+host pa attach=s1
+host pb attach=s1
+)";
+
+/// The NIC cap of a host (0: none).
+uint64_t
+NicCap(Ptr<InaFabric> fabric, uint32_t host)
+{
+    return dynamic_cast<InaNetDevice*>(fabric->GetHost(host)->GetPort())->GetInjectionRateCap();
+}
+
+/**
+ * \ingroup grid-test
+ * Online re-planning (GridController): job j1 runs alone at its plan's 3 Gb/s; j2 starts at
+ * 200 us on the same switch, and the controller re-plans both at that instant: s1's 9 Gb/s
+ * shared max-min, 1.5 Gb/s each, installed as the workers' NIC caps; when j2 ends (j1 still
+ * running) j1 is re-planned alone and gets 3 Gb/s again. Both jobs exact.
+ */
+class GridReplanJobsTestCase : public TestCase
+{
+  public:
+    GridReplanJobsTestCase()
+        : TestCase("re-plan: a second job starts, then ends: rates 3, 1.5, 3 Gbps, exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        helper.SetQueue(1000000, 0);
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(TWO_JOBS, "two-jobs"));
+        const InaTopology& t = fabric->GetTopology();
+        AllReduceRunner::Spec a;
+        a.hosts = {t.FindNode("a1"), t.FindNode("a2"), t.FindNode("a3")};
+        a.ps = {t.FindNode("pa")};
+        a.tensorBytes = {2000000};
+        a.attributes = {{"SwitchCapacity", "9e9"}};
+        AllReduceRunner::Spec b = a;
+        b.jobId = 2;
+        b.name = "j2";
+        b.hosts = {t.FindNode("b1"), t.FindNode("b2"), t.FindNode("b3")};
+        b.ps = {t.FindNode("pb")};
+        b.tensorBytes = {200000};
+        b.startPs = {200000000, 200000000, 200000000}; // 200 us
+        b.seed = 8;
+        JobRun ja(fabric, a);
+        JobRun jb(fabric, b);
+        NS_TEST_ASSERT_MSG_EQ(ja.protocol->GetPlan().achievedBps, 3e9, "j1 alone: 3 Gb/s");
+        NS_TEST_ASSERT_MSG_EQ(ja.protocol->GetAggregationNode(0), t.FindNode("s1"), "at s1");
+        NS_TEST_ASSERT_MSG_EQ(NicCap(fabric, a.hosts[0]), 3000000000u, "j1 paced at its plan");
+        uint64_t capA = 0;
+        uint64_t capB = 0;
+        Simulator::Schedule(MicroSeconds(200) + NanoSeconds(1), MakeInaFunctorEvent([&]() {
+                                capA = NicCap(fabric, a.hosts[2]);
+                                capB = NicCap(fabric, b.hosts[0]);
+                            }));
+        AllReduceRunner::RunAll({&ja, &jb}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(ja.Complete() && jb.Complete(), true, "both complete");
+        NS_TEST_ASSERT_MSG_EQ(ja.ValueErrors() + jb.ValueErrors(), 0u, "exact");
+        NS_TEST_ASSERT_MSG_EQ(capA, 1500000000u, "j1 at its share while j2 runs");
+        NS_TEST_ASSERT_MSG_EQ(capB, 1500000000u, "j2 at its share");
+        NS_TEST_ASSERT_MSG_EQ(NicCap(fabric, a.hosts[0]), 3000000000u, "j1 back at 3 Gb/s");
+        NS_TEST_ASSERT_MSG_GT(ja.LastFinishPs(), jb.LastFinishPs(), "j2 ended first");
+        const auto& replans = GridController::Of(fabric)->GetReplans();
+        NS_TEST_ASSERT_MSG_EQ(replans.size(), 2u, "one re-plan at j2's start, one at its end");
+        if (replans.size() == 2)
+        {
+            NS_TEST_ASSERT_MSG_EQ(replans[0].at, MicroSeconds(200), "at j2's start");
+            NS_TEST_ASSERT_MSG_EQ(replans[0].trigger, "start j2", "trigger");
+            NS_TEST_ASSERT_MSG_EQ(replans[0].rateBps.size(), 2u, "both jobs planned");
+            NS_TEST_ASSERT_MSG_EQ(replans[1].at.GetPicoSeconds(), jb.LastFinishPs(), "at j2's end");
+            NS_TEST_ASSERT_MSG_EQ(replans[1].trigger, "end j2", "trigger");
+            NS_TEST_ASSERT_MSG_EQ(replans[1].jobs.size(), 1u, "j1 alone");
+            NS_TEST_ASSERT_MSG_EQ(replans[1].rateBps.at(0), 3e9, "j1's own rate");
+        }
+        // j1 sent 2 MB: alone at 3 Gb/s from 0 to 200 us and after j2, at 1.5 Gb/s meanwhile,
+        // so it ends later than its wire time alone at 3 Gb/s (6.6 ms).
+        const double wireS = 8065.0 * PoolHeader::WIRE_BYTES * 8 / 3e9;
+        NS_TEST_ASSERT_MSG_GT(ja.LastFinishPs() * 1e-12, wireS, "j1 slowed while sharing");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * A link of a planned path fails for good (Fig. 1, s1-s2, which w2's gradients cross toward s2
+ * and its results cross back): once the routing has detected it (InaFaultInjector's detection
+ * delay) the controller re-plans the job around it: w2's gradients pinned s1 -> s3 -> s2, s2's
+ * results to w2 multicast the same way back, and every worker paced at the new common rate
+ * (s1 -> s3 now carries s1's aggregate and w2's stream: 3 / 2 = 1.5 Gb/s). The job completes,
+ * exact.
+ */
+class GridReplanLinkDownTestCase : public TestCase
+{
+  public:
+    GridReplanLinkDownTestCase()
+        : TestCase("re-plan: a planned link fails, the job is routed around it, exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Fig1();
+        const InaTopology& t = fabric->GetTopology();
+        const uint32_t s1 = t.FindNode("s1");
+        const uint32_t s2 = t.FindNode("s2");
+        const uint32_t s3 = t.FindNode("s3");
+        uint32_t link = t.GetNLinks();
+        for (uint32_t l = 0; l < t.GetNLinks(); ++l)
+        {
+            const InaTopology::Link& k = t.GetLink(l);
+            link = ((k.a == s1 && k.b == s2) || (k.a == s2 && k.b == s1)) ? l : link;
+        }
+        AllReduceRunner::Spec s = Fig1Job(fabric);
+        s.tensorBytes = {1000000};
+        JobRun run(fabric, s);
+        NS_TEST_ASSERT_MSG_EQ(run.protocol->GetPlan().workers.at(1).path.size(), 3u, "w2 s1 s2");
+        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+        faults->SetFabric(fabric);
+        faults->ScheduleLinkDown(link, MicroSeconds(100));
+        AllReduceRunner::RunAll({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        NS_TEST_ASSERT_MSG_GT(faults->GetFaultDrops(), 0u, "packets were lost on the link");
+        const auto& replans = GridController::Of(fabric)->GetReplans();
+        NS_TEST_ASSERT_MSG_EQ(replans.size(), 1u, "one re-plan, when the routing converged");
+        if (!replans.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(replans[0].trigger, "routes: 1 links down", "trigger");
+            NS_TEST_ASSERT_MSG_GT(replans[0].at, MicroSeconds(100), "after the detection delay");
+            NS_TEST_ASSERT_MSG_EQ(replans[0].stranded.size(), 0u, "nobody stranded");
+            NS_TEST_ASSERT_MSG_EQ(replans[0].rateBps.at(0), 1.5e9, "s1 -> s3 shared by two");
+        }
+        const GridPlan& plan = run.protocol->GetPlan();
+        const std::vector<uint32_t> around{s.hosts[1], s1, s3, s2};
+        NS_TEST_ASSERT_MSG_EQ((plan.workers.at(1).path == around), true, "w2 via s3");
+        InaPacket probe{};
+        probe.flowId = run.protocol->GetWorkerFlowId(1);
+        probe.dst = s2;
+        probe.jobId = s.jobId;
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetSwitch(s1)->SelectPort(&probe),
+                              t.PortTo(s1, s3),
+                              "w2's flow pinned toward s3 at s1");
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            NS_TEST_ASSERT_MSG_EQ(NicCap(fabric, s.hosts[r]), 1500000000u, "paced at the re-plan");
+        }
+        Simulator::Destroy();
+    }
+};
+
 /**
  * \ingroup grid-test
  * Set-up errors name the job and what is expected.
@@ -608,6 +771,8 @@ class GridProtocolTestSuite : public InaTestSuite
         AddTestCase(new GridLeafSpineTestCase(0));
         AddTestCase(new GridLeafSpineTestCase(0.01));
         AddTestCase(new GridSetupErrorTestCase);
+        AddTestCase(new GridReplanJobsTestCase);
+        AddTestCase(new GridReplanLinkDownTestCase);
     }
 };
 

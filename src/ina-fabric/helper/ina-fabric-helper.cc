@@ -191,6 +191,8 @@ InaFabricHelper::Build(const InaTopology& topology) const
             node->AggregateObject(sw);
             fabric->AddSwitch(sw);
             Ptr<Pipeline> pipeline = m_pipelineFactory.Create<Pipeline>();
+            // The queue in front of a full switch marks as the links' queues do.
+            pipeline->SetAttribute("AggregationEcnThreshold", UintegerValue(m_ecnThresholdBytes));
             if (n.aggCapacityBps != 0 || n.aggCapacityPps != 0)
             {
                 // The topology file's capacity= for this switch wins over the attribute default.

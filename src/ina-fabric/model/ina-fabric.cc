@@ -21,7 +21,12 @@ InaFabric::GetTypeId()
     static TypeId tid = TypeId("ns3::InaFabric")
                             .SetParent<Object>()
                             .SetGroupName("InaFabric")
-                            .AddConstructor<InaFabric>();
+                            .AddConstructor<InaFabric>()
+                            .AddTraceSource("RoutesChanged",
+                                            "The switches' routes changed (InstallRoutes: "
+                                            "the routing converged around failures or back)",
+                                            MakeTraceSourceAccessor(&InaFabric::m_routesChanged),
+                                            "ns3::InaFabric::RoutesChangedCallback");
     return tid;
 }
 
@@ -117,6 +122,14 @@ InaFabric::InstallRoutes(const InaRoutingTable* routes)
     {
         sw->SetRouting(routes != nullptr ? routes : m_routes.get(), m_ecmpSeed);
     }
+    m_installed = routes;
+    m_routesChanged();
+}
+
+const InaRoutingTable&
+InaFabric::GetInstalledRoutes() const
+{
+    return m_installed != nullptr ? *m_installed : *m_routes;
 }
 
 NodeContainer
@@ -168,14 +181,31 @@ InaAddress
 InaFabric::CreateMulticastGroup(uint32_t root, const std::vector<uint32_t>& members)
 {
     uint32_t group = m_nextGroup++;
-    for (const auto& [node, ports] : m_routes->MulticastTree(root, members, m_ecmpSeed))
+    LayMulticastTree(group, root, members, *m_routes);
+    return group | INA_MULTICAST_BIT;
+}
+
+void
+InaFabric::RelayMulticastGroup(InaAddress group,
+                               uint32_t root,
+                               const std::vector<uint32_t>& members)
+{
+    LayMulticastTree(group & ~INA_MULTICAST_BIT, root, members, GetInstalledRoutes());
+}
+
+void
+InaFabric::LayMulticastTree(uint32_t group,
+                            uint32_t root,
+                            const std::vector<uint32_t>& members,
+                            const InaRoutingTable& routes)
+{
+    for (const auto& [node, ports] : routes.MulticastTree(root, members, m_ecmpSeed))
     {
         if (!m_topology->IsHost(node))
         {
             GetSwitch(node)->SetMulticastGroup(group, ports);
         }
     }
-    return group | INA_MULTICAST_BIT;
 }
 
 uint64_t

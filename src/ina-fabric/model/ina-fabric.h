@@ -15,6 +15,7 @@
 
 #include "ns3/node-container.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <memory>
 #include <vector>
@@ -38,6 +39,8 @@ class InaFabric : public Object
 
     const InaTopology& GetTopology() const;
     const InaRoutingTable& GetRoutes() const;
+    /// The routes the switches forward by now: GetRoutes(), or those InstallRoutes installed.
+    const InaRoutingTable& GetInstalledRoutes() const;
     /// The seed of the switches' ECMP hash (InaRoutingTable::SelectPort's `seed`).
     uint64_t GetEcmpSeed() const;
     InaPacketPool& GetPool();
@@ -62,11 +65,25 @@ class InaFabric : public Object
     InaAddress CreateMulticastGroup(uint32_t root, const std::vector<uint32_t>& members);
 
     /**
+     * Lay a group made by CreateMulticastGroup again, on the routes installed now
+     * (GetInstalledRoutes): for a control plane that moves its trees off failed links. Switches
+     * that were on the old tree only keep their entry; no packet of the group reaches them.
+     * \param group the address CreateMulticastGroup returned
+     * \param root its root, as then
+     * \param members its members, as then
+     * \throws std::invalid_argument if a member cannot be reached from the root
+     */
+    void RelayMulticastGroup(InaAddress group, uint32_t root, const std::vector<uint32_t>& members);
+
+    /**
      * Make every switch forward by `routes` (built on this fabric's topology and kept alive by
      * the caller until replaced), or by the fabric's own table again with nullptr: how the
      * routing converges around failures (InaFaultInjector).
      */
     void InstallRoutes(const InaRoutingTable* routes);
+
+    /// Signature of the RoutesChanged trace: InstallRoutes ran (GetInstalledRoutes has them).
+    typedef void (*RoutesChangedCallback)();
 
     /// Packets delivered over all links (one per packet-hop).
     uint64_t GetPacketHops() const;
@@ -89,10 +106,18 @@ class InaFabric : public Object
     void DoDispose() override;
 
   private:
+    /// Set every switch's entry of `group` on the tree from `root` to `members` over `routes`.
+    void LayMulticastTree(uint32_t group,
+                          uint32_t root,
+                          const std::vector<uint32_t>& members,
+                          const InaRoutingTable& routes);
+
     std::unique_ptr<InaPacketPool> m_pool;
     std::unique_ptr<InaEventBatcher> m_batcher;
     std::unique_ptr<InaTopology> m_topology;
     std::unique_ptr<InaRoutingTable> m_routes;
+    const InaRoutingTable* m_installed = nullptr; //!< InstallRoutes' table (nullptr: m_routes)
+    TracedCallback<> m_routesChanged;             //!< RoutesChanged
     NodeContainer m_nodes;
     std::vector<Ptr<InaHost>> m_hosts;
     std::vector<Ptr<InaSwitch>> m_switches;

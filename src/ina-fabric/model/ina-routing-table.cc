@@ -34,6 +34,7 @@ InaRoutingTable::InaRoutingTable(const InaTopology& topology, const std::vector<
                                     " link states for " + std::to_string(topology.GetNLinks()) +
                                     " links");
     }
+    m_linkFailed = linkFailed;
     Compute(&linkFailed);
 }
 
@@ -387,6 +388,10 @@ InaRoutingTable::MulticastTree(uint32_t rootNode,
             uint32_t pick = NONE;
             for (const auto& nb : m_topology.Neighbors(c))
             {
+                if (!m_linkFailed.empty() && m_linkFailed[nb.second])
+                {
+                    continue; // the tree stays on links these routes use
+                }
                 if (Distance(rootNode, nb.first) == want)
                 {
                     if (onTree[nb.first])
@@ -396,6 +401,13 @@ InaRoutingTable::MulticastTree(uint32_t rootNode,
                     }
                     candidates.push_back(nb.first);
                 }
+            }
+            if (pick == NONE && candidates.empty())
+            {
+                throw std::invalid_argument(
+                    "InaRoutingTable::MulticastTree: member " + m_topology.GetNode(m).name +
+                    " cannot be reached from " + m_topology.GetNode(rootNode).name +
+                    " over the links that are up");
             }
             if (pick == NONE)
             {

@@ -170,6 +170,12 @@ class InaRoutingTable
         return m_topology;
     }
 
+    /// The failed links these routes avoid, by topology link index (empty: none).
+    const std::vector<bool>& GetFailedLinks() const
+    {
+        return m_linkFailed;
+    }
+
   private:
     static uint64_t Mix64(uint64_t x)
     {
@@ -185,6 +191,7 @@ class InaRoutingTable
     HostRule DeriveHostRule(uint32_t s) const;
 
     InaTopology m_topology;
+    std::vector<bool> m_linkFailed; //!< per link, as given (empty: none failed)
     uint32_t m_nHosts;
     uint32_t m_nSwitches;
     uint32_t m_nNodes;

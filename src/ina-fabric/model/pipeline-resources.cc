@@ -594,6 +594,7 @@ PipelineUsage::ToJson() const
                             {"bytes", aggregationBytes},
                             {"queued_packets", aggregationQueuedPackets},
                             {"drops", aggregationDrops},
+                            {"ecn_marks", aggregationEcnMarks},
                             {"peak_queue_bytes", peakAggregationQueueBytes},
                             {"peak_queue_packets", peakAggregationQueuePackets},
                             {"mean_wait_s",

@@ -205,6 +205,7 @@ struct PipelineUsage
     uint64_t aggregationBytes = 0;              //!< their wire bytes
     uint64_t aggregationQueuedPackets = 0;      //!< of those, packets that waited
     uint64_t aggregationDrops = 0;              //!< work dropped at the full queue
+    uint64_t aggregationEcnMarks = 0;           //!< work marked CE in the queue
     uint64_t peakAggregationQueueBytes = 0;     //!< peak bytes waiting
     uint64_t peakAggregationQueuePackets = 0;   //!< peak packets waiting
     int64_t aggregationWaitPs = 0;              //!< waiting time summed over packets

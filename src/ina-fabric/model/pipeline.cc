@@ -4,6 +4,8 @@
  */
 #include "pipeline.h"
 
+#include "ecn-codepoints.h"
+
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -133,6 +135,16 @@ Pipeline::GetTypeId()
                           UintegerValue(1048576),
                           MakeUintegerAccessor(&Pipeline::m_aggQueueCapacity),
                           MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("AggregationEcnThreshold",
+                          "Mark ECN-capable aggregation work CE (as a link marks, "
+                          "InaNetDevice's EcnThreshold) when more than this many bytes already "
+                          "wait in the aggregation queue: the queue in front of a full switch "
+                          "builds like any other, and a sender that reacts to ECN (ATP's AIMD "
+                          "window) learns from it that the switch is full. 0: never. "
+                          "InaFabricHelper sets it to the links' threshold.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&Pipeline::m_aggEcnThreshold),
+                          MakeUintegerChecker<uint64_t>())
             .AddTraceSource("AggregationStart",
                             "A packet of aggregation work starts its first pass (a switch "
                             "with an aggregation capacity only).",
@@ -510,6 +522,11 @@ Pipeline::AdmitAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort
         }
         m_aggRing.swap(bigger);
     }
+    if (m_aggEcnThreshold != 0 && m_aggQueuedBytes > m_aggEcnThreshold && p->ecn != 0)
+    {
+        p->ecn = INA_ECN_CE;
+        ++m_aggEcnMarks;
+    }
     const int64_t start = m_aggBusyUntil;
     m_aggBusyUntil = start + AggregationServiceSteps(bytes);
     m_aggRing[m_aggTail & (m_aggRing.size() - 1)] = AggEntry{p, program, inPort, start};
@@ -695,6 +712,7 @@ Pipeline::GetUsage() const
     u.aggregationBytes = m_aggBytes;
     u.aggregationQueuedPackets = m_aggQueued;
     u.aggregationDrops = m_aggDrops;
+    u.aggregationEcnMarks = m_aggEcnMarks;
     u.peakAggregationQueueBytes = m_aggPeakQueueBytes;
     u.peakAggregationQueuePackets = m_aggPeakQueuePackets;
     u.aggregationWaitPs = TimeStep(m_aggWaitSteps).GetPicoSeconds();

@@ -54,7 +54,9 @@ namespace ns3
  * packet k starts its first pass at a(k) = max(arrival, a(k-1) + W(k-1)), W = ceil(8 wireBytes /
  * AggregationCapacity) or ceil(1 s / AggregationCapacityPps); a packet that has to wait is queued,
  * and dropped when the bytes already waiting plus its own exceed AggregationQueueBytes. The switch
- * counts the work it served, the peak of the queue, the drops and the measured aggregation rate
+ * marks ECN-capable work CE when more than AggregationEcnThreshold bytes already wait (as a link
+ * marks at its threshold), and counts the work it served, the peak of the queue, the drops, the
+ * marks and the measured aggregation rate
  * (work served over the time from the first start to the end of the last service), which the
  * server cannot push above the capacity. Recirculation passes are not charged again: the
  * recirculation port has its own rate. One ns-3 event per queued packet; none for a packet that
@@ -317,6 +319,8 @@ class Pipeline : public Object
     uint64_t m_aggBytes = 0;            //!< their wire bytes
     uint64_t m_aggQueued = 0;           //!< of those, packets that waited
     uint64_t m_aggDrops = 0;            //!< dropped at the full queue
+    uint64_t m_aggEcnThreshold = 0;     //!< AggregationEcnThreshold
+    uint64_t m_aggEcnMarks = 0;         //!< work marked CE in the queue
     uint64_t m_aggPeakQueueBytes = 0;   //!< peak of m_aggQueuedBytes
     uint64_t m_aggPeakQueuePackets = 0; //!< peak packets waiting
     int64_t m_aggFirstStart = -1;       //!< first service start (time steps), -1: none yet

@@ -4,6 +4,7 @@
  */
 #include "scenario-runner.h"
 
+#include "grid-replan-report.h"
 #include "output-file.h"
 #include "planner-level-runner.h"
 #include "scenario-faults.h"
@@ -1540,6 +1541,11 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     {
         summary["faults"] = m_faults->Summary();
     }
+    if (const auto replans = GridReplanReport::Summary(m_fabric); !replans.is_null())
+    {
+        summary["grid_replans"] = replans;
+    }
+
     if (!m_traffic.empty())
     {
         std::ostringstream flowsCsv;
@@ -1663,6 +1669,10 @@ ScenarioRunner::PrintSummary(std::ostream& o,
     if (!m_scenario.events.empty())
     {
         o << m_faults->ConsoleLine() << "\n";
+    }
+    if (const std::string line = GridReplanReport::ConsoleLine(m_fabric); !line.empty())
+    {
+        o << line << "\n";
     }
     o << "  outputs in " << m_outDir << "/ (summary.json, config.yaml, links.csv, switches.csv"
       << (m_traffic.empty() ? "" : ", flows.csv")

@@ -58,6 +58,11 @@ AllReduceRunner::AllReduceRunner(Ptr<InaFabric> fabric,
     ctx.seed = spec.seed;
     ctx.checkValues = spec.values;
     ctx.flowIdBase = spec.jobId * JobContext::FLOW_IDS_PER_JOB;
+    // The earliest worker's start (a rank without a start time starts at 0).
+    if (!spec.startPs.empty() && spec.startPs.size() >= spec.hosts.size())
+    {
+        ctx.startPs = *std::min_element(spec.startPs.begin(), spec.startPs.end());
+    }
     m_protocol->Install(ctx);
     const uint32_t n = spec.hosts.size();
     m_values.resize(n);
@@ -250,6 +255,11 @@ AllReduceRunner::OnDone(uint32_t rank, uint64_t id)
 {
     ++m_done[rank];
     m_finishPs[rank] = Simulator::Now().GetPicoSeconds();
+    if (Complete() && !m_endNotified)
+    {
+        m_endNotified = true;
+        m_protocol->NotifyJobEnded();
+    }
     const size_t t = id & 0xffffffffULL;
     if (m_spec.sequential && t + 1 < m_spec.tensorBytes.size())
     {

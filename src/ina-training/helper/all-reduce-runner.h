@@ -102,6 +102,7 @@ class AllReduceRunner
     std::vector<Ptr<AggregationAgent>> m_agents;
     std::vector<std::vector<std::vector<float>>> m_values; //!< [rank][tensor]
     std::vector<uint32_t> m_done;
+    bool m_endNotified = false; //!< NotifyJobEnded called
     std::vector<int64_t> m_finishPs;
 };
 

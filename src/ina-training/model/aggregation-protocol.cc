@@ -113,6 +113,11 @@ AggregationProtocol::GetOwnValueErrors() const
     return 0;
 }
 
+void
+AggregationProtocol::NotifyJobEnded()
+{
+}
+
 const JobContext&
 AggregationProtocol::GetContext() const
 {

@@ -49,6 +49,9 @@ struct JobContext
     uint64_t seed = 1;                 //!< the job's random seed
     bool checkValues = false;          //!< agents carry real values
     uint32_t flowIdBase = 0;           //!< the job owns flow ids [base, base + FLOW_IDS_PER_JOB)
+    /// When the job's first worker starts (ps): a control plane that re-plans as jobs start
+    /// (GRID's) schedules itself by it
+    int64_t startPs = 0;
     static constexpr uint32_t FLOW_IDS_PER_JOB = 1u << 20;
 
     std::shared_ptr<const ModelSpec> model;    //!< the job's model (nullptr: not known)
@@ -103,6 +106,13 @@ class AggregationProtocol : public Object
     virtual uint64_t GetOwnValueErrors() const;
 
     const JobContext& GetContext() const;
+
+    /**
+     * The job is over: its last worker has every aggregate of its last iteration back (called at
+     * that moment, once, by TrainingJob and AllReduceRunner). A control plane that re-plans as
+     * jobs end (GRID's) gives what the job held to the others; by default nothing happens.
+     */
+    virtual void NotifyJobEnded();
 
     /// The MaxTimeouts Attribute: retransmission timeouts in a row, with nothing received in
     /// between, after which an agent gives up (AggregationAgent::NoteTimeout); 0 = never.

@@ -116,6 +116,7 @@ TrainingJob::Setup(const JobContext& ctx, const ModelSpec& model, Ptr<Aggregatio
     m_ctx.fusionBytes = probe->GetFusionBytes();
     m_ctx.partitionBytes = probe->GetPartitionBytes();
     m_ctx.sendOrder = probe->GetSendOrder();
+    m_ctx.startPs = m_start.GetTimeStep();
     m_protocol->Install(m_ctx);
     for (uint32_t rank = 0; rank < workers.size(); ++rank)
     {
@@ -149,6 +150,10 @@ TrainingJob::OnIterationDone(uint32_t rank, uint32_t iteration)
     if (++m_finishedPerIteration.at(iteration) == m_workers.size())
     {
         m_iterationEndPs[iteration] = Simulator::Now().GetTimeStep();
+        if (iteration + 1 == m_finishedPerIteration.size())
+        {
+            m_protocol->NotifyJobEnded();
+        }
     }
 }
 
