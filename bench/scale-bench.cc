@@ -45,7 +45,7 @@ struct Result
 
 /// One size, in this process: build, send, run, measure.
 Result
-RunSize(uint32_t k, uint64_t hopBudget)
+RunSize(uint32_t k, uint64_t hopBudget, bool run)
 {
     Result r;
     r.k = k;
@@ -54,7 +54,15 @@ RunSize(uint32_t k, uint64_t hopBudget)
     InaFabricHelper helper;
     helper.SetQueue(1000000, 0);
     helper.SetEcmpSeed(1);
-    Ptr<InaFabric> fabric = helper.Build(InaTopology::FatTree(k, link, link));
+    helper.SetProgress([&](const std::string& step) {
+        std::fprintf(stderr,
+                     "scale-bench: k=%u set-up: %s (%.2f s)\n",
+                     k,
+                     step.c_str(),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    });
+    InaTopology topology = InaTopology::FatTree(k, link, link);
+    Ptr<InaFabric> fabric = helper.Build(topology);
     const uint32_t n = fabric->GetNHosts();
     r.hosts = n;
     // A fixed derangement: host i sends to perm[i] != i (a random shuffle, then fixed points
@@ -75,6 +83,15 @@ RunSize(uint32_t k, uint64_t hopBudget)
     auto traffic = std::make_unique<BenchPermutationTraffic>(*fabric, perm, packetsPerHost);
     auto t1 = std::chrono::steady_clock::now();
     const uint64_t events0 = Simulator::GetEventCount();
+    if (!run)
+    {
+        // Set-up alone: what a fabric of this size costs before the first packet.
+        r.setupS = std::chrono::duration<double>(t1 - t0).count();
+        r.peakRss = BenchPeakRssBytes();
+        traffic.reset();
+        Simulator::Destroy();
+        return r;
+    }
     Simulator::Run();
     auto t2 = std::chrono::steady_clock::now();
     r.hops = fabric->GetPacketHops();
@@ -96,6 +113,7 @@ main(int argc, char* argv[])
     std::string sizes = "4,8,16,24";
     uint64_t hops = 20000000;
     bool inChild = true;
+    bool run = true;
     CommandLine cmd(__FILE__);
     cmd.Usage("Scaling benchmark: the same permutation per host on fat-trees of growing k; cost "
               "per packet-hop, peak RSS and set-up time per size, and their ratios to the first.");
@@ -104,6 +122,10 @@ main(int argc, char* argv[])
     cmd.AddValue("fork",
                  "run each size in a child process (false: in this one, for profilers)",
                  inChild);
+    cmd.AddValue("run",
+                 "simulate the traffic (false: build each fabric and its senders only, and report "
+                 "set-up time and peak RSS)",
+                 run);
     cmd.Parse(argc, argv);
 
     std::vector<uint32_t> ks;
@@ -133,10 +155,21 @@ main(int argc, char* argv[])
     {
         Result r = inChild ? BenchRunInChild<Result>(
                                  [&] {
-                                     return RunSize(k, hops);
+                                     return RunSize(k, hops, run);
                                  },
                                  "scale-bench: the run for k=" + std::to_string(k))
-                           : RunSize(k, hops);
+                           : RunSize(k, hops, run);
+        if (!run)
+        {
+            std::fprintf(stderr,
+                         "scale-bench: k=%u: %u hosts, set-up %.2f s, peak RSS %.0f MB\n",
+                         k,
+                         r.hosts,
+                         r.setupS,
+                         r.peakRss / 1e6);
+            results.push_back(r);
+            continue;
+        }
         std::fprintf(stderr,
                      "scale-bench: k=%u: %u hosts, %" PRIu64 " hops in %.2f s (%.0f ns/hop), "
                      "set-up %.2f s, peak RSS %.0f MB\n",
@@ -155,6 +188,21 @@ main(int argc, char* argv[])
     const Result& base = results.front();
     for (const Result& r : results)
     {
+        if (!run)
+        {
+            std::snprintf(buf,
+                          sizeof buf,
+                          "\"scale.k%u.hosts\": %u, \"scale.k%u.setup_s\": %.3f, "
+                          "\"scale.k%u.peak_rss_mb\": %.1f, ",
+                          r.k,
+                          r.hosts,
+                          r.k,
+                          r.setupS,
+                          r.k,
+                          r.peakRss / 1e6);
+            out += buf;
+            continue;
+        }
         const double nsPerHop = 1e9 * r.runS / r.hops;
         const double baseNs = 1e9 * base.runS / base.hops;
         std::snprintf(buf,

@@ -6,6 +6,7 @@
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,13 +48,13 @@ TEST(EventBatcher, SameTimeRequestsShareOneEventAndRunInRequestOrder)
     Recorder a("a", &log);
     Recorder b("b", &log);
     Recorder c("c", &log);
-    const uint64_t before = InaEventBatcher::GetBatchesScheduled();
-    InaEventBatcher::ScheduleAt(100, &a);
-    InaEventBatcher::ScheduleAt(100, &b);
-    InaEventBatcher::ScheduleAt(50, &c); // earlier: its own event
+    InaEventBatcher batcher;
+    batcher.ScheduleAt(100, &a);
+    batcher.ScheduleAt(100, &b);
+    batcher.ScheduleAt(50, &c); // earlier: its own event
     const uint64_t events = Simulator::GetEventCount();
     Simulator::Run();
-    EXPECT_EQ(InaEventBatcher::GetBatchesScheduled() - before, 2u);
+    EXPECT_EQ(batcher.GetBatchesScheduled(), 2u);
     EXPECT_EQ(Simulator::GetEventCount() - events, 2u);
     EXPECT_EQ(log, (std::vector<std::string>{"c@50", "a@100", "b@100"}));
     Simulator::Destroy();
@@ -67,12 +68,12 @@ TEST(EventBatcher, OnlyTheMostRecentBatchIsJoined)
     Recorder a("a", &log);
     Recorder b("b", &log);
     Recorder c("c", &log);
-    const uint64_t before = InaEventBatcher::GetBatchesScheduled();
-    InaEventBatcher::ScheduleAt(100, &a);
-    InaEventBatcher::ScheduleAt(200, &c);
-    InaEventBatcher::ScheduleAt(100, &b);
+    InaEventBatcher batcher;
+    batcher.ScheduleAt(100, &a);
+    batcher.ScheduleAt(200, &c);
+    batcher.ScheduleAt(100, &b);
     Simulator::Run();
-    EXPECT_EQ(InaEventBatcher::GetBatchesScheduled() - before, 3u);
+    EXPECT_EQ(batcher.GetBatchesScheduled(), 3u);
     EXPECT_EQ(log, (std::vector<std::string>{"a@100", "b@100", "c@200"}));
     Simulator::Destroy();
 }
@@ -84,9 +85,10 @@ TEST(EventBatcher, JoinersRunAtTheFirstRequestsPlaceAmongEqualTimeEvents)
     std::vector<std::string> log;
     Recorder a("a", &log);
     Recorder b("b", &log);
-    InaEventBatcher::ScheduleAt(100, &a);
+    InaEventBatcher batcher;
+    batcher.ScheduleAt(100, &a);
     Simulator::Schedule(PicoSeconds(100), &Mark, &log, "x");
-    InaEventBatcher::ScheduleAt(100, &b);
+    batcher.ScheduleAt(100, &b);
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<std::string>{"a@100", "b@100", "x@100"}));
     Simulator::Destroy();
@@ -101,6 +103,7 @@ TEST(EventBatcher, ATargetWokenRequestsAgainForTheSameTimeInANewEvent)
     struct Again : InaEventBatcher::Target
     {
         std::vector<std::string>* log;
+        InaEventBatcher* batcher;
         int left = 2;
 
         void OnBatchedEvent() override
@@ -108,15 +111,17 @@ TEST(EventBatcher, ATargetWokenRequestsAgainForTheSameTimeInANewEvent)
             log->push_back("again@" + std::to_string(Simulator::Now().GetPicoSeconds()));
             if (--left > 0)
             {
-                InaEventBatcher::ScheduleAt(Simulator::Now().GetPicoSeconds(), this);
+                batcher->ScheduleAt(Simulator::Now().GetPicoSeconds(), this);
             }
         }
     } again;
 
+    InaEventBatcher batcher;
     again.log = &log;
+    again.batcher = &batcher;
     Recorder a("a", &log);
-    InaEventBatcher::ScheduleAt(10, &again);
-    InaEventBatcher::ScheduleAt(10, &a);
+    batcher.ScheduleAt(10, &again);
+    batcher.ScheduleAt(10, &a);
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<std::string>{"again@10", "a@10", "again@10"}));
     Simulator::Destroy();
@@ -129,14 +134,53 @@ TEST(EventBatcher, ADestroyedSimulationsPendingBatchIsNeverJoined)
     std::vector<std::string> log;
     Recorder a("a", &log);
     Recorder b("b", &log);
-    InaEventBatcher::ScheduleAt(500, &a);
+    InaEventBatcher batcher;
+    batcher.ScheduleAt(500, &a);
     Simulator::Stop(PicoSeconds(100));
     Simulator::Run();
     Simulator::Destroy();
     EXPECT_TRUE(log.empty());
-    InaEventBatcher::ScheduleAt(500, &b);
+    batcher.ScheduleAt(500, &b);
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<std::string>{"b@500"}));
+    EXPECT_EQ(batcher.GetBatchesScheduled(), 2u);
+    Simulator::Destroy();
+}
+
+TEST(EventBatcher, TwoBatchersNeverJoinEachOthersBatches)
+{
+    // Per-fabric state: requests for one time stamp through two batchers cost two events, each
+    // batcher's targets in their own request order.
+    std::vector<std::string> log;
+    Recorder a("a", &log);
+    Recorder b("b", &log);
+    Recorder c("c", &log);
+    InaEventBatcher first;
+    InaEventBatcher second;
+    first.ScheduleAt(100, &a);
+    second.ScheduleAt(100, &b);
+    first.ScheduleAt(100, &c); // joins first's open batch, whatever second scheduled since
+    const uint64_t events = Simulator::GetEventCount();
+    Simulator::Run();
+    EXPECT_EQ(first.GetBatchesScheduled(), 1u);
+    EXPECT_EQ(second.GetBatchesScheduled(), 1u);
+    EXPECT_EQ(Simulator::GetEventCount() - events, 2u);
+    EXPECT_EQ(log, (std::vector<std::string>{"a@100", "c@100", "b@100"}));
+    Simulator::Destroy();
+}
+
+TEST(EventBatcher, ABatcherGoneBeforeItsBatchRunsLeavesAnEventThatDoesNothing)
+{
+    // A fabric released while the simulation still holds one of its batches: the batch must not
+    // call back into the dead batcher or wake its targets.
+    std::vector<std::string> log;
+    Recorder a("a", &log);
+    auto batcher = std::make_unique<InaEventBatcher>();
+    batcher->ScheduleAt(100, &a);
+    batcher.reset();
+    Simulator::Schedule(PicoSeconds(200), &Mark, &log, "x");
+    Simulator::Run();
+    EXPECT_EQ(log, (std::vector<std::string>{"x@200"}));
     Simulator::Destroy();
 }
 

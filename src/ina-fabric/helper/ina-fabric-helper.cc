@@ -132,6 +132,12 @@ InaFabricHelper::SetPipelineAttribute(const std::string& name, const AttributeVa
 }
 
 void
+InaFabricHelper::SetProgress(std::function<void(const std::string&)> report)
+{
+    m_progress = std::move(report);
+}
+
+void
 InaFabricHelper::EnablePcap(const std::string& prefix)
 {
     m_pcapPrefix = prefix;
@@ -157,6 +163,12 @@ InaFabricHelper::Build(const InaTopology& topology) const
     Ptr<InaFabric> fabric = CreateObject<InaFabric>();
     fabric->SetTopology(topology, m_ecmpSeed);
     const InaTopology& topo = fabric->GetTopology();
+    // A fabric this small builds in well under a second: its progress would be noise.
+    const bool report = m_progress && topo.GetNLinks() >= PROGRESS_MIN_LINKS;
+    if (report)
+    {
+        m_progress("routes computed for " + std::to_string(topo.GetNSwitches()) + " switches");
+    }
 
     std::vector<Ptr<Node>> nodes;
     for (uint32_t i = 0; i < topo.GetNNodes(); ++i)
@@ -198,8 +210,15 @@ InaFabricHelper::Build(const InaTopology& topology) const
         ports[i].resize(topo.Neighbors(i).size(), nullptr);
     }
     int64_t stream = m_streamBase;
-    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    const uint32_t nLinks = topo.GetNLinks();
+    uint32_t nextReport = 1; // quarters
+    for (uint32_t l = 0; l < nLinks; ++l)
     {
+        if (report && static_cast<uint64_t>(l) * 4 >= static_cast<uint64_t>(nextReport) * nLinks)
+        {
+            m_progress("links " + std::to_string(l) + "/" + std::to_string(nLinks));
+            ++nextReport;
+        }
         const InaTopology::Link& link = topo.GetLink(l);
         const uint16_t mtu = static_cast<uint16_t>(GetLinkMtu(topo, l));
         InaPort* ends[2] = {nullptr, nullptr};
@@ -221,6 +240,7 @@ InaFabricHelper::Build(const InaTopology& topology) const
                     UintegerValue(topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes));
                 dev->SetAttribute("PriorityClasses", UintegerValue(m_priorityClasses));
                 dev->SetMtu(mtu);
+                dev->SetEventBatcher(&fabric->GetEventBatcher());
                 if (m_lossRate > 0)
                 {
                     dev->SetAttribute("ErrorModel", PointerValue(MakeLoss(m_lossRate, stream++)));
@@ -302,6 +322,11 @@ InaFabricHelper::Build(const InaTopology& topology) const
                 }
             }
         }
+    }
+    if (report)
+    {
+        m_progress("links " + std::to_string(nLinks) + "/" + std::to_string(nLinks) +
+                   ", ports wired");
     }
     return fabric;
 }

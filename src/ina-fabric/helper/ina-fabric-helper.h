@@ -9,6 +9,7 @@
 #include "ns3/ina-topology.h"
 #include "ns3/object-factory.h"
 
+#include <functional>
 #include <string>
 
 namespace ns3
@@ -86,6 +87,15 @@ class InaFabricHelper
     /// Write pcap files `<prefix>-<node>-<port>.pcap` for every port (fast links only).
     void EnablePcap(const std::string& prefix);
 
+    /**
+     * Report the steps of Build as they end (routes computed, links made in quarters, ports
+     * wired), each as a short line without a newline: a fabric of tens of thousands of hosts
+     * takes seconds to build and should not do so in silence. Unset, or for a fabric of fewer
+     * than PROGRESS_MIN_LINKS links (built in well under a second), Build reports nothing.
+     */
+    void SetProgress(std::function<void(const std::string&)> report);
+    static constexpr uint32_t PROGRESS_MIN_LINKS = 4096;
+
     Ptr<InaFabric> Build(const InaTopology& topology) const;
 
   private:
@@ -100,6 +110,7 @@ class InaFabricHelper
     int64_t m_streamBase = 0;
     ObjectFactory m_pipelineFactory;
     std::string m_pcapPrefix;
+    std::function<void(const std::string&)> m_progress;
 };
 
 } // namespace ns3

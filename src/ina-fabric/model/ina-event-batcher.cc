@@ -6,106 +6,148 @@
 
 #include "ns3/assert.h"
 #include "ns3/event-impl.h"
-#include "ns3/ptr.h"
 #include "ns3/simulator.h"
-
-#include <vector>
 
 namespace ns3
 {
-namespace
-{
 
-class Batch;
-
-/// The batcher's per-simulation state (one simulation runs at a time in a process).
-struct BatcherState
-{
-    Batch* open = nullptr; //!< the batch scheduled most recently, while it is pending
-    bool destroyHooked = false;
-    std::vector<Ptr<Batch>> pool;
-    uint64_t scheduled = 0;
-};
-
-BatcherState&
-State()
-{
-    static BatcherState s;
-    return s;
-}
-
-class Batch : public EventImpl
+/// One scheduler event waking the targets that asked for its time stamp. Aligned to a cache
+/// line and holding its first target itself: most batches have one target, and waking it then
+/// reads the line the scheduler's Invoke has just read, not a separate array as well.
+class alignas(64) InaEventBatcher::Batch : public EventImpl
 {
   public:
-    int64_t atPs = 0;
-    std::vector<InaEventBatcher::Target*> targets;
+    explicit Batch(InaEventBatcher* owner)
+        : m_owner(owner)
+    {
+    }
+
+    InaEventBatcher* m_owner;     //!< null once the batcher is gone (then the batch does nothing)
+    Target* first = nullptr;      //!< the target that opened the batch
+    std::vector<Target*> joiners; //!< the others, in request order (capacity kept across reuse)
 
   private:
     void Notify() override
     {
-        BatcherState& s = State();
-        if (s.open == this)
+        if (m_owner == nullptr)
+        {
+            return;
+        }
+        if (m_owner->m_open == this)
         {
             // Requests made from here on are for later times or belong after this event.
-            s.open = nullptr;
+            m_owner->m_open = nullptr;
         }
-        for (size_t i = 0; i < targets.size(); ++i)
+        first->OnBatchedEvent();
+        for (size_t i = 0; i < joiners.size(); ++i)
         {
-            targets[i]->OnBatchedEvent();
+            joiners[i]->OnBatchedEvent();
         }
-        targets.clear();
-        s.pool.emplace_back(this);
+        first = nullptr;
+        joiners.clear();
+        m_owner->Done(this);
     }
 };
 
-void
-ForgetPendingBatches()
+/// Run by Simulator::Destroy, which drops pending events without running them.
+class InaEventBatcher::DestroyHook : public EventImpl
 {
-    // Simulator::Destroy drops pending events without running them: none of them may be joined.
-    BatcherState& s = State();
-    s.open = nullptr;
-    s.destroyHooked = false;
+  public:
+    explicit DestroyHook(InaEventBatcher* owner)
+        : m_owner(owner)
+    {
+    }
+
+    InaEventBatcher* m_owner; //!< null once the batcher is gone
+
+  private:
+    void Notify() override
+    {
+        if (m_owner != nullptr)
+        {
+            m_owner->ForgetPending();
+        }
+    }
+};
+
+InaEventBatcher::InaEventBatcher() = default;
+
+InaEventBatcher::~InaEventBatcher()
+{
+    // The scheduler may still hold some of the batches, and the simulation the hook: both
+    // outlive this object and must not call back.
+    for (const auto& b : m_all)
+    {
+        b->m_owner = nullptr;
+        b->first = nullptr;
+        b->joiners.clear();
+    }
+    if (m_destroyHook)
+    {
+        m_destroyHook->m_owner = nullptr;
+    }
 }
 
-} // namespace
+void
+InaEventBatcher::JoinOpen(Target* target)
+{
+    m_open->joiners.push_back(target);
+}
 
 void
-InaEventBatcher::ScheduleAt(int64_t atPs, Target* target)
+InaEventBatcher::ScheduleNew(int64_t atPs, Target* target)
 {
-    BatcherState& s = State();
-    if (s.open != nullptr && s.open->atPs == atPs)
-    {
-        s.open->targets.push_back(target);
-        return;
-    }
     const int64_t now = Simulator::Now().GetTimeStep();
     NS_ASSERT_MSG(atPs >= now, "InaEventBatcher: an event in the past");
-    Ptr<Batch> b;
-    if (s.pool.empty())
+    Batch* b;
+    if (m_idle.empty())
     {
-        b = Ptr<Batch>(new Batch, false);
+        m_all.push_back(Ptr<Batch>(new Batch(this), false));
+        b = PeekPointer(m_all.back());
     }
     else
     {
-        b = s.pool.back();
-        s.pool.pop_back();
+        b = m_idle.back();
+        m_idle.pop_back();
     }
-    b->atPs = atPs;
-    b->targets.push_back(target);
-    Simulator::Schedule(TimeStep(atPs - now), b);
-    s.open = PeekPointer(b);
-    ++s.scheduled;
-    if (!s.destroyHooked)
+    b->first = target;
+    Simulator::Schedule(TimeStep(atPs - now), Ptr<EventImpl>(b));
+    m_open = b;
+    m_openAtPs = atPs;
+    ++m_scheduled;
+    if (!m_destroyHook)
     {
-        Simulator::ScheduleDestroy(&ForgetPendingBatches);
-        s.destroyHooked = true;
+        m_destroyHook = Create<DestroyHook>(this);
+        Simulator::ScheduleDestroy(Ptr<EventImpl>(m_destroyHook));
     }
 }
 
-uint64_t
-InaEventBatcher::GetBatchesScheduled()
+void
+InaEventBatcher::Done(Batch* batch)
 {
-    return State().scheduled;
+    m_idle.push_back(batch);
+}
+
+void
+InaEventBatcher::ForgetPending()
+{
+    // None of the dropped batches may be joined, and each is free again (the scheduler released
+    // it without running it).
+    m_open = nullptr;
+    m_idle.clear();
+    for (const auto& b : m_all)
+    {
+        b->first = nullptr;
+        b->joiners.clear();
+        m_idle.push_back(PeekPointer(b));
+    }
+    m_destroyHook = nullptr; // the next simulation gets a hook of its own
+}
+
+uint64_t
+InaEventBatcher::GetBatchesScheduled() const
+{
+    return m_scheduled;
 }
 
 } // namespace ns3

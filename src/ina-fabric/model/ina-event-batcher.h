@@ -5,7 +5,10 @@
 #ifndef INA_EVENT_BATCHER_H
 #define INA_EVENT_BATCHER_H
 
+#include "ns3/ptr.h"
+
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -23,8 +26,14 @@ namespace ns3
  *
  * Order: targets of one batch run in request order, as separate events would, but all at the
  * batch's place among the events of that time stamp (where its first target would have run).
- * Events are pooled, so batching allocates nothing in the steady state. State is per simulation:
- * Simulator::Destroy forgets pending batches.
+ * Events are pooled, so batching allocates nothing in the steady state.
+ *
+ * State is per batcher, not per process: an InaFabric owns the one its links share (its devices
+ * hold a pointer to it, so the hot path makes no global look-up), and two fabrics, or two
+ * simulations one after the other, never join each other's batches. Simulator::Destroy drops
+ * pending batches without running them; the batcher forgets them then (a destroy hook it
+ * registers with each simulation it schedules in). A batcher destroyed while some of its batches
+ * are still pending disowns them: they run as empty events.
  */
 class InaEventBatcher
 {
@@ -38,14 +47,45 @@ class InaEventBatcher
         virtual void OnBatchedEvent() = 0;
     };
 
+    InaEventBatcher();
+    ~InaEventBatcher();
+    InaEventBatcher(const InaEventBatcher&) = delete;
+    InaEventBatcher& operator=(const InaEventBatcher&) = delete;
+
     /**
      * Wake `target` at `atPs` (absolute picoseconds, not before now). A target must not be
      * scheduled twice at once; nothing can be cancelled (an InaNetDevice's arrivals never are).
      */
-    static void ScheduleAt(int64_t atPs, Target* target);
+    void ScheduleAt(int64_t atPs, Target* target)
+    {
+        if (m_open != nullptr && m_openAtPs == atPs)
+        {
+            JoinOpen(target);
+            return;
+        }
+        ScheduleNew(atPs, target);
+    }
 
-    /// Scheduler events created for batches since the process started (for benchmarks).
-    static uint64_t GetBatchesScheduled();
+    /// Scheduler events this batcher created for batches (for benchmarks and tests).
+    uint64_t GetBatchesScheduled() const;
+
+  private:
+    class Batch;
+    class DestroyHook;
+    friend class Batch;
+    friend class DestroyHook;
+
+    void JoinOpen(Target* target);
+    void ScheduleNew(int64_t atPs, Target* target);
+    void Done(Batch* batch); //!< a batch ran: back to the pool
+    void ForgetPending();    //!< Simulator::Destroy dropped every pending batch
+
+    Batch* m_open = nullptr;        //!< the batch scheduled most recently, while it is pending
+    int64_t m_openAtPs = 0;         //!< its time (read on every request, kept beside the pointer)
+    std::vector<Batch*> m_idle;     //!< batches that ran, ready for reuse
+    std::vector<Ptr<Batch>> m_all;  //!< every batch made, to disown them when this dies
+    Ptr<DestroyHook> m_destroyHook; //!< registered with the current simulation, or null
+    uint64_t m_scheduled = 0;
 };
 
 } // namespace ns3

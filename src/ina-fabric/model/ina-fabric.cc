@@ -32,6 +32,7 @@ InaFabric::GetTypeId()
 
 InaFabric::InaFabric()
     : m_pool(new InaPacketPool)
+    , m_batcher(new InaEventBatcher)
 {
 }
 
@@ -71,6 +72,12 @@ InaPacketPool&
 InaFabric::GetPool()
 {
     return *m_pool;
+}
+
+InaEventBatcher&
+InaFabric::GetEventBatcher()
+{
+    return *m_batcher;
 }
 
 uint64_t

@@ -5,6 +5,7 @@
 #ifndef INA_FABRIC_H
 #define INA_FABRIC_H
 
+#include "ina-event-batcher.h"
 #include "ina-host.h"
 #include "ina-packet-pool.h"
 #include "ina-port.h"
@@ -43,6 +44,8 @@ class InaFabric : public Object
     /// The seed of the switches' ECMP hash (InaRoutingTable::SelectPort's `seed`).
     uint64_t GetEcmpSeed() const;
     InaPacketPool& GetPool();
+    /// The event batcher the fabric's links share (per fabric, so per simulation).
+    InaEventBatcher& GetEventBatcher();
 
     uint32_t GetNHosts() const;
     Ptr<InaHost> GetHost(uint32_t host) const;
@@ -110,6 +113,7 @@ class InaFabric : public Object
                           const InaRoutingTable& routes);
 
     std::unique_ptr<InaPacketPool> m_pool;
+    std::unique_ptr<InaEventBatcher> m_batcher;
     std::unique_ptr<InaTopology> m_topology;
     std::unique_ptr<InaRoutingTable> m_routes;
     const InaRoutingTable* m_installed = nullptr; //!< InstallRoutes' table (nullptr: m_routes)

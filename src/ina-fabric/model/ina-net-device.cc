@@ -77,7 +77,9 @@ InaNetDevice::InaNetDevice()
 {
     // Small to start with (it doubles when full): a fat-tree of k=48 has 166 k devices, most with
     // a few packets in flight.
-    m_ring.resize(16);
+    m_ringStore = std::make_unique<InFlight[]>(16);
+    m_ring = m_ringStore.get();
+    m_ringMask = 15;
 }
 
 InaNetDevice::~InaNetDevice() = default;
@@ -93,6 +95,9 @@ InaNetDevice::DoDispose()
     m_errorModel = nullptr;
     m_lossProbe = nullptr;
     m_pcap = nullptr;
+    m_slow &= ~PCAP;
+    m_batcher = nullptr;
+    m_ownBatcher.reset();
     NetDevice::DoDispose();
 }
 
@@ -124,6 +129,12 @@ InaNetDevice::PacedPs(uint32_t bytes) const
     return static_cast<int64_t>(
         (static_cast<uint64_t>(bytes) * 8000000000000ULL + m_injectionCapBps - 1) /
         m_injectionCapBps);
+}
+
+void
+InaNetDevice::SetEventBatcher(InaEventBatcher* batcher)
+{
+    m_batcher = batcher;
 }
 
 void
@@ -159,75 +170,49 @@ InaNetDevice::DrawLoss(uint32_t bytes)
 }
 
 void
-InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
+InaNetDevice::Wire()
 {
-    if (m_linkDown)
-    {
-        ++m_faultDrops;
-        m_pool->Free(p);
-        return;
-    }
-    if (m_peer == nullptr)
-    {
-        // Lazily resolved so the channel can be wired in any order.
-        NS_ABORT_MSG_UNLESS(m_channel && m_channel->GetNDevices() == 2,
-                            "InaNetDevice: Send on a device whose channel has no peer");
-        m_peer = m_channel->GetPeerOf(this);
-        m_peerSink = m_peer->m_sink;
-        m_peerPortIndex = m_peer->m_portIndex;
-        NS_ABORT_MSG_UNLESS(m_peerSink != nullptr,
-                            "InaNetDevice: Send before the far end's owner is attached");
-        m_delayPs = m_channel->GetDelay().GetTimeStep();
-        m_rateBps = m_rate.GetBitRate();
-        m_classQueues.resize(m_priorityClasses);
-    }
-    const int64_t now = Simulator::Now().GetTimeStep();
-    const uint32_t bytes = p->wireBytes;
-    if (bytes > m_mtu)
-    {
-        ++m_counters.oversize;
-        m_pool->Free(p);
-        return;
-    }
-
+    // Lazily resolved so the channel can be wired in any order.
+    NS_ABORT_MSG_UNLESS(m_channel && m_channel->GetNDevices() == 2,
+                        "InaNetDevice: Send on a device whose channel has no peer");
+    m_peer = m_channel->GetPeerOf(this);
+    m_peerSink = m_peer->m_sink;
+    m_peerPortIndex = m_peer->m_portIndex;
+    NS_ABORT_MSG_UNLESS(m_peerSink != nullptr,
+                        "InaNetDevice: Send before the far end's owner is attached");
+    m_delayPs = m_channel->GetDelay().GetTimeStep();
+    m_rateBps = m_rate.GetBitRate();
+    m_classQueues.resize(m_priorityClasses);
     if (m_priorityClasses > 1)
     {
-        // Same admission rule as the FIFO, over all classes together.
-        if (m_backlogBytes + bytes > m_capacityBytes)
-        {
-            ++m_counters.drops;
-            m_pool->Free(p);
-            return;
-        }
-        if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
-        {
-            p->ecn = INA_ECN_CE;
-            ++m_counters.ecnMarks;
-        }
-        ++m_counters.txPackets;
-        m_counters.txBytes += bytes;
-        uint32_t cls = std::min<uint32_t>(p->priority, m_priorityClasses - 1);
-        m_classQueues[cls].emplace_back(p, extraDelayPs);
-        m_backlogBytes += bytes;
-        m_counters.peakBacklogBytes = std::max(m_counters.peakBacklogBytes, m_backlogBytes);
-        if (!m_transmitting)
-        {
-            StartNextPriority();
-        }
-        return;
+        m_slow |= PRIORITY;
     }
-
-    // FIFO: retire from the backlog every packet whose transmission has started by now.
-    while (m_queueHead != m_tail && m_ring[m_queueHead & (m_ring.size() - 1)].txStartPs <= now)
+    if (m_batcher == nullptr)
     {
-        m_backlogBytes -= m_ring[m_queueHead & (m_ring.size() - 1)].bytes;
+        m_ownBatcher = std::make_unique<InaEventBatcher>();
+        m_batcher = m_ownBatcher.get();
+    }
+    m_slow &= ~UNWIRED;
+}
+
+void
+InaNetDevice::RetireStarted(int64_t now)
+{
+    while (m_queueHead != m_tail && m_ring[m_queueHead & m_ringMask].txStartPs <= now)
+    {
+        m_backlogBytes -= m_ring[m_queueHead & m_ringMask].bytes;
         ++m_queueHead;
     }
+}
+
+bool
+InaNetDevice::Admit(InaPacket* p, uint32_t bytes)
+{
     if (m_backlogBytes + bytes > m_capacityBytes)
     {
         ++m_counters.drops;
         m_pool->Free(p);
-        return;
+        return false;
     }
     if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
     {
@@ -236,6 +221,42 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
     }
     ++m_counters.txPackets;
     m_counters.txBytes += bytes;
+    return true;
+}
+
+void
+InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
+{
+    if ((m_slow & (LINK_DOWN | UNWIRED)) != 0)
+    {
+        if ((m_slow & LINK_DOWN) != 0)
+        {
+            ++m_faultDrops;
+            m_pool->Free(p);
+            return;
+        }
+        Wire();
+    }
+    const uint32_t bytes = p->wireBytes;
+    if (bytes > m_mtu)
+    {
+        ++m_counters.oversize;
+        m_pool->Free(p);
+        return;
+    }
+    if ((m_slow & PRIORITY) != 0)
+    {
+        SendPriority(p, extraDelayPs);
+        return;
+    }
+
+    // FIFO: retire from the backlog every packet whose transmission has started by now.
+    const int64_t now = Simulator::Now().GetTimeStep();
+    RetireStarted(now);
+    if (!Admit(p, bytes))
+    {
+        return;
+    }
     const int64_t start = std::max(now, m_busyUntilPs);
     const int64_t end = start + SerializationPs(bytes);
     // The pacer holds the next start back; this packet still leaves at the link rate.
@@ -254,31 +275,53 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
 }
 
 void
+InaNetDevice::SendPriority(InaPacket* p, int64_t extraDelayPs)
+{
+    // Same admission rule as the FIFO, over all classes together.
+    const uint32_t bytes = p->wireBytes;
+    if (!Admit(p, bytes))
+    {
+        return;
+    }
+    uint32_t cls = std::min<uint32_t>(p->priority, m_priorityClasses - 1);
+    m_classQueues[cls].emplace_back(p, extraDelayPs);
+    m_backlogBytes += bytes;
+    m_counters.peakBacklogBytes = std::max(m_counters.peakBacklogBytes, m_backlogBytes);
+    if (!m_transmitting)
+    {
+        StartNextPriority();
+    }
+}
+
+void
 InaNetDevice::PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int64_t extraDelayPs)
 {
-    if (m_tail - m_head == m_ring.size())
+    if (m_tail - m_head == m_ringMask + 1)
     {
         // Grow the ring, keeping the logical positions (m_head..m_tail, m_queueHead) valid.
-        std::vector<InFlight> bigger(m_ring.size() * 2);
-        for (uint64_t i = m_head; i < m_tail; ++i)
+        const uint32_t size = 2 * (m_ringMask + 1);
+        auto bigger = std::make_unique<InFlight[]>(size);
+        for (uint32_t i = m_head; i != m_tail; ++i)
         {
-            bigger[i & (bigger.size() - 1)] = m_ring[i & (m_ring.size() - 1)];
+            bigger[i & (size - 1)] = m_ring[i & m_ringMask];
         }
-        m_ring.swap(bigger);
+        m_ringStore = std::move(bigger);
+        m_ring = m_ringStore.get();
+        m_ringMask = size - 1;
     }
     // A FIFO link cannot reorder: clamp in case the owner's extra delay ever shrank.
     int64_t arrive = std::max(txEndPs + m_delayPs + extraDelayPs, m_lastArrivePs);
     m_lastArrivePs = arrive;
-    const uint8_t lost = DrawLoss(p->wireBytes) ? LOST_ON_WIRE : NOT_LOST;
-    if (m_pcap)
+    const uint8_t lost = m_errorModel && DrawLoss(p->wireBytes) ? LOST_ON_WIRE : NOT_LOST;
+    if ((m_slow & PCAP) != 0)
     {
         WritePcap(p, txStartPs);
     }
-    m_ring[m_tail & (m_ring.size() - 1)] = InFlight{txStartPs, arrive, p, p->wireBytes, lost};
+    m_ring[m_tail & m_ringMask] = InFlight{txStartPs, arrive, p, p->wireBytes, lost};
     ++m_tail;
     if (m_tail - m_head == 1)
     {
-        InaEventBatcher::ScheduleAt(arrive, this);
+        m_batcher->ScheduleAt(arrive, this);
     }
 }
 
@@ -291,7 +334,7 @@ InaNetDevice::OnBatchedEvent()
 void
 InaNetDevice::OnArrival()
 {
-    InFlight& e = m_ring[m_head & (m_ring.size() - 1)];
+    InFlight& e = m_ring[m_head & m_ringMask];
     InaPacket* p = e.packet;
     const uint8_t lost = e.lost;
     if (m_queueHead == m_head)
@@ -304,7 +347,7 @@ InaNetDevice::OnArrival()
     ++m_head;
     if (m_head != m_tail)
     {
-        InaEventBatcher::ScheduleAt(m_ring[m_head & (m_ring.size() - 1)].arrivePs, this);
+        m_batcher->ScheduleAt(m_ring[m_head & m_ringMask].arrivePs, this);
     }
     if (lost != NOT_LOST)
     {
@@ -358,7 +401,7 @@ InaNetDevice::StartNextPriority()
 void
 InaNetDevice::OnTxComplete()
 {
-    if (m_inTx != nullptr && m_linkDown)
+    if (m_inTx != nullptr && (m_slow & LINK_DOWN) != 0)
     {
         ++m_faultDrops; // its serialization ended on a link that went down meanwhile
         m_pool->Free(m_inTx);
@@ -378,12 +421,7 @@ InaNetDevice::GetBacklogBytes()
 {
     if (m_priorityClasses == 1)
     {
-        const int64_t now = Simulator::Now().GetTimeStep();
-        while (m_queueHead != m_tail && m_ring[m_queueHead & (m_ring.size() - 1)].txStartPs <= now)
-        {
-            m_backlogBytes -= m_ring[m_queueHead & (m_ring.size() - 1)].bytes;
-            ++m_queueHead;
-        }
+        RetireStarted(Simulator::Now().GetTimeStep());
     }
     return m_backlogBytes;
 }
@@ -394,6 +432,7 @@ InaNetDevice::EnablePcap(const std::string& filename)
     m_pcap = CreateObject<PcapFileWrapper>();
     m_pcap->Open(filename, std::ios::out | std::ios::binary);
     m_pcap->Init(147 /* LINKTYPE_USER0 */, 65535, 0);
+    m_slow |= PCAP;
 }
 
 void
@@ -436,13 +475,13 @@ InaNetDevice::SetLossRate(double rate, int64_t stream)
 void
 InaNetDevice::SetLinkDown(bool down)
 {
-    if (down && !m_linkDown)
+    if (down && (m_slow & LINK_DOWN) == 0)
     {
         // What is queued or on the wire when the link fails never arrives. The entries keep their
         // arrival events (the ring stays ordered); they are dropped as they come due.
-        for (uint64_t i = m_head; i < m_tail; ++i)
+        for (uint32_t i = m_head; i != m_tail; ++i)
         {
-            m_ring[i & (m_ring.size() - 1)].lost = LOST_TO_FAULT;
+            m_ring[i & m_ringMask].lost = LOST_TO_FAULT;
         }
         for (auto& q : m_classQueues)
         {
@@ -455,7 +494,7 @@ InaNetDevice::SetLinkDown(bool down)
             q.clear();
         }
     }
-    m_linkDown = down;
+    m_slow = down ? (m_slow | LINK_DOWN) : (m_slow & ~LINK_DOWN);
 }
 
 uint64_t
@@ -512,7 +551,7 @@ InaNetDevice::GetMtu() const
 bool
 InaNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr && !m_linkDown;
+    return m_channel != nullptr && (m_slow & LINK_DOWN) == 0;
 }
 
 void

@@ -16,6 +16,7 @@
 #include "ns3/pcap-file-wrapper.h"
 
 #include <deque>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -39,7 +40,7 @@ class InaChannel;
  * is no longer known at Send(): the device then keeps per-class queues and pays a second event per
  * hop (transmission complete).
  */
-class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::Target
+class alignas(64) InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::Target
 {
   public:
     static TypeId GetTypeId();
@@ -65,6 +66,12 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     void SetInjectionRateCap(uint64_t bps);
     /// \return the injection cap in bit/s (0: none)
     uint64_t GetInjectionRateCap() const;
+
+    /**
+     * Share `batcher` (its fabric's) for the arrival events of this device. A device given none
+     * makes one of its own when it first sends (a link built by hand, outside a fabric).
+     */
+    void SetEventBatcher(InaEventBatcher* batcher);
 
     /// Write every packet this device sends to a pcap file (LINKTYPE_USER0, inasim header).
     void EnablePcap(const std::string& filename);
@@ -122,7 +129,8 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
     void DoDispose() override;
 
   private:
-    struct InFlight
+    /// A packet on its way to the peer. 32 B and aligned, so an entry never straddles a cache line.
+    struct alignas(32) InFlight
     {
         int64_t txStartPs;
         int64_t arrivePs;
@@ -139,40 +147,61 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
         LOST_TO_FAULT = 2 //!< the link went down (SetLinkDown)
     };
 
+    /// Conditions that take Send off its FIFO fast path (m_slow), tested with one byte.
+    enum SlowPath : uint8_t
+    {
+        UNWIRED = 1,   //!< the peer is not resolved yet (first Send)
+        LINK_DOWN = 2, //!< SetLinkDown(true)
+        PRIORITY = 4,  //!< PriorityClasses > 1: per-class queues, a second event per hop
+        PCAP = 8       //!< EnablePcap
+    };
+
     int64_t SerializationPs(uint32_t bytes) const;
     int64_t PacedPs(uint32_t bytes) const; //!< bytes at the injection cap
     bool DrawLoss(uint32_t bytes);
-    void Admit(InaPacket* p); // capacity and ECN at enqueue
+    /// Tail drop (false: dropped and freed) and ECN at enqueue, on the backlog before `p`.
+    bool Admit(InaPacket* p, uint32_t bytes);
     void PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int64_t extraDelayPs);
     void OnArrival();
     void OnBatchedEvent() override; // InaEventBatcher::Target: the head packet arrives
     void StartNextPriority();
     void OnTxComplete();
     void WritePcap(const InaPacket* p, int64_t atPs);
+    void Wire();                                           //!< resolve the peer (first Send)
+    void SendPriority(InaPacket* p, int64_t extraDelayPs); //!< Send with PriorityClasses > 1
+    void RetireStarted(int64_t now); //!< backlog: drop what has started by now
 
-    // The fields a hop reads come first, right after the InaPort counters and the batcher's
-    // vtable pointer: a hop through a device then touches two or three of its cache lines
-    // (once the fabric outgrows the caches, the cost of a hop is mostly those misses).
-    // runtime state: ring of packets in flight towards the peer, in arrival order
-    std::vector<InFlight> m_ring;
-    uint64_t m_head = 0;      //!< next to arrive
-    uint64_t m_tail = 0;      //!< next free slot
-    uint64_t m_queueHead = 0; //!< first whose transmission has not started (FIFO mode)
+    // The fields a hop reads come first, in two cache lines. The class is aligned to a line, so
+    // with NetDevice (32 B) and InaPort (96 B) before them they fall as: line 0, InaPort's vtable
+    // pointer and its tx/rx counters; line 2, the batcher's vtable pointer and what an arrival
+    // reads; line 3, what a send reads. A hop through a device then touches two or three of its
+    // lines: once the fabric outgrows the caches, the cost of a hop is mostly those misses
+    // (docs/performance.md).
+    InFlight* m_ring = nullptr; //!< m_ringStore: packets in flight towards the peer, in order
+    uint32_t m_ringMask = 0;    //!< ring size - 1 (a power of two)
+    uint32_t m_head = 0;        //!< next to arrive (positions count up and wrap; masked to index)
+    uint32_t m_tail = 0;        //!< next free slot
+    uint32_t m_queueHead = 0;   //!< first whose transmission has not started (FIFO mode)
     uint64_t m_backlogBytes = 0;
-    int64_t m_busyUntilPs = 0;
-    int64_t m_lastArrivePs = 0;
+    InaEventBatcher* m_batcher = nullptr; //!< the fabric's (SetEventBatcher) or m_ownBatcher
     InaPacketSink* m_peerSink = nullptr; //!< the peer's owner, so an arrival does not read the peer
     uint32_t m_peerPortIndex = 0;        //!< the peer's port index at its owner
     uint16_t m_mtu = 1500;               //!< largest packet the link carries (wire bytes)
-    uint32_t m_priorityClasses;
-    bool m_linkDown = false; //!< SetLinkDown
+    uint8_t m_slow = UNWIRED;            //!< SlowPath flags
+    // line 3
+    int64_t m_busyUntilPs = 0;
+    int64_t m_lastArrivePs = 0;
     uint64_t m_capacityBytes;
     uint64_t m_ecnThresholdBytes;
     uint64_t m_rateBps = 0;
     int64_t m_delayPs = 0;
     uint64_t m_injectionCapBps = 0; //!< 0: none
-    InaNetDevice* m_peer = nullptr;
     Ptr<ErrorModel> m_errorModel;
+
+    // cold
+    std::unique_ptr<InFlight[]> m_ringStore;
+    uint32_t m_priorityClasses;
+    InaNetDevice* m_peer = nullptr;
     Ptr<PcapFileWrapper> m_pcap;
 
     // configured (attributes)
@@ -196,6 +225,7 @@ class InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::
 
     Ptr<Packet> m_lossProbe;   //!< ErrorModel needs a Packet; kept for the size last drawn
     uint64_t m_faultDrops = 0; //!< GetFaultDrops
+    std::unique_ptr<InaEventBatcher> m_ownBatcher; //!< when no fabric gave one
 };
 
 } // namespace ns3

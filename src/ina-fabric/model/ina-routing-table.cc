@@ -44,6 +44,7 @@ InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
     const uint32_t H = m_nHosts;
     const uint32_t S = m_nSwitches;
     constexpr uint32_t UNSEEN = std::numeric_limits<uint32_t>::max();
+    constexpr uint16_t UNREACHABLE = std::numeric_limits<uint16_t>::max(); //!< in m_dist
 
     m_rack.resize(H);
     for (uint32_t h = 0; h < H; ++h)
@@ -88,12 +89,15 @@ InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
         return id;
     };
 
+    // Two passes, each writing its matrix row by row (set-up time at k=48 was mostly cache misses
+    // of a column-wise write): a BFS from every switch d gives row d of the distances, which are
+    // symmetric (links are undirected); then switch s's next hops towards d are its neighbours one
+    // hop closer, read from the neighbours' rows in order of d.
     m_table.assign(static_cast<size_t>(S) * S, 0);
     m_dist.assign(static_cast<size_t>(S) * S, 0);
     std::vector<uint32_t> dist(S);
     std::vector<uint32_t> queue;
     queue.reserve(S);
-    std::vector<uint16_t> ports;
     for (uint32_t d = 0; d < S; ++d)
     {
         std::fill(dist.begin(), dist.end(), UNSEEN);
@@ -117,26 +121,42 @@ InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
             throw std::runtime_error("InaRoutingTable: the switches of the topology are not "
                                      "connected");
         }
+        uint16_t* row = &m_dist[static_cast<size_t>(d) * S];
         for (uint32_t s = 0; s < S; ++s)
         {
-            if (dist[s] > std::numeric_limits<uint16_t>::max() && dist[s] != UNSEEN)
+            if (dist[s] >= UNREACHABLE && dist[s] != UNSEEN)
             {
-                throw std::runtime_error("InaRoutingTable: paths longer than 65535 hops");
+                throw std::runtime_error("InaRoutingTable: paths of 65535 hops or more");
             }
-            m_dist[static_cast<size_t>(s) * S + d] = static_cast<uint16_t>(dist[s]);
-            if (s == d || dist[s] == UNSEEN)
+            row[s] = dist[s] == UNSEEN ? UNREACHABLE : static_cast<uint16_t>(dist[s]);
+        }
+    }
+    std::vector<uint16_t> ports;
+    for (uint32_t s = 0; s < S; ++s)
+    {
+        const uint16_t* own = &m_dist[static_cast<size_t>(s) * S];
+        uint16_t* table = &m_table[static_cast<size_t>(s) * S];
+        uint16_t last = 0; // the group of the previous destination: most often this one's too
+        for (uint32_t d = 0; d < S; ++d)
+        {
+            if (s == d || own[d] == UNREACHABLE)
             {
                 continue; // unreachable (failed links): no next hop
             }
             ports.clear();
             for (const auto& e : swAdj[s])
             {
-                if (dist[e.first] + 1 == dist[s])
+                if (static_cast<uint32_t>(m_dist[static_cast<size_t>(e.first) * S + d]) + 1 ==
+                    own[d])
                 {
                     ports.push_back(e.second);
                 }
             }
-            m_table[static_cast<size_t>(s) * S + d] = groupId(s, ports);
+            if (last == 0 || m_groups[s][last] != ports)
+            {
+                last = groupId(s, ports);
+            }
+            table[d] = last;
         }
     }
 

@@ -67,16 +67,23 @@ void
 InaSwitch::UpdateHostRule()
 {
     // Set-up may give the identity and the routes in either order.
-    m_hostRule = InaRoutingTable::HostRule{};
-    if (m_routes == nullptr)
+    m_ruleValid = false;
+    if (m_routes != nullptr)
     {
-        return;
+        m_nHosts = m_routes->GetTopology().GetNHosts();
+        if (m_address >= m_nHosts && m_address < m_routes->GetTopology().GetNNodes())
+        {
+            const InaRoutingTable::HostRule& r = m_routes->GetHostRule(m_address);
+            m_ruleValid = r.valid;
+            m_ruleDownLo = r.downLo;
+            m_ruleDownCount = r.downHi - r.downLo;
+            m_ruleDownDiv = r.downDiv;
+            m_ruleDownBase = r.downBase;
+            m_ruleUpFirst = r.upFirst;
+            m_ruleUpCount = r.upCount;
+        }
     }
-    m_nHosts = m_routes->GetTopology().GetNHosts();
-    if (m_address >= m_nHosts && m_address < m_routes->GetTopology().GetNNodes())
-    {
-        m_hostRule = m_routes->GetHostRule(m_address);
-    }
+    m_fastHosts = m_ruleValid && !m_hasOverrides ? m_nHosts : 0;
 }
 
 void
@@ -136,6 +143,7 @@ InaSwitch::SetFlowRoute(uint32_t flowId, uint16_t port)
                                  << " but the switch has " << m_ports.size() << " ports");
     m_flowRoutes[flowId] = port;
     m_hasOverrides = true;
+    m_fastHosts = 0;
 }
 
 uint64_t
@@ -152,6 +160,7 @@ InaSwitch::SetJobRoute(uint32_t jobId, InaAddress dst, uint16_t port)
                                  << " but the switch has " << m_ports.size() << " ports");
     m_jobRoutes[JobRouteKey(jobId, dst)] = port;
     m_hasOverrides = true;
+    m_fastHosts = 0;
 }
 
 void
@@ -160,10 +169,21 @@ InaSwitch::ClearRouteOverrides()
     m_flowRoutes.clear();
     m_jobRoutes.clear();
     m_hasOverrides = false;
+    UpdateHostRule();
 }
 
 uint16_t
 InaSwitch::SelectPort(const InaPacket* p) const
+{
+    if (p->dst < m_fastHosts)
+    {
+        return RulePort(p);
+    }
+    return SelectPortSlow(p);
+}
+
+uint16_t
+InaSwitch::SelectPortSlow(const InaPacket* p) const
 {
     if (m_hasOverrides)
     {
@@ -178,21 +198,9 @@ InaSwitch::SelectPort(const InaPacket* p) const
             return j->second;
         }
     }
-    if (m_hostRule.valid && p->dst < m_nHosts)
+    if (m_ruleValid && p->dst < m_nHosts)
     {
-        // Same choice as the table below (the rule was checked against it), without its loads.
-        const uint32_t below = p->dst - m_hostRule.downLo;
-        if (below < m_hostRule.downHi - m_hostRule.downLo)
-        {
-            return static_cast<uint16_t>(m_hostRule.downBase + below / m_hostRule.downDiv);
-        }
-        if (m_hostRule.upCount == 1)
-        {
-            return m_hostRule.upFirst;
-        }
-        return static_cast<uint16_t>(
-            m_hostRule.upFirst +
-            InaRoutingTable::EcmpHash(p->flowId, m_address, m_ecmpSeed) % m_hostRule.upCount);
+        return RulePort(p);
     }
     if (p->dst >= m_routes->GetNNodes())
     {
@@ -215,7 +223,7 @@ InaSwitch::SelectPort(const InaPacket* p) const
 void
 InaSwitch::Receive(InaPacket* p, uint32_t port)
 {
-    ++m_counters.received;
+    ++m_received;
     p->passes = 0;
     if (p->protocol != INA_PROTO_NONE && m_pipelineRaw->HasProgramFor(p->protocol))
     {
@@ -253,14 +261,14 @@ InaSwitch::Forward(InaPacket* p)
         m_pool->Free(p);
         return;
     }
-    ++m_counters.forwarded;
+    ++m_forwarded;
     m_portArray[port]->Send(p, m_latencyPs);
 }
 
 void
 InaSwitch::SendOnPort(InaPacket* p, uint32_t port)
 {
-    ++m_counters.forwarded;
+    ++m_forwarded;
     m_ports[port]->Send(p, m_latencyPs);
 }
 
@@ -292,6 +300,8 @@ InaSwitch::GetNPorts() const
 const InaSwitch::Counters&
 InaSwitch::GetCounters() const
 {
+    m_counters.received = m_received;
+    m_counters.forwarded = m_forwarded;
     return m_counters;
 }
 

@@ -32,7 +32,7 @@ constexpr uint16_t INA_NO_PORT = 0xffff;
  * Routes can be pinned from outside, per flow or per (job, destination), because a planner such as
  * GRID's chooses paths and aggregation points itself. Overrides cost nothing until one is set.
  */
-class InaSwitch : public Object, public InaPacketSink, public InaSwitchActions
+class alignas(64) InaSwitch final : public Object, public InaPacketSink, public InaSwitchActions
 {
   public:
     static TypeId GetTypeId();
@@ -95,20 +95,56 @@ class InaSwitch : public Object, public InaPacketSink, public InaSwitchActions
     static uint64_t JobRouteKey(uint32_t jobId, InaAddress dst);
     void UpdateHostRule();
 
-    // The fields every forwarded packet reads come first, together, so a hop through the switch
-    // touches one or two cache lines of it (the cost per hop is mostly cache misses once the
-    // fabric outgrows the caches).
-    Counters m_counters;
+    /// The port the host rule picks for host `dst` (the rule is valid and dst a host).
+    uint16_t RulePort(const InaPacket* p) const
+    {
+        // Same choice as the table (the rule was checked against it), without its loads.
+        const uint32_t below = p->dst - m_ruleDownLo;
+        if (below < m_ruleDownCount)
+        {
+            return static_cast<uint16_t>(m_ruleDownBase + below / m_ruleDownDiv);
+        }
+        if (m_ruleUpCount == 1)
+        {
+            return m_ruleUpFirst;
+        }
+        return static_cast<uint16_t>(m_ruleUpFirst +
+                                     InaRoutingTable::EcmpHash(p->flowId, m_address, m_ecmpSeed) %
+                                         m_ruleUpCount);
+    }
+
+    uint16_t SelectPortSlow(const InaPacket* p) const; //!< overrides, then rule, then table
+
+    // The fields every forwarded packet reads come first, in the two cache lines the class starts
+    // with (it is aligned to one): after Object (32 B) and the two interfaces' vtable pointers,
+    // line 0 holds the two counters a hop bumps and line 1 everything forwarding reads, the host
+    // rule included. Once the fabric outgrows the caches, the cost of a hop is mostly the lines
+    // it misses (docs/performance.md).
+    uint64_t m_received = 0;               //!< Counters::received
+    uint64_t m_forwarded = 0;              //!< Counters::forwarded
     InaPort* const* m_portArray = nullptr; //!< m_ports.data()
     Pipeline* m_pipelineRaw = nullptr;     //!< m_pipeline, without the Ptr
+    int64_t m_latencyPs = 0;
+    uint64_t m_ecmpSeed = 0;
+    InaAddress m_address = INA_NO_ADDRESS;
+    /// Destinations below this take the host rule at once: the number of hosts when the rule is
+    /// valid and no route is overridden, else 0 (SelectPortSlow decides).
+    uint32_t m_fastHosts = 0;
+    // The host rule (InaRoutingTable::HostRule), as the fast path reads it.
+    uint32_t m_ruleDownLo = 0;
+    uint32_t m_ruleDownCount = 0; //!< downHi - downLo
+    uint32_t m_ruleDownDiv = 1;
+    uint16_t m_ruleDownBase = 0;
+    uint16_t m_ruleUpFirst = 0;
+    uint16_t m_ruleUpCount = 0;
+
+    // cold
+    mutable Counters m_counters; //!< the rest; received and forwarded copied in by GetCounters
+    bool m_ruleValid = false;
+    bool m_hasOverrides = false;
+    uint32_t m_nHosts = 0; //!< destinations below this are hosts
     InaPacketPool* m_pool = nullptr;
     const InaRoutingTable* m_routes = nullptr;
-    uint64_t m_ecmpSeed = 0;
-    int64_t m_latencyPs = 0;
-    InaAddress m_address = INA_NO_ADDRESS;
-    uint32_t m_nHosts = 0;                 //!< destinations below this are hosts (m_hostRule)
-    InaRoutingTable::HostRule m_hostRule;  //!< routes to hosts as arithmetic, when valid
-    bool m_hasOverrides = false;
 
     std::string m_name;
     std::string m_tier;

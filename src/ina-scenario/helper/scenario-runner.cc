@@ -327,7 +327,7 @@ ScenarioRunner::BuildTopology() const
 }
 
 void
-ScenarioRunner::BuildFabric()
+ScenarioRunner::BuildFabric(const std::function<void(const std::string&)>& step)
 {
     const ScenarioTopology& t = m_scenario.topology;
     InaTopology topo = BuildTopology();
@@ -356,6 +356,7 @@ ScenarioRunner::BuildFabric()
         std::filesystem::create_directories(std::filesystem::path(m_outDir) / "pcap");
         helper.EnablePcap((std::filesystem::path(m_outDir) / "pcap" / "inasim").string());
     }
+    helper.SetProgress(step);
     m_fabric = helper.Build(topo);
     SetPerSwitchCapacities();
 }
@@ -1157,7 +1158,7 @@ ScenarioRunner::Prepare()
             *m_progressOut << "[inasim] set-up: " << what << line << "\n" << std::flush;
         }
     };
-    BuildFabric();
+    BuildFabric(step);
     m_faults = std::make_unique<ScenarioFaults>(m_scenario, m_fabric);
     step("fabric built: " + std::to_string(m_fabric->GetNHosts()) + " hosts, " +
          std::to_string(m_fabric->GetSwitches().size()) + " switches, " +

@@ -12,6 +12,7 @@
 #include "ns3/scenario.h"
 #include "ns3/training-job.h"
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <ostream>
@@ -85,7 +86,8 @@ class ScenarioRunner
     };
 
     InaTopology BuildTopology() const;
-    void BuildFabric();
+    /// \param step reports a finished step of the build (set-up progress lines)
+    void BuildFabric(const std::function<void(const std::string&)>& step);
     /// Refuse a `switch.ina_tiers` entry the topology has no tier for.
     void CheckInaTiers(const InaTopology& topo) const;
     /// The `switch` keys, each checked as the Pipeline Attribute it sets.

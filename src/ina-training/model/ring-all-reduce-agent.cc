@@ -337,6 +337,10 @@ RingAllReduceAgent::Consume(Inbound& in)
                                                    << " has no values, but the previous rank "
                                                       "sent some");
     }
+    // Percent done moves with the bytes: a worker takes in 2 (n - 1) segments of about 1/n of the
+    // tensor each, so each chunk counts for n / (2 (n - 1)) of its size, and a whole tensor for
+    // its size (a few bytes less, rounded down), as a SwitchML worker's results do.
+    NoteResultBytes(in.bytes * m_ranks / (2ULL * (m_ranks - 1)));
     if (m_rxStep + 1 < m_steps)
     {
         m_sender->SendMessage(in.bytes, std::move(in.words));
