@@ -258,12 +258,17 @@ def make_status(plan, run, directory, code, duration, command, timed_out=None, s
             meaning = f"exited with {code} but wrote no summary.json"
         tail = error_tail(directory / "stderr.log")
         error = f"{meaning}: {tail}" if tail else meaning
+    # inasim-run's error.json names the key and the place apart (only a failed run has one).
+    report = results.read_error_report(directory) if state == results.FAILED else None
     return {
         "run_id": run["id"],
         "index": run["index"],
         "status": state,
         "exit_code": code,
         "error": error,
+        "error_kind": (report or {}).get("kind") or "",
+        "error_key": (report or {}).get("key") or "",
+        "error_where": results.error_where(report) if report else "",
         "duration_s": round(duration, 6),
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "host": socket.gethostname(),

@@ -56,7 +56,8 @@ DEFAULT_METRICS = (
 )
 
 #: Columns that are never metrics.
-NOT_METRICS = {"run_id", "index", "seed", "repeat", "status", "exit_code", "error", "duration_s"}
+NOT_METRICS = {"run_id", "index", "seed", "repeat", "status", "exit_code", "error", "error_key",
+               "error_where", "duration_s"}
 
 _METRIC_LABELS = {
     "jct_s": "job completion time",

@@ -149,6 +149,30 @@ def read_status(directory):
     return status
 
 
+ERROR_FILE = "error.json"
+
+
+def read_error_report(directory):
+    """inasim-run's error.json of a failed run (its kind, key, file and line), or None."""
+    try:
+        with open(Path(directory) / ERROR_FILE, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return report if isinstance(report, dict) else None
+
+
+def error_where(report):
+    """Where an error report points: "FILE:LINE", "override 'KEY=VALUE'", "FILE" or ""."""
+    if report.get("override"):
+        return f"override '{report['override']}'"
+    where = str(report.get("file") or "")
+    line = report.get("line")
+    if where and isinstance(line, int) and line > 0:
+        where += f":{line}"
+    return where
+
+
 def read_summary(directory):
     """A run's summary.json as a dict, or None."""
     try:
@@ -268,7 +292,8 @@ def axis_value(text):
 
 #: Columns every table starts with, before the axes; `seed` ... `duration_s` follow the axes.
 LEAD_COLUMNS = ("run_id", "index")
-STATUS_COLUMNS = ("seed", "repeat", "status", "exit_code", "error", "duration_s")
+STATUS_COLUMNS = ("seed", "repeat", "status", "exit_code", "error", "error_key", "error_where",
+                  "duration_s")
 
 
 def collect(plan, out_dir):
@@ -294,10 +319,13 @@ def collect(plan, out_dir):
             if axis not in STATUS_COLUMNS:
                 row[axis] = axis_value(run["values"].get(axis))
         if status is None:
-            row.update(status=PENDING, exit_code=None, error="", duration_s=None)
+            row.update(status=PENDING, exit_code=None, error="", error_key="", error_where="",
+                       duration_s=None)
         else:
             row.update(status=status["status"], exit_code=status.get("exit_code"),
-                       error=status.get("error") or "", duration_s=status.get("duration_s"))
+                       error=status.get("error") or "", error_key=status.get("error_key") or "",
+                       error_where=status.get("error_where") or "",
+                       duration_s=status.get("duration_s"))
             summary = read_summary(directory) if status["status"] != FAILED else None
             if summary is not None:
                 for column, value in flatten_summary(summary).items():
@@ -332,7 +360,7 @@ def _quote(name):
 
 _SQL_TYPES = {"run_id": "TEXT PRIMARY KEY", "index": "INTEGER", "seed": "INTEGER",
               "repeat": "INTEGER", "status": "TEXT", "exit_code": "INTEGER", "error": "TEXT",
-              "duration_s": "REAL"}
+              "error_key": "TEXT", "error_where": "TEXT", "duration_s": "REAL"}
 
 
 def write_sqlite(path, plan, columns, rows):
@@ -395,7 +423,7 @@ def read_csv_table(path):
             for column, cell in zip(columns, cells):
                 if cell == "":
                     row[column] = None
-                elif column in ("run_id", "status", "error"):
+                elif column in ("run_id", "status", "error", "error_key", "error_where"):
                     row[column] = cell
                 else:
                     row[column] = axis_value(cell)

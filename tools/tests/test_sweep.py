@@ -71,6 +71,11 @@ code = int(opts.get("fake.exit", "0"))
 if code >= 2:
     print("[inasim] sim 0.000001 s |   1.0 % done | wall 0.1 s | 1.00 M events/s", file=sys.stderr)
     print("inasim: " + opts.get("fake.error", "switch program does not fit"), file=sys.stderr)
+    if "fake.error_key" in opts:
+        with open(os.path.join(out, "error.json"), "w") as f:
+            json.dump({"exit_code": code, "kind": "scenario", "message": "m",
+                       "key": opts["fake.error_key"], "file": "base.yaml", "line": 7,
+                       "override": "", "what": "w"}, f)
     sys.exit(code)
 value = float(opts.get("fake.value", "1"))
 seed = int(opts.get("seed", "1"))
@@ -263,13 +268,13 @@ class LocalSweepTest(FakeSweep):
                                                  "--out", str(first)])
 
         columns, rows = self.table()
-        self.assertEqual(columns[:12], [
+        self.assertEqual(columns[:14], [
             "run_id", "index", "jobs.0.protocol", "jobs.0.workers", "topology.hosts",
             "topology.host_link.rate", "seed", "repeat", "status", "exit_code", "error",
-            "duration_s"])
+            "error_key", "error_where", "duration_s"])
         # The summary's jobs.0.workers (4) is left out: the axis column of that name holds the
         # value as swept.
-        self.assertEqual(columns[12:], [
+        self.assertEqual(columns[14:], [
             "wall_time_s", "sim_time_s", "events", "completed",
             "jobs.0.iterations", "jobs.0.iteration_time_s.mean", "jobs.0.iteration_time_s.count",
             "jobs.0.jct_s", "jobs.0.agg_throughput_gbps", "jobs.0.completed",
@@ -335,6 +340,25 @@ class LocalSweepTest(FakeSweep):
         self.assertEqual(sum(self.starts().values()), 5)
         self.sweep(str(self.write_sweep(plan)), "--out", str(self.out), "--rerun-all")
         self.assertEqual(sum(self.starts().values()), 9)
+
+    def test_error_report_gives_key_and_place_columns(self):
+        # inasim-run's error.json (kind, key, file, line) reaches status.json and the table, so
+        # failed runs can be told apart by key without reading their messages.
+        points = [{"fake.value": "1", "fake.exit": "2", "fake.error_key": "jobs.0.params.Rto"},
+                  {"fake.value": "2", "fake.exit": "3"}]
+        plan = make_plan(self.base, ["fake.value", "fake.exit"], points)
+        code, output = self.sweep(str(self.write_sweep(plan)), "--out", str(self.out), "-j", "1")
+        self.assertEqual(code, 1, output)
+        columns, rows = self.table()
+        by_col = [dict(zip(columns, row)) for row in rows]
+        self.assertEqual([r["status"] for r in by_col], ["failed", "failed"])
+        self.assertEqual((by_col[0]["error_key"], by_col[0]["error_where"]),
+                         ("jobs.0.params.Rto", "base.yaml:7"))
+        self.assertEqual((by_col[1]["error_key"], by_col[1]["error_where"]), ("", ""))
+        status = json.loads((self.out / "runs" / plan["runs"][0]["id"] / "status.json")
+                            .read_text())
+        self.assertEqual((status["error_kind"], status["error_key"], status["error_where"]),
+                         ("scenario", "jobs.0.params.Rto", "base.yaml:7"))
 
     def test_resume_skips_finished_and_notices_a_changed_base(self):
         plan = self.plan()

@@ -20,12 +20,13 @@ namespace ns3
 
 /**
  * \ingroup ina-protocol-kit
- * The worker side of ATP (atp.md section 3): a sliding window of 62-value fragments, each sent to
- * the job's parameter server through the aggregating switches and completed by the parameter
- * packet that comes back.
+ * The worker side of ATP (ATP's released code, client/p4ml_manager.cc): a sliding window of
+ * 62-value fragments, each sent to the job's parameter server through the aggregating switches and
+ * completed by the parameter packet that comes back.
  *
  * Tensors handed to AllReduce form one stream of fragments numbered 1, 2, ... across tensors
- * (atp.md 7.10: a number that keeps increasing, so a stale resend never meets a later tensor); a
+ * (ATP's code restarts them per tensor; a number that keeps increasing means a stale resend never
+ * meets a later tensor); a
  * tensor's last fragment is zero-padded and fragments never span tensors. Every worker hands the
  * same tensors in the same order, so equal numbers name the same fragment. The k-th tensor goes
  * to parameter server k mod P. Fragment s uses aggregator GetIndexTable()[(s - 1) mod MaxWindow].

@@ -22,22 +22,23 @@ class PoolAgent;
 
 /**
  * \ingroup ina-protocol-kit
- * One parameter server of one ATP job (atp.md section 4): it completes what the switches could
- * not. Every gradient packet that reaches it (a complete in-network aggregate, a fragment that
- * collided, a level-1 aggregate that collided at level 2, a partial flushed by a resend, a resend
- * that found no aggregator) is merged into the fragment's slice; once every worker is recorded it
- * sends one parameter packet, which the switches multicast to the job's workers (freeing their
- * aggregators on the way), and it answers every later packet of that fragment again (the resend
- * path: workers drop the extras).
+ * One parameter server of one ATP job (ATP's released code, server/ParameterServer.cc): it
+ * completes what the switches could not. Every gradient packet that reaches it (a complete
+ * in-network aggregate, a fragment that collided, a level-1 aggregate that collided at level 2, a
+ * partial flushed by a resend, a resend that found no aggregator) is merged into the fragment's
+ * slice; once every worker is recorded it sends one parameter packet, which the switches multicast
+ * to the job's workers (freeing their aggregators on the way), and it answers every later packet of
+ * that fragment again (the resend path: workers drop the extras).
  *
  * Dedup by bitmap: the server keeps one bit per worker and fragment, flattening the packet's
- * (edgeSwitchIdentifier, bitmap0, bitmap1) into workers with the job's group map (atp.md 2.5
- * assumption (c)): edgeSwitchIdentifier 1 names whole groups in bitmap1, 0 names the workers of
- * bitmap0 within the one group of bitmap1. A packet carrying every worker overwrites the slice; a
- * partial that shares any worker with what is recorded is discarded whole (no subtraction), and a
- * later resend brings that worker again. Optionally (Config::supersetReplaces, not ATP's code) a
- * partial whose workers include every recorded one replaces the slice instead: a level-1 flush
- * that absorbed a resend of a worker whose original had collided is then not lost.
+ * (edgeSwitchIdentifier, bitmap0, bitmap1) into workers with the job's group map (our
+ * interpretation for two levels, which the single-level code does not have): edgeSwitchIdentifier 1
+ * names whole groups in bitmap1, 0 names the workers of bitmap0 within the one group of bitmap1. A
+ * packet carrying every worker overwrites the slice; a partial that shares any worker with what is
+ * recorded is discarded whole (no subtraction), and a later resend brings that worker again.
+ * Optionally (Config::supersetReplaces, not ATP's code) a partial whose workers include every
+ * recorded one replaces the slice instead: a level-1 flush that absorbed a resend of a worker whose
+ * original had collided is then not lost.
  *
  * State is a ring of fragments indexed by sequence number, sized from the workers' largest window
  * (no worker can be more than one window ahead of the slowest, so a fragment a window older than

@@ -11,7 +11,9 @@
 // the file, line or key); 3 the model refused the set-up (a switch program that does not fit, a
 // protocol bug caught by the pipeline); 4 the machine refused (out of memory, a file system error
 // while writing); 128 + N stopped by signal N (130 Ctrl-C, 143 SIGTERM) after writing a partial
-// summary.json marked `ended_by: interrupted`.
+// summary.json marked `ended_by: interrupted`. Exits 2 to 4 also write OUT/error.json (the kind, and
+// for a scenario error its key, file and line; helper/error-report.h) when the output folder is
+// known (--out, or the scenario's default once it has loaded).
 
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-scenario-module.h"
@@ -96,6 +98,23 @@ main(int argc, char* argv[])
         Usage(std::cerr);
         return 2;
     }
+    // A failure is told twice: to a person on stderr, and to a driver as OUT/error.json (the
+    // error's kind, key, file and line apart) whenever the output folder is known.
+    auto fail = [&outDir](const std::string& kind, int code, const std::exception& e) {
+        std::cerr << "inasim: " << e.what() << "\n";
+        if (!outDir.empty())
+        {
+            std::error_code ec;
+            std::filesystem::create_directories(outDir, ec);
+            WriteErrorReport(std::filesystem::path(outDir) / "error.json", kind, code, e);
+        }
+        return code;
+    };
+    if (!outDir.empty())
+    {
+        std::error_code ec; // a report left by an earlier run into this folder no longer holds
+        std::filesystem::remove(std::filesystem::path(outDir) / "error.json", ec);
+    }
     try
     {
         Scenario scenario = ScenarioLoader::Load(scenarioPath, overrides);
@@ -106,6 +125,8 @@ main(int argc, char* argv[])
         if (outDir.empty())
         {
             outDir = "results/" + scenario.name;
+            std::error_code ec;
+            std::filesystem::remove(std::filesystem::path(outDir) / "error.json", ec);
         }
         ScenarioRunner runner(scenario, outDir);
         const int code = runner.Run();
@@ -117,34 +138,26 @@ main(int argc, char* argv[])
     }
     catch (const ScenarioError& e)
     {
-        std::cerr << "inasim: " << e.what() << "\n";
-        return 2;
+        return fail("scenario", 2, e);
     }
     catch (const std::logic_error& e)
     {
         // PipelineFitError / PipelineViolation: the model refused what the scenario asked for.
-        std::cerr << "inasim: " << e.what() << "\n";
-        return 3;
+        return fail("model", 3, e);
     }
     catch (const std::bad_alloc&)
     {
-        std::cerr << "inasim: out of memory: the scenario needs more memory than this machine "
-                     "has (a smaller fabric or workload, or check_values: false, needs less)\n";
-        return 4;
+        const std::runtime_error e("out of memory: the scenario needs more memory than this "
+                                   "machine has (a smaller fabric or workload, or check_values: "
+                                   "false, needs less)");
+        return fail("machine", 4, e);
     }
     catch (const std::filesystem::filesystem_error& e)
     {
-        std::cerr << "inasim: " << e.what() << "\n";
-        return 4;
-    }
-    catch (const std::runtime_error& e)
-    {
-        std::cerr << "inasim: " << e.what() << "\n";
-        return 2;
+        return fail("machine", 4, e);
     }
     catch (const std::exception& e)
     {
-        std::cerr << "inasim: " << e.what() << "\n";
-        return 2;
+        return fail("other", 2, e);
     }
 }

@@ -15,6 +15,34 @@ ScenarioError::ScenarioError(const std::string& where,
     , m_key(key)
     , m_what(what)
 {
+    // `where` has one of the three forms the class documents; its writers are in this module.
+    static const std::string overrideHead = "override '";
+    if (where.size() > overrideHead.size() &&
+        where.compare(0, overrideHead.size(), overrideHead) == 0 && where.back() == '\'')
+    {
+        m_override = where.substr(overrideHead.size(), where.size() - overrideHead.size() - 1);
+        return;
+    }
+    m_file = where;
+    const size_t colon = where.rfind(':');
+    if (colon == std::string::npos || colon + 1 == where.size() || where.size() - colon > 10)
+    {
+        return;
+    }
+    uint64_t line = 0;
+    for (size_t i = colon + 1; i < where.size(); ++i)
+    {
+        if (where[i] < '0' || where[i] > '9')
+        {
+            return;
+        }
+        line = line * 10 + static_cast<uint64_t>(where[i] - '0');
+    }
+    if (line > 0 && line <= UINT32_MAX)
+    {
+        m_file = where.substr(0, colon);
+        m_line = static_cast<uint32_t>(line);
+    }
 }
 
 std::string
@@ -44,6 +72,24 @@ const std::string&
 ScenarioError::GetWhat() const
 {
     return m_what;
+}
+
+const std::string&
+ScenarioError::GetFile() const
+{
+    return m_file;
+}
+
+uint32_t
+ScenarioError::GetLine() const
+{
+    return m_line;
+}
+
+const std::string&
+ScenarioError::GetOverride() const
+{
+    return m_override;
 }
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #ifndef SCENARIO_ERROR_H
 #define SCENARIO_ERROR_H
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -20,7 +21,9 @@ namespace ns3
  *     override 'topology.k=odd': key 'topology.k': expected a non-negative integer, got "odd"
  *
  * `where` is "FILE:LINE" for a value read from a file, "override 'KEY=VALUE'" for a value given on
- * the command line, or just "FILE" when the offending value is a default.
+ * the command line, or just "FILE" when the offending value is a default. The error keeps the
+ * parts apart (GetFile, GetLine, GetOverride, GetKey) so that a program reporting it to a machine
+ * (inasim-run's error.json, read by `./inasim sweep`) never has to take the message apart.
  */
 class ScenarioError : public std::runtime_error
 {
@@ -36,6 +39,12 @@ class ScenarioError : public std::runtime_error
     const std::string& GetWhere() const;
     const std::string& GetKey() const;
     const std::string& GetWhat() const;
+    /// the file the value came from ("" for an override)
+    const std::string& GetFile() const;
+    /// the 1-based line in GetFile(), 0 when the error is not about one line
+    uint32_t GetLine() const;
+    /// the command-line override "KEY=VALUE" the value came from, "" when it came from a file
+    const std::string& GetOverride() const;
 
   private:
     static std::string Compose(const std::string& where,
@@ -45,6 +54,9 @@ class ScenarioError : public std::runtime_error
     std::string m_where;
     std::string m_key;
     std::string m_what;
+    std::string m_file;
+    uint32_t m_line{0};
+    std::string m_override;
 };
 
 } // namespace ns3
