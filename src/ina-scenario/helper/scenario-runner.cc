@@ -93,6 +93,42 @@ CanonicalTier(const InaTopology& topo, const std::string& tier)
     return "";
 }
 
+/// An integer attribute's value: plain digits, or a size with a unit (64KB) as bytes.
+std::string
+NormalizeInteger(const std::string& value, bool isUnsigned)
+{
+    const bool negative = !value.empty() && value[0] == '-';
+    if (negative && isUnsigned)
+    {
+        throw std::invalid_argument("expected a non-negative integer, got \"" + value + "\"");
+    }
+    const std::string digits = negative ? value.substr(1) : value;
+    const bool plain =
+        !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
+    if (plain)
+    {
+        if (digits.size() > 19)
+        {
+            throw std::invalid_argument("expected an integer, got \"" + value + "\", too large");
+        }
+        return value;
+    }
+    try
+    {
+        if (negative)
+        {
+            throw std::invalid_argument("negative size");
+        }
+        return std::to_string(InaUnits::ParseBytes(value));
+    }
+    catch (const std::exception&)
+    {
+        throw std::invalid_argument("expected an integer (sizes may carry a unit, e.g. 64KB), "
+                                    "got \"" +
+                                    value + "\"");
+    }
+}
+
 /**
  * ns-3 aborts (instead of failing) when an attribute is given text it cannot read: a Time like
  * "abc" or "4MB" ends the process in Time's parser, an unsigned integer "-1" wraps around. So
@@ -114,37 +150,7 @@ NormalizeAttributeValue(const TypeId::AttributeInformation& info, const std::str
     const bool isInt = isUnsigned || type.rfind("int", 0) == 0;
     if (isInt)
     {
-        const bool negative = !value.empty() && value[0] == '-';
-        if (negative && isUnsigned)
-        {
-            throw std::invalid_argument("expected a non-negative integer, got \"" + value + "\"");
-        }
-        const std::string digits = negative ? value.substr(1) : value;
-        const bool plain =
-            !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
-        if (plain)
-        {
-            if (digits.size() > 19)
-            {
-                throw std::invalid_argument("expected an integer, got \"" + value +
-                                            "\", too large");
-            }
-            return value;
-        }
-        try
-        {
-            if (negative)
-            {
-                throw std::invalid_argument("negative size");
-            }
-            return std::to_string(InaUnits::ParseBytes(value));
-        }
-        catch (const std::exception&)
-        {
-            throw std::invalid_argument("expected an integer (sizes may carry a unit, e.g. 64KB), "
-                                        "got \"" +
-                                        value + "\"");
-        }
+        return NormalizeInteger(value, isUnsigned);
     }
     if (type.rfind("double", 0) == 0)
     {
@@ -323,24 +329,9 @@ void
 ScenarioRunner::BuildFabric()
 {
     const ScenarioTopology& t = m_scenario.topology;
-    const ScenarioSwitch& sw = m_scenario.switchConfig;
     InaTopology topo = BuildTopology();
     m_scenario.CheckHostIds(topo.GetNHosts());
-    for (const std::string& tier : sw.inaTiers)
-    {
-        if (CanonicalTier(topo, tier).empty())
-        {
-            std::ostringstream known;
-            for (const std::string& k : topo.GetTiers())
-            {
-                known << (known.tellp() > 0 ? ", " : "") << k;
-            }
-            throw m_scenario.Error(
-                "switch.ina_tiers",
-                "tier '" + tier + "' is not in this topology (its switch tiers: " + known.str() +
-                    ")");
-        }
-    }
+    CheckInaTiers(topo);
 
     InaFabricHelper helper;
     helper.SetLinkKind(m_scenario.link == Scenario::LinkModel::P2P
@@ -358,8 +349,42 @@ ScenarioRunner::BuildFabric()
     helper.SetLossRate(t.lossRate);
     helper.SetEcmpSeed(m_scenario.seed);
     helper.SetStreamBase(0);
+    SetPipelineAttributes(helper);
+    if (m_scenario.outputs.pcap && !m_outDir.empty())
+    {
+        std::filesystem::create_directories(std::filesystem::path(m_outDir) / "pcap");
+        helper.EnablePcap((std::filesystem::path(m_outDir) / "pcap" / "inasim").string());
+    }
+    m_fabric = helper.Build(topo);
+    SetPerSwitchCapacities();
+}
+
+void
+ScenarioRunner::CheckInaTiers(const InaTopology& topo) const
+{
+    for (const std::string& tier : m_scenario.switchConfig.inaTiers)
+    {
+        if (CanonicalTier(topo, tier).empty())
+        {
+            std::ostringstream known;
+            for (const std::string& k : topo.GetTiers())
+            {
+                known << (known.tellp() > 0 ? ", " : "") << k;
+            }
+            throw m_scenario.Error(
+                "switch.ina_tiers",
+                "tier '" + tier + "' is not in this topology (its switch tiers: " + known.str() +
+                    ")");
+        }
+    }
+}
+
+void
+ScenarioRunner::SetPipelineAttributes(InaFabricHelper& helper) const
+{
+    const ScenarioSwitch& sw = m_scenario.switchConfig;
     // switch.aggregation.capacity, GRID's C_s for every switch (0: line rate, the default);
-    // per_switch entries and a topology file's capacity= are set on their pipelines below.
+    // per_switch entries and a topology file's capacity= are set on their pipelines once built.
     helper.SetPipelineAttribute("AggregationCapacity",
                                 DataRateValue(DataRate(sw.aggregation.capacity.bps)));
     helper.SetPipelineAttribute("AggregationCapacityPps",
@@ -412,13 +437,12 @@ ScenarioRunner::BuildFabric()
                                                            m_scenario,
                                                            "switch.params." + name));
     }
-    if (m_scenario.outputs.pcap && !m_outDir.empty())
-    {
-        std::filesystem::create_directories(std::filesystem::path(m_outDir) / "pcap");
-        helper.EnablePcap((std::filesystem::path(m_outDir) / "pcap" / "inasim").string());
-    }
-    m_fabric = helper.Build(topo);
-    for (const auto& [name, capacity] : sw.aggregation.perSwitch)
+}
+
+void
+ScenarioRunner::SetPerSwitchCapacities()
+{
+    for (const auto& [name, capacity] : m_scenario.switchConfig.aggregation.perSwitch)
     {
         Ptr<InaSwitch> target;
         std::ostringstream known;
@@ -534,248 +558,311 @@ ScenarioRunner::InstallJobs()
     }
     for (std::size_t i = 0; i < m_scenario.jobs.size(); ++i)
     {
-        const ScenarioJob& sj = m_scenario.jobs[i];
-        const std::string key = "jobs." + std::to_string(i);
-
-        std::string typeName;
-        try
-        {
-            typeName = AggregationProtocolRegistry::Lookup(sj.protocol);
-        }
-        catch (const std::runtime_error& e)
-        {
-            throw m_scenario.Error(key + ".protocol", e.what());
-        }
-        TypeId protocolTid = TypeId::LookupByName(typeName);
-        ObjectFactory protocolFactory(typeName);
         Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        // `ComputeModel` names the workers' compute model; its Attributes are params too.
-        std::string computeName = TrainingJob::ComputeModelTypeName("profiled");
-        if (auto cm = sj.params.find("ComputeModel"); cm != sj.params.end())
-        {
-            try
-            {
-                computeName = TrainingJob::ComputeModelTypeName(cm->second);
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw m_scenario.Error(key + ".params.ComputeModel", e.what());
-            }
-            job->SetComputeModel(computeName);
-        }
-        // switch.ina_memory: the protocols with a pool at the switches size it from the memory
-        // (SwitchMemory), unless the job's params say otherwise.
-        TypeId::AttributeInformation memoryInfo;
-        if (m_scenario.switchConfig.inaMemoryBytes != 0 && sj.params.count("SwitchMemory") == 0 &&
-            protocolTid.LookupAttributeByName("SwitchMemory", &memoryInfo))
-        {
-            protocolFactory.Set("SwitchMemory",
-                                UintegerValue(m_scenario.switchConfig.inaMemoryBytes));
-        }
-        const TypeId computeTid = TypeId::LookupByName(computeName);
-        ObjectFactory computeCheck(computeName);
-        for (const auto& [name, value] : sj.params)
-        {
-            if (name == "ComputeModel")
-            {
-                continue;
-            }
-            // A protocol attribute, else a worker attribute (FusionBytes, SendJitter, ...), else
-            // the compute model's (GpuThreads, ...).
-            if (TrySetAttribute(protocolFactory,
-                                protocolTid,
-                                name,
-                                value,
-                                m_scenario,
-                                key + ".params." + name))
-            {
-                continue;
-            }
-            ObjectFactory workerCheck(WorkerApp::GetTypeId().GetName());
-            if (TrySetAttribute(workerCheck,
-                                WorkerApp::GetTypeId(),
-                                name,
-                                value,
-                                m_scenario,
-                                key + ".params." + name))
-            {
-                TypeId::AttributeInformation info;
-                WorkerApp::GetTypeId().LookupAttributeByName(name, &info);
-                job->SetWorkerAttribute(name, StringValue(NormalizeAttributeValue(info, value)));
-                continue;
-            }
-            if (TrySetAttribute(computeCheck,
-                                computeTid,
-                                name,
-                                value,
-                                m_scenario,
-                                key + ".params." + name))
-            {
-                TypeId::AttributeInformation info;
-                computeTid.LookupAttributeByName(name, &info);
-                job->SetComputeModelAttribute(name,
-                                              StringValue(NormalizeAttributeValue(info, value)));
-                continue;
-            }
-            throw m_scenario.Error(
-                key + ".params." + name,
-                "protocol '" + sj.protocol + "' (" + typeName + ") has no attribute '" + name +
-                    "' (it has: " + AttributeNames(protocolTid) + "; workers have: " +
-                    AttributeNames(WorkerApp::GetTypeId(), "ns3::Application") +
-                    "; the compute model " + computeName +
-                    " has: " + AttributeNames(computeTid, "ns3::ComputeModel") +
-                    "; ComputeModel: profiled | gpu-contention selects it)");
-        }
-        // A protocol on host transports (ring, ps) sends packets of the smallest link MTU unless
-        // the job names its own, which must fit every link.
-        TypeId::AttributeInformation mtuInfo;
-        if (protocolTid.LookupAttributeByName("Mtu", &mtuInfo))
-        {
-            UintegerValue v(0);
-            if (sj.params.count("Mtu") != 0)
-            {
-                protocolFactory.Create()->GetAttribute("Mtu", v);
-            }
-            if (v.Get() == 0)
-            {
-                protocolFactory.Set("Mtu", UintegerValue(m_transportMtu));
-            }
-            else if (v.Get() > m_transportMtu)
-            {
-                throw m_scenario.Error(key + ".params.Mtu",
-                                       "packets of " + std::to_string(v.Get()) +
-                                           " B do not fit the fabric's smallest link MTU (" +
-                                           std::to_string(m_transportMtu) +
-                                           " B): raise topology.mtu (or the topology file's "
-                                           "mtu=), or lower Mtu");
-            }
-        }
-        Ptr<AggregationProtocol> protocol = protocolFactory.Create<AggregationProtocol>();
-
-        ModelSpec model;
-        if (!sj.workload.model.empty())
-        {
-            try
-            {
-                model = ModelZoo::Default().Get(sj.workload.model);
-            }
-            catch (const std::runtime_error& e)
-            {
-                throw m_scenario.Error(key + ".workload.model", e.what());
-            }
-        }
-        else
-        {
-            model = ModelZoo::TensorWorkload(sj.workload.tensorBytes);
-        }
-        const std::string workloadKey =
-            key + (sj.workload.model.empty() ? ".workload.tensor_bytes" : ".workload.model");
-        if (m_scenario.checkValues && model.TotalBytes() % 4 != 0)
-        {
-            throw m_scenario.Error(workloadKey,
-                                   "with check_values the tensor must be a multiple of 4 bytes");
-        }
-        if (m_scenario.checkValues)
-        {
-            // With values, each worker may hold its whole gradient while it is out, and the job
-            // keeps the true sums (doubles) to check against: refuse what cannot fit in memory
-            // here, with the key, rather than die of std::bad_alloc mid-run.
-            const double need =
-                (static_cast<double>(sj.workers) + 2.0) * static_cast<double>(model.TotalBytes());
-            m_valueBytes += need;
-            const double have = static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
-                                static_cast<double>(sysconf(_SC_PAGESIZE));
-            if (have > 0 && m_valueBytes > have)
-            {
-                std::ostringstream os;
-                os << std::fixed << std::setprecision(1) << "with check_values, job '" << sj.name
-                   << "' needs about " << need / 1e9 << " GB for gradient values (" << sj.workers
-                   << " workers' gradients of " << InaUnits::FormatBytes(model.TotalBytes())
-                   << " and the true sums"
-                   << (m_valueBytes > need ? ", with the jobs before it" : "")
-                   << "), more than this machine's memory (" << have / 1e9
-                   << " GB); use check_values: false or a smaller workload";
-                throw m_scenario.Error(workloadKey, os.str());
-            }
-        }
-
-        JobContext ctx;
-        ctx.fabric = m_fabric;
-        ctx.jobId = static_cast<uint32_t>(i + 1);
-        ctx.name = sj.name;
-        ctx.inaTiers = tiers;
-        ctx.seed = JobSeed(m_scenario.seed, i);
-        ctx.checkValues = m_scenario.checkValues;
-        // Plain traffic takes flow ids from 1 up; jobs take 2^20-wide ranges far above them.
-        ctx.flowIdBase = static_cast<uint32_t>((i + 64) * JobContext::FLOW_IDS_PER_JOB);
-        const JobPlacement::Kind kind = PlacementKind(sj.placement.kind);
-        try
-        {
-            ctx.workerHosts =
-                JobPlacement::Place(kind, sj.workers, sj.placement.hosts, topo, used, ctx.seed);
-        }
-        catch (const std::runtime_error& e)
-        {
-            throw m_scenario.Error(key + ".placement",
-                                   std::string("job '") + sj.name + "' " + e.what());
-        }
-        if (protocol->UsesParameterServers())
-        {
-            JobPlacement::Kind psKind =
-                kind == JobPlacement::Kind::EXPLICIT ? JobPlacement::Kind::PACKED : kind;
-            try
-            {
-                ctx.psHosts = JobPlacement::Place(psKind, sj.psHosts, {}, topo, used, ctx.seed + 1);
-            }
-            catch (const std::runtime_error& e)
-            {
-                throw m_scenario.Error(key + ".ps_hosts",
-                                       std::string("job '") + sj.name +
-                                           "' parameter servers: " + e.what());
-            }
-        }
-        job->SetAttribute("Iterations", UintegerValue(sj.workload.iterations));
-        job->SetAttribute("Start", TimeValue(TimeStep(sj.startPs)));
-        try
-        {
-            job->Setup(ctx, model, protocol);
-        }
-        catch (const std::logic_error&)
-        {
-            throw; // a pipeline refusing a program: reported as the model's refusal
-        }
-        catch (const JobAttributeError& e)
-        {
-            // The value of one job param (GpuParams: a bad file) is at fault: blame its key.
-            const bool given = sj.params.count(e.GetAttribute()) > 0;
-            throw m_scenario.Error(given ? key + ".params." + e.GetAttribute() : key,
-                                   std::string("job '") + sj.name + "': " + e.what());
-        }
-        catch (const std::runtime_error& e)
-        {
-            throw m_scenario.Error(key, std::string("job '") + sj.name + "': " + e.what());
-        }
-        if (m_scenario.checkValues)
-        {
-            // Values travel as 4-byte floats, so every piece a worker hands must be whole floats.
-            for (const WorkerApp::Piece& piece : job->GetWorkers().front()->GetPlan())
-            {
-                if (piece.bytes % 4 != 0)
-                {
-                    const bool partitioned = sj.params.count("PartitionBytes") > 0;
-                    const bool fused = sj.params.count("FusionBytes") > 0;
-                    throw m_scenario.Error(
-                        partitioned ? key + ".params.PartitionBytes"
-                        : fused     ? key + ".params.FusionBytes"
-                                    : workloadKey,
-                        "with check_values every piece a worker hands must be a whole number "
-                        "of 4-byte values, but this job cuts a piece of " +
-                            std::to_string(piece.bytes) + " bytes; use a multiple of 4 bytes");
-                }
-            }
-        }
+        Ptr<AggregationProtocol> protocol = CreateJobProtocol(i, job);
+        std::string workloadKey;
+        const ModelSpec model = JobModel(i, &workloadKey);
+        JobContext ctx = PlaceJob(i, protocol, tiers, used);
+        SetUpJob(i, job, ctx, model, protocol, workloadKey);
         job->Start();
         m_jobs.push_back(job);
+    }
+}
+
+Ptr<AggregationProtocol>
+ScenarioRunner::CreateJobProtocol(std::size_t i, Ptr<TrainingJob> job)
+{
+    const ScenarioJob& sj = m_scenario.jobs[i];
+    const std::string key = "jobs." + std::to_string(i);
+    std::string typeName;
+    try
+    {
+        typeName = AggregationProtocolRegistry::Lookup(sj.protocol);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw m_scenario.Error(key + ".protocol", e.what());
+    }
+    const TypeId protocolTid = TypeId::LookupByName(typeName);
+    ObjectFactory protocolFactory(typeName);
+    // `ComputeModel` names the workers' compute model; its Attributes are params too.
+    std::string computeName = TrainingJob::ComputeModelTypeName("profiled");
+    if (auto cm = sj.params.find("ComputeModel"); cm != sj.params.end())
+    {
+        try
+        {
+            computeName = TrainingJob::ComputeModelTypeName(cm->second);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw m_scenario.Error(key + ".params.ComputeModel", e.what());
+        }
+        job->SetComputeModel(computeName);
+    }
+    // switch.ina_memory: the protocols with a pool at the switches size it from the memory
+    // (SwitchMemory), unless the job's params say otherwise.
+    TypeId::AttributeInformation memoryInfo;
+    if (m_scenario.switchConfig.inaMemoryBytes != 0 && sj.params.count("SwitchMemory") == 0 &&
+        protocolTid.LookupAttributeByName("SwitchMemory", &memoryInfo))
+    {
+        protocolFactory.Set("SwitchMemory", UintegerValue(m_scenario.switchConfig.inaMemoryBytes));
+    }
+    ApplyJobParams(i, protocolFactory, computeName, job);
+    SetTransportMtu(i, protocolFactory);
+    return protocolFactory.Create<AggregationProtocol>();
+}
+
+void
+ScenarioRunner::ApplyJobParams(std::size_t i,
+                               ObjectFactory& protocolFactory,
+                               const std::string& computeName,
+                               Ptr<TrainingJob> job) const
+{
+    const ScenarioJob& sj = m_scenario.jobs[i];
+    const std::string key = "jobs." + std::to_string(i);
+    const TypeId protocolTid = protocolFactory.GetTypeId();
+    const TypeId computeTid = TypeId::LookupByName(computeName);
+    ObjectFactory computeCheck(computeName);
+    for (const auto& [name, value] : sj.params)
+    {
+        if (name == "ComputeModel")
+        {
+            continue;
+        }
+        // A protocol attribute, else a worker attribute (FusionBytes, SendJitter, ...), else
+        // the compute model's (GpuThreads, ...).
+        if (TrySetAttribute(protocolFactory,
+                            protocolTid,
+                            name,
+                            value,
+                            m_scenario,
+                            key + ".params." + name))
+        {
+            continue;
+        }
+        ObjectFactory workerCheck(WorkerApp::GetTypeId().GetName());
+        if (TrySetAttribute(workerCheck,
+                            WorkerApp::GetTypeId(),
+                            name,
+                            value,
+                            m_scenario,
+                            key + ".params." + name))
+        {
+            TypeId::AttributeInformation info;
+            WorkerApp::GetTypeId().LookupAttributeByName(name, &info);
+            job->SetWorkerAttribute(name, StringValue(NormalizeAttributeValue(info, value)));
+            continue;
+        }
+        if (TrySetAttribute(computeCheck,
+                            computeTid,
+                            name,
+                            value,
+                            m_scenario,
+                            key + ".params." + name))
+        {
+            TypeId::AttributeInformation info;
+            computeTid.LookupAttributeByName(name, &info);
+            job->SetComputeModelAttribute(name, StringValue(NormalizeAttributeValue(info, value)));
+            continue;
+        }
+        throw m_scenario.Error(
+            key + ".params." + name,
+            "protocol '" + sj.protocol + "' (" + protocolTid.GetName() + ") has no attribute '" +
+                name + "' (it has: " + AttributeNames(protocolTid) +
+                "; workers have: " + AttributeNames(WorkerApp::GetTypeId(), "ns3::Application") +
+                "; the compute model " + computeName +
+                " has: " + AttributeNames(computeTid, "ns3::ComputeModel") +
+                "; ComputeModel: profiled | gpu-contention selects it)");
+    }
+}
+
+void
+ScenarioRunner::SetTransportMtu(std::size_t i, ObjectFactory& protocolFactory) const
+{
+    // A protocol on host transports (ring, ps) sends packets of the smallest link MTU unless
+    // the job names its own, which must fit every link.
+    TypeId::AttributeInformation mtuInfo;
+    if (!protocolFactory.GetTypeId().LookupAttributeByName("Mtu", &mtuInfo))
+    {
+        return;
+    }
+    UintegerValue v(0);
+    if (m_scenario.jobs[i].params.count("Mtu") != 0)
+    {
+        protocolFactory.Create()->GetAttribute("Mtu", v);
+    }
+    if (v.Get() == 0)
+    {
+        protocolFactory.Set("Mtu", UintegerValue(m_transportMtu));
+    }
+    else if (v.Get() > m_transportMtu)
+    {
+        throw m_scenario.Error("jobs." + std::to_string(i) + ".params.Mtu",
+                               "packets of " + std::to_string(v.Get()) +
+                                   " B do not fit the fabric's smallest link MTU (" +
+                                   std::to_string(m_transportMtu) +
+                                   " B): raise topology.mtu (or the topology file's "
+                                   "mtu=), or lower Mtu");
+    }
+}
+
+ModelSpec
+ScenarioRunner::JobModel(std::size_t i, std::string* workloadKey)
+{
+    const ScenarioJob& sj = m_scenario.jobs[i];
+    const std::string key = "jobs." + std::to_string(i);
+    ModelSpec model;
+    if (!sj.workload.model.empty())
+    {
+        try
+        {
+            model = ModelZoo::Default().Get(sj.workload.model);
+        }
+        catch (const std::runtime_error& e)
+        {
+            throw m_scenario.Error(key + ".workload.model", e.what());
+        }
+    }
+    else
+    {
+        model = ModelZoo::TensorWorkload(sj.workload.tensorBytes);
+    }
+    *workloadKey = key + (sj.workload.model.empty() ? ".workload.tensor_bytes" : ".workload.model");
+    if (m_scenario.checkValues && model.TotalBytes() % 4 != 0)
+    {
+        throw m_scenario.Error(*workloadKey,
+                               "with check_values the tensor must be a multiple of 4 bytes");
+    }
+    if (m_scenario.checkValues)
+    {
+        ReserveValueMemory(sj, model, *workloadKey);
+    }
+    return model;
+}
+
+void
+ScenarioRunner::ReserveValueMemory(const ScenarioJob& sj,
+                                   const ModelSpec& model,
+                                   const std::string& workloadKey)
+{
+    // With values, each worker may hold its whole gradient while it is out, and the job
+    // keeps the true sums (doubles) to check against: refuse what cannot fit in memory
+    // here, with the key, rather than die of std::bad_alloc mid-run.
+    const double need =
+        (static_cast<double>(sj.workers) + 2.0) * static_cast<double>(model.TotalBytes());
+    m_valueBytes += need;
+    const double have =
+        static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+    if (have > 0 && m_valueBytes > have)
+    {
+        std::ostringstream os;
+        os << std::fixed << std::setprecision(1) << "with check_values, job '" << sj.name
+           << "' needs about " << need / 1e9 << " GB for gradient values (" << sj.workers
+           << " workers' gradients of " << InaUnits::FormatBytes(model.TotalBytes())
+           << " and the true sums" << (m_valueBytes > need ? ", with the jobs before it" : "")
+           << "), more than this machine's memory (" << have / 1e9
+           << " GB); use check_values: false or a smaller workload";
+        throw m_scenario.Error(workloadKey, os.str());
+    }
+}
+
+JobContext
+ScenarioRunner::PlaceJob(std::size_t i,
+                         Ptr<AggregationProtocol> protocol,
+                         const std::vector<std::string>& tiers,
+                         std::vector<bool>& used) const
+{
+    const ScenarioJob& sj = m_scenario.jobs[i];
+    const std::string key = "jobs." + std::to_string(i);
+    const InaTopology& topo = m_fabric->GetTopology();
+    JobContext ctx;
+    ctx.fabric = m_fabric;
+    ctx.jobId = static_cast<uint32_t>(i + 1);
+    ctx.name = sj.name;
+    ctx.inaTiers = tiers;
+    ctx.seed = JobSeed(m_scenario.seed, i);
+    ctx.checkValues = m_scenario.checkValues;
+    // Plain traffic takes flow ids from 1 up; jobs take 2^20-wide ranges far above them.
+    ctx.flowIdBase = static_cast<uint32_t>((i + 64) * JobContext::FLOW_IDS_PER_JOB);
+    const JobPlacement::Kind kind = PlacementKind(sj.placement.kind);
+    try
+    {
+        ctx.workerHosts =
+            JobPlacement::Place(kind, sj.workers, sj.placement.hosts, topo, used, ctx.seed);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw m_scenario.Error(key + ".placement",
+                               std::string("job '") + sj.name + "' " + e.what());
+    }
+    if (protocol->UsesParameterServers())
+    {
+        JobPlacement::Kind psKind =
+            kind == JobPlacement::Kind::EXPLICIT ? JobPlacement::Kind::PACKED : kind;
+        try
+        {
+            ctx.psHosts = JobPlacement::Place(psKind, sj.psHosts, {}, topo, used, ctx.seed + 1);
+        }
+        catch (const std::runtime_error& e)
+        {
+            throw m_scenario.Error(key + ".ps_hosts",
+                                   std::string("job '") + sj.name +
+                                       "' parameter servers: " + e.what());
+        }
+    }
+    return ctx;
+}
+
+void
+ScenarioRunner::SetUpJob(std::size_t i,
+                         Ptr<TrainingJob> job,
+                         const JobContext& ctx,
+                         const ModelSpec& model,
+                         Ptr<AggregationProtocol> protocol,
+                         const std::string& workloadKey) const
+{
+    const ScenarioJob& sj = m_scenario.jobs[i];
+    const std::string key = "jobs." + std::to_string(i);
+    job->SetAttribute("Iterations", UintegerValue(sj.workload.iterations));
+    job->SetAttribute("Start", TimeValue(TimeStep(sj.startPs)));
+    try
+    {
+        job->Setup(ctx, model, protocol);
+    }
+    catch (const std::logic_error&)
+    {
+        throw; // a pipeline refusing a program: reported as the model's refusal
+    }
+    catch (const JobAttributeError& e)
+    {
+        // The value of one job param (GpuParams: a bad file) is at fault: blame its key.
+        const bool given = sj.params.count(e.GetAttribute()) > 0;
+        throw m_scenario.Error(given ? key + ".params." + e.GetAttribute() : key,
+                               std::string("job '") + sj.name + "': " + e.what());
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw m_scenario.Error(key, std::string("job '") + sj.name + "': " + e.what());
+    }
+    if (!m_scenario.checkValues)
+    {
+        return;
+    }
+    // Values travel as 4-byte floats, so every piece a worker hands must be whole floats.
+    for (const WorkerApp::Piece& piece : job->GetWorkers().front()->GetPlan())
+    {
+        if (piece.bytes % 4 != 0)
+        {
+            const bool partitioned = sj.params.count("PartitionBytes") > 0;
+            const bool fused = sj.params.count("FusionBytes") > 0;
+            throw m_scenario.Error(partitioned ? key + ".params.PartitionBytes"
+                                   : fused     ? key + ".params.FusionBytes"
+                                               : workloadKey,
+                                   "with check_values every piece a worker hands must be a whole "
+                                   "number of 4-byte values, but this job cuts a piece of " +
+                                       std::to_string(piece.bytes) +
+                                       " bytes; use a multiple of 4 bytes");
+        }
     }
 }
 
@@ -1190,16 +1277,239 @@ ScenarioRunner::SwitchesCsv() const
     return os.str();
 }
 
+namespace
+{
+using json = nlohmann::ordered_json;
+
+/// A job's compute-model report as its summary.json object.
+json
+ComputeJson(const ComputeModel::Report& compute)
+{
+    json c;
+    c["summary"] = compute.line;
+    for (const auto& [name, value] : compute.text)
+    {
+        c[name] = value;
+    }
+    for (const auto& [name, value] : compute.values)
+    {
+        c[name] = value;
+    }
+    for (const auto& [name, values] : compute.perIteration)
+    {
+        c[name] = values;
+    }
+    return c;
+}
+
+/// Job `sj`'s entry of summary.json; its rows of iterations.csv go to `iterationsCsv`.
+json
+JobJson(const ScenarioJob& sj,
+        const TrainingJob& job,
+        const std::string& jobReason,
+        std::ostream& iterationsCsv)
+{
+    const AggregationAgent::Stats st = job.GetAgentStats();
+    json j;
+    j["name"] = sj.name;
+    j["protocol"] = sj.protocol;
+    j["workers"] = job.GetWorkers().size();
+    j["worker_hosts"] = job.GetContext().workerHosts;
+    j["ps_hosts"] = job.GetContext().psHosts;
+    j["model"] = job.GetModel().name;
+    j["iterations"] = job.GetIterations();
+    json times = json::array();
+    double end = PsToS(job.GetStartTime().GetTimeStep());
+    uint32_t k = 0;
+    for (const Time& t : job.GetIterationTimes())
+    {
+        times.push_back(t.GetSeconds());
+        end += t.GetSeconds();
+        iterationsCsv << sj.name << "," << k++ << "," << t.GetSeconds() << "," << end << "\n";
+    }
+    j["iteration_time_s"] = times;
+    j["jct_s"] = job.GetJct().GetSeconds();
+    j["agg_throughput_gbps"] = job.GetAggregationThroughputGbps();
+    j["values_checked"] = job.GetValuesChecked();
+    j["value_errors"] = job.GetValueErrors();
+    j["retransmissions"] = st.retransmissions;
+    j["ps_fallback_packets"] = st.psFallbackPackets;
+    j["wire_bytes_sent"] = st.wireBytesSent;
+    for (const auto& [name, value] : job.GetProtocol()->GetCounters())
+    {
+        j["protocol_counters"][name] = value;
+    }
+    const ComputeModel::Report compute = job.GetComputeReport();
+    if (!compute.line.empty())
+    {
+        j["compute"] = ComputeJson(compute);
+    }
+    j["completed"] = job.IsCompleted();
+    if (!job.IsCompleted())
+    {
+        j["reason"] = jobReason;
+    }
+    return j;
+}
+
+/// Job `sj`'s row of jobs.csv.
+void
+WriteJobsCsvRow(std::ostream& os,
+                const ScenarioJob& sj,
+                const TrainingJob& job,
+                const std::string& jobReason)
+{
+    const AggregationAgent::Stats st = job.GetAgentStats();
+    os << sj.name << "," << sj.protocol << "," << job.GetWorkers().size() << ","
+       << job.GetIterations() << "," << job.GetIterationsDone() << "," << job.GetJct().GetSeconds()
+       << "," << job.GetAggregationThroughputGbps() << "," << job.GetValuesChecked() << ","
+       << job.GetValueErrors() << "," << st.retransmissions << "," << st.psFallbackPackets << ","
+       << st.wireBytesSent << "," << (job.IsCompleted() ? "true" : "false") << ","
+       << CsvField(jobReason) << "\n";
+}
+
+/// summary.json's `switches`: each switch's pipeline use.
+json
+SwitchesJson(const InaFabric& fabric)
+{
+    json switches = json::array();
+    for (const auto& sw : fabric.GetSwitches())
+    {
+        json s;
+        s["name"] = sw->GetName();
+        s["tier"] = sw->GetTier();
+        PipelineUsage u = sw->GetPipeline()->GetUsage();
+        s["pipeline"] = u.ToJson();
+        s["peak_aggregators_in_use"] = sw->GetPipeline()->GetPeakAggregatorsInUse();
+        s["recirculated_packets"] = u.recirculatedPackets;
+        switches.push_back(s);
+    }
+    return switches;
+}
+
+/// summary.json's `links`: the fabric's link counters summed.
+json
+LinksJson(const InaLinkCounters& links)
+{
+    json j = {{"drops", links.drops},
+              {"ecn_marks", links.ecnMarks},
+              {"lost", links.lost},
+              {"tx_packets", links.txPackets},
+              {"tx_bytes", links.txBytes},
+              {"peak_backlog_bytes", links.peakBacklogBytes}};
+    if (links.oversize != 0)
+    {
+        // Only when it happened: packets larger than their link's MTU (topology.mtu) are a set-up
+        // mistake, and summaries of runs without any stay as they were.
+        j["oversize_drops"] = links.oversize;
+    }
+    return j;
+}
+
+/// summary.json's `flows` over every traffic pattern; their flows.csv goes to `flowsCsv`.
+json
+FlowsJson(const std::vector<Ptr<InaFlowApp>>& traffic, std::ostream& flowsCsv)
+{
+    uint64_t count = 0;
+    uint64_t completed = 0;
+    uint64_t retx = 0;
+    uint64_t checked = 0;
+    uint64_t errors = 0;
+    std::vector<int64_t> fcts;
+    for (std::size_t i = 0; i < traffic.size(); ++i)
+    {
+        const auto& app = traffic[i];
+        count += app->GetNFlows();
+        completed += app->GetNCompleted();
+        retx += app->GetRetransmissions();
+        checked += app->GetValuesChecked();
+        errors += app->GetValueErrors();
+        for (const auto& rec : app->GetFlowRecords())
+        {
+            if (rec.completed)
+            {
+                fcts.push_back(rec.fct.GetTimeStep());
+            }
+        }
+        std::ostringstream one;
+        app->WriteFlowsCsv(one);
+        std::string text = one.str();
+        if (i > 0)
+        {
+            text = text.substr(text.find('\n') + 1); // one header line for all
+        }
+        flowsCsv << text;
+    }
+    double mean = 0;
+    for (int64_t f : fcts)
+    {
+        mean += PsToS(f);
+    }
+    mean = fcts.empty() ? 0 : mean / fcts.size();
+    return {{"count", count},
+            {"completed", completed},
+            {"fct_mean_s", mean},
+            {"fct_p99_s", fcts.empty() ? 0.0 : PsToS(InaFlowApp::NearestRankPercentile(fcts, 99))},
+            {"retransmissions", retx},
+            {"values_checked", checked},
+            {"value_errors", errors}};
+}
+
+/// The console lines of summary.json's `flows`.
+void
+PrintFlows(std::ostream& o, const json& f)
+{
+    char line[200];
+    std::snprintf(line,
+                  sizeof(line),
+                  "  flows: %llu/%llu completed, mean FCT %.2f us, p99 %.2f us, %llu "
+                  "retransmissions\n",
+                  static_cast<unsigned long long>(f["completed"].get<uint64_t>()),
+                  static_cast<unsigned long long>(f["count"].get<uint64_t>()),
+                  f["fct_mean_s"].get<double>() * 1e6,
+                  f["fct_p99_s"].get<double>() * 1e6,
+                  static_cast<unsigned long long>(f["retransmissions"].get<uint64_t>()));
+    o << line;
+}
+
+/// The console lines of one job of summary.json's `jobs`.
+void
+PrintJob(std::ostream& o, const json& j)
+{
+    char line[300];
+    std::snprintf(line,
+                  sizeof(line),
+                  "  job %s (%s, %llu workers): %s, JCT %.6f s, %.2f Gb/s aggregation, "
+                  "%llu/%llu values wrong\n",
+                  j["name"].get<std::string>().c_str(),
+                  j["protocol"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(j["workers"].get<uint64_t>()),
+                  j["completed"].get<bool>() ? "completed" : "INCOMPLETE",
+                  j["jct_s"].get<double>(),
+                  j["agg_throughput_gbps"].get<double>(),
+                  static_cast<unsigned long long>(j["value_errors"].get<uint64_t>()),
+                  static_cast<unsigned long long>(j["values_checked"].get<uint64_t>()));
+    o << line;
+    if (j.contains("reason"))
+    {
+        o << "    why: " << j["reason"].get<std::string>() << "\n";
+    }
+    if (j.contains("compute"))
+    {
+        o << "    " << j["compute"]["summary"].get<std::string>() << "\n";
+    }
+}
+} // namespace
+
 void
 ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
 {
     namespace fs = std::filesystem;
-    using json = nlohmann::ordered_json;
     const fs::path out(m_outDir);
     // The progress ticks run on a 10 us grid, so the simulator's clock at the end overshoots the
     // last real activity by up to one tick. When everything completed, the simulated time is the
     // moment the last flow (or job) finished; otherwise it is where the simulation stopped.
-    bool flowsDone = AllDone();
+    const bool flowsDone = AllDone();
     int64_t simPs = Simulator::Now().GetTimeStep();
     if (flowsDone && (!m_traffic.empty() || !m_jobs.empty()))
     {
@@ -1214,203 +1524,25 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
     summary["events"] = events;
     summary["packet_hops"] = m_fabric->GetPacketHops();
     summary["events_per_wall_s"] = wallSeconds > 0 ? events / wallSeconds : 0.0;
-
-    std::string reason;
-    if (!flowsDone)
-    {
-        std::ostringstream r;
-        uint64_t total = 0;
-        uint64_t done = 0;
-        for (const auto& app : m_traffic)
-        {
-            total += app->GetNFlows();
-            done += app->GetNCompleted();
-        }
-        if (done < total)
-        {
-            r << (total - done) << " of " << total << " flows did not complete";
-        }
-        for (const auto& job : m_jobs)
-        {
-            if (!job->IsCompleted())
-            {
-                r << (r.tellp() > 0 ? "; " : "") << "job '" << job->GetContext().name
-                  << "' finished " << job->GetIterationsDone() << " of " << job->GetIterations()
-                  << " iterations";
-            }
-        }
-        r << " by t = " << PsToS(simPs) << " s: " << EndReason();
-        reason = r.str();
-    }
+    const std::string reason = flowsDone ? "" : IncompleteReason(simPs);
     summary["completed"] = flowsDone;
     summary["ended_by"] = EndedByName();
     if (!reason.empty())
     {
         summary["incomplete_reason"] = reason;
     }
-    json jobs = json::array();
-    std::ostringstream jobsCsv;
-    std::ostringstream iterationsCsv;
-    jobsCsv << "job,protocol,workers,iterations,iterations_done,jct_s,agg_throughput_gbps,"
-               "values_checked,value_errors,retransmissions,ps_fallback_packets,wire_bytes_sent,"
-               "completed,reason\n";
-    iterationsCsv << "job,iteration,iteration_time_s,end_s\n";
-    for (std::size_t i = 0; i < m_jobs.size(); ++i)
-    {
-        const auto& job = m_jobs[i];
-        const ScenarioJob& sj = m_scenario.jobs[i];
-        AggregationAgent::Stats st = job->GetAgentStats();
-        json j;
-        j["name"] = sj.name;
-        j["protocol"] = sj.protocol;
-        j["workers"] = job->GetWorkers().size();
-        j["worker_hosts"] = job->GetContext().workerHosts;
-        j["ps_hosts"] = job->GetContext().psHosts;
-        j["model"] = job->GetModel().name;
-        j["iterations"] = job->GetIterations();
-        json times = json::array();
-        double end = PsToS(job->GetStartTime().GetTimeStep());
-        uint32_t k = 0;
-        for (const Time& t : job->GetIterationTimes())
-        {
-            times.push_back(t.GetSeconds());
-            end += t.GetSeconds();
-            iterationsCsv << sj.name << "," << k++ << "," << t.GetSeconds() << "," << end << "\n";
-        }
-        j["iteration_time_s"] = times;
-        j["jct_s"] = job->GetJct().GetSeconds();
-        j["agg_throughput_gbps"] = job->GetAggregationThroughputGbps();
-        j["values_checked"] = job->GetValuesChecked();
-        j["value_errors"] = job->GetValueErrors();
-        j["retransmissions"] = st.retransmissions;
-        j["ps_fallback_packets"] = st.psFallbackPackets;
-        j["wire_bytes_sent"] = st.wireBytesSent;
-        for (const auto& [name, value] : job->GetProtocol()->GetCounters())
-        {
-            j["protocol_counters"][name] = value;
-        }
-        const ComputeModel::Report compute = job->GetComputeReport();
-        if (!compute.line.empty())
-        {
-            json c;
-            c["summary"] = compute.line;
-            for (const auto& [name, value] : compute.text)
-            {
-                c[name] = value;
-            }
-            for (const auto& [name, value] : compute.values)
-            {
-                c[name] = value;
-            }
-            for (const auto& [name, values] : compute.perIteration)
-            {
-                c[name] = values;
-            }
-            j["compute"] = c;
-        }
-        j["completed"] = job->IsCompleted();
-        const std::string jobReason = job->IsCompleted()  ? ""
-                                      : job->HasGivenUp() ? job->GetGiveUpReason()
-                                                          : EndReason();
-        if (!job->IsCompleted())
-        {
-            j["reason"] = jobReason;
-        }
-        jobs.push_back(j);
-        jobsCsv << sj.name << "," << sj.protocol << "," << job->GetWorkers().size() << ","
-                << job->GetIterations() << "," << job->GetIterationsDone() << ","
-                << job->GetJct().GetSeconds() << "," << job->GetAggregationThroughputGbps() << ","
-                << job->GetValuesChecked() << "," << job->GetValueErrors() << ","
-                << st.retransmissions << "," << st.psFallbackPackets << "," << st.wireBytesSent
-                << "," << (job->IsCompleted() ? "true" : "false") << "," << CsvField(jobReason)
-                << "\n";
-    }
-    summary["jobs"] = jobs;
-    if (!m_jobs.empty())
-    {
-        WriteOutputFile(out / "jobs.csv", jobsCsv.str());
-        WriteOutputFile(out / "iterations.csv", iterationsCsv.str());
-    }
-
-    json switches = json::array();
-    for (const auto& sw : m_fabric->GetSwitches())
-    {
-        json s;
-        s["name"] = sw->GetName();
-        s["tier"] = sw->GetTier();
-        PipelineUsage u = sw->GetPipeline()->GetUsage();
-        s["pipeline"] = u.ToJson();
-        s["peak_aggregators_in_use"] = sw->GetPipeline()->GetPeakAggregatorsInUse();
-        s["recirculated_packets"] = u.recirculatedPackets;
-        switches.push_back(s);
-    }
-    summary["switches"] = switches;
-
-    InaLinkCounters links = m_fabric->GetTotalLinkCounters();
-    summary["links"] = {{"drops", links.drops},
-                        {"ecn_marks", links.ecnMarks},
-                        {"lost", links.lost},
-                        {"tx_packets", links.txPackets},
-                        {"tx_bytes", links.txBytes},
-                        {"peak_backlog_bytes", links.peakBacklogBytes}};
-    if (links.oversize != 0)
-    {
-        // Only when it happened: packets larger than their link's MTU (topology.mtu) are a set-up
-        // mistake, and summaries of runs without any stay as they were.
-        summary["links"]["oversize_drops"] = links.oversize;
-    }
+    summary["jobs"] = WriteJobTables();
+    summary["switches"] = SwitchesJson(*m_fabric);
+    const InaLinkCounters links = m_fabric->GetTotalLinkCounters();
+    summary["links"] = LinksJson(links);
     if (!m_scenario.events.empty())
     {
         summary["faults"] = m_faults->Summary();
     }
-
     if (!m_traffic.empty())
     {
-        uint64_t count = 0;
-        uint64_t completed = 0;
-        uint64_t retx = 0;
-        uint64_t checked = 0;
-        uint64_t errors = 0;
-        std::vector<int64_t> fcts;
         std::ostringstream flowsCsv;
-        for (std::size_t i = 0; i < m_traffic.size(); ++i)
-        {
-            const auto& app = m_traffic[i];
-            count += app->GetNFlows();
-            completed += app->GetNCompleted();
-            retx += app->GetRetransmissions();
-            checked += app->GetValuesChecked();
-            errors += app->GetValueErrors();
-            for (const auto& rec : app->GetFlowRecords())
-            {
-                if (rec.completed)
-                {
-                    fcts.push_back(rec.fct.GetTimeStep());
-                }
-            }
-            std::ostringstream one;
-            app->WriteFlowsCsv(one);
-            std::string text = one.str();
-            if (i > 0)
-            {
-                text = text.substr(text.find('\n') + 1); // one header line for all
-            }
-            flowsCsv << text;
-        }
-        double mean = 0;
-        for (int64_t f : fcts)
-        {
-            mean += PsToS(f);
-        }
-        mean = fcts.empty() ? 0 : mean / fcts.size();
-        summary["flows"] = {
-            {"count", count},
-            {"completed", completed},
-            {"fct_mean_s", mean},
-            {"fct_p99_s", fcts.empty() ? 0.0 : PsToS(InaFlowApp::NearestRankPercentile(fcts, 99))},
-            {"retransmissions", retx},
-            {"values_checked", checked},
-            {"value_errors", errors}};
+        summary["flows"] = FlowsJson(m_traffic, flowsCsv);
         WriteOutputFile(out / "flows.csv", flowsCsv.str());
     }
 
@@ -1426,80 +1558,114 @@ ScenarioRunner::WriteOutputs(double wallSeconds, uint64_t events)
             "aggregators_in_use,progress\n" +
                 m_timeseries);
     }
-
     if (m_summaryOut != nullptr)
     {
-        std::ostream& o = *m_summaryOut;
-        o << "inasim: " << m_scenario.name << " — " << (flowsDone ? "completed" : "INCOMPLETE")
-          << "\n";
-        if (!reason.empty())
-        {
-            o << "  why: " << reason << "\n";
-        }
-        char line[200];
-        std::snprintf(line,
-                      sizeof(line),
-                      "  simulated %.9f s in %.2f s wall, %llu events, %llu packet-hops\n",
-                      PsToS(simPs),
-                      wallSeconds,
-                      static_cast<unsigned long long>(events),
-                      static_cast<unsigned long long>(m_fabric->GetPacketHops()));
-        o << line;
-        if (summary.contains("flows"))
-        {
-            const auto& f = summary["flows"];
-            char line[200];
-            std::snprintf(line,
-                          sizeof(line),
-                          "  flows: %llu/%llu completed, mean FCT %.2f us, p99 %.2f us, %llu "
-                          "retransmissions\n",
-                          static_cast<unsigned long long>(f["completed"].get<uint64_t>()),
-                          static_cast<unsigned long long>(f["count"].get<uint64_t>()),
-                          f["fct_mean_s"].get<double>() * 1e6,
-                          f["fct_p99_s"].get<double>() * 1e6,
-                          static_cast<unsigned long long>(f["retransmissions"].get<uint64_t>()));
-            o << line;
-        }
-        for (const auto& j : jobs)
-        {
-            char line[300];
-            std::snprintf(line,
-                          sizeof(line),
-                          "  job %s (%s, %llu workers): %s, JCT %.6f s, %.2f Gb/s aggregation, "
-                          "%llu/%llu values wrong\n",
-                          j["name"].get<std::string>().c_str(),
-                          j["protocol"].get<std::string>().c_str(),
-                          static_cast<unsigned long long>(j["workers"].get<uint64_t>()),
-                          j["completed"].get<bool>() ? "completed" : "INCOMPLETE",
-                          j["jct_s"].get<double>(),
-                          j["agg_throughput_gbps"].get<double>(),
-                          static_cast<unsigned long long>(j["value_errors"].get<uint64_t>()),
-                          static_cast<unsigned long long>(j["values_checked"].get<uint64_t>()));
-            o << line;
-            if (j.contains("reason"))
-            {
-                o << "    why: " << j["reason"].get<std::string>() << "\n";
-            }
-            if (j.contains("compute"))
-            {
-                o << "    " << j["compute"]["summary"].get<std::string>() << "\n";
-            }
-        }
-        o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, "
-          << links.lost << " lost";
-        if (links.oversize != 0)
-        {
-            o << ", " << links.oversize << " dropped for exceeding the link MTU (topology.mtu)";
-        }
-        o << "\n";
-        if (!m_scenario.events.empty())
-        {
-            o << m_faults->ConsoleLine() << "\n";
-        }
-        o << "  outputs in " << m_outDir << "/ (summary.json, config.yaml, links.csv, switches.csv"
-          << (m_traffic.empty() ? "" : ", flows.csv")
-          << (m_jobs.empty() ? "" : ", jobs.csv, iterations.csv") << ")\n";
+        PrintSummary(*m_summaryOut, summary, reason, simPs, wallSeconds, events, links);
     }
+}
+
+std::string
+ScenarioRunner::IncompleteReason(int64_t simPs) const
+{
+    std::ostringstream r;
+    uint64_t total = 0;
+    uint64_t done = 0;
+    for (const auto& app : m_traffic)
+    {
+        total += app->GetNFlows();
+        done += app->GetNCompleted();
+    }
+    if (done < total)
+    {
+        r << (total - done) << " of " << total << " flows did not complete";
+    }
+    for (const auto& job : m_jobs)
+    {
+        if (!job->IsCompleted())
+        {
+            r << (r.tellp() > 0 ? "; " : "") << "job '" << job->GetContext().name << "' finished "
+              << job->GetIterationsDone() << " of " << job->GetIterations() << " iterations";
+        }
+    }
+    r << " by t = " << PsToS(simPs) << " s: " << EndReason();
+    return r.str();
+}
+
+nlohmann::ordered_json
+ScenarioRunner::WriteJobTables() const
+{
+    const std::filesystem::path out(m_outDir);
+    json jobs = json::array();
+    std::ostringstream jobsCsv;
+    std::ostringstream iterationsCsv;
+    jobsCsv << "job,protocol,workers,iterations,iterations_done,jct_s,agg_throughput_gbps,"
+               "values_checked,value_errors,retransmissions,ps_fallback_packets,wire_bytes_sent,"
+               "completed,reason\n";
+    iterationsCsv << "job,iteration,iteration_time_s,end_s\n";
+    for (std::size_t i = 0; i < m_jobs.size(); ++i)
+    {
+        const TrainingJob& job = *m_jobs[i];
+        const ScenarioJob& sj = m_scenario.jobs[i];
+        const std::string jobReason = job.IsCompleted()  ? ""
+                                      : job.HasGivenUp() ? job.GetGiveUpReason()
+                                                         : EndReason();
+        jobs.push_back(JobJson(sj, job, jobReason, iterationsCsv));
+        WriteJobsCsvRow(jobsCsv, sj, job, jobReason);
+    }
+    if (!m_jobs.empty())
+    {
+        WriteOutputFile(out / "jobs.csv", jobsCsv.str());
+        WriteOutputFile(out / "iterations.csv", iterationsCsv.str());
+    }
+    return jobs;
+}
+
+void
+ScenarioRunner::PrintSummary(std::ostream& o,
+                             const nlohmann::ordered_json& summary,
+                             const std::string& reason,
+                             int64_t simPs,
+                             double wallSeconds,
+                             uint64_t events,
+                             const InaLinkCounters& links) const
+{
+    const bool flowsDone = summary["completed"].get<bool>();
+    o << "inasim: " << m_scenario.name << " — " << (flowsDone ? "completed" : "INCOMPLETE") << "\n";
+    if (!reason.empty())
+    {
+        o << "  why: " << reason << "\n";
+    }
+    char line[200];
+    std::snprintf(line,
+                  sizeof(line),
+                  "  simulated %.9f s in %.2f s wall, %llu events, %llu packet-hops\n",
+                  PsToS(simPs),
+                  wallSeconds,
+                  static_cast<unsigned long long>(events),
+                  static_cast<unsigned long long>(m_fabric->GetPacketHops()));
+    o << line;
+    if (summary.contains("flows"))
+    {
+        PrintFlows(o, summary["flows"]);
+    }
+    for (const auto& j : summary["jobs"])
+    {
+        PrintJob(o, j);
+    }
+    o << "  links: " << links.drops << " drops, " << links.ecnMarks << " ECN marks, " << links.lost
+      << " lost";
+    if (links.oversize != 0)
+    {
+        o << ", " << links.oversize << " dropped for exceeding the link MTU (topology.mtu)";
+    }
+    o << "\n";
+    if (!m_scenario.events.empty())
+    {
+        o << m_faults->ConsoleLine() << "\n";
+    }
+    o << "  outputs in " << m_outDir << "/ (summary.json, config.yaml, links.csv, switches.csv"
+      << (m_traffic.empty() ? "" : ", flows.csv")
+      << (m_jobs.empty() ? "" : ", jobs.csv, iterations.csv") << ")\n";
 }
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #ifndef SCENARIO_RUNNER_H
 #define SCENARIO_RUNNER_H
 
+#include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-fabric.h"
 #include "ns3/ina-flow-app.h"
 #include "ns3/job-placement.h"
@@ -12,6 +13,7 @@
 #include "ns3/training-job.h"
 
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -84,12 +86,57 @@ class ScenarioRunner
 
     InaTopology BuildTopology() const;
     void BuildFabric();
+    /// Refuse a `switch.ina_tiers` entry the topology has no tier for.
+    void CheckInaTiers(const InaTopology& topo) const;
+    /// The `switch` keys, each checked as the Pipeline Attribute it sets.
+    void SetPipelineAttributes(InaFabricHelper& helper) const;
+    /// `switch.aggregation.per_switch`, on the built fabric's named switches.
+    void SetPerSwitchCapacities();
     void InstallTraffic();
     void InstallJobs();
+    /// Job `i`'s protocol, with the job's params set on it, its worker and its compute model.
+    Ptr<AggregationProtocol> CreateJobProtocol(std::size_t i, Ptr<TrainingJob> job);
+    /// Each of job `i`'s params on the protocol, else the workers, else the compute model.
+    void ApplyJobParams(std::size_t i,
+                        ObjectFactory& protocolFactory,
+                        const std::string& computeName,
+                        Ptr<TrainingJob> job) const;
+    /// The packet size of a protocol on host transports: the fabric's smallest link MTU.
+    void SetTransportMtu(std::size_t i, ObjectFactory& protocolFactory) const;
+    /// Job `i`'s model; `workloadKey` is the scenario key that chose it.
+    ModelSpec JobModel(std::size_t i, std::string* workloadKey);
+    /// Count the memory check_values needs for job `sj`, refusing what the machine lacks.
+    void ReserveValueMemory(const ScenarioJob& sj,
+                            const ModelSpec& model,
+                            const std::string& workloadKey);
+    /// Job `i`'s context: its hosts (marked in `used`) and parameter servers.
+    JobContext PlaceJob(std::size_t i,
+                        Ptr<AggregationProtocol> protocol,
+                        const std::vector<std::string>& tiers,
+                        std::vector<bool>& used) const;
+    /// Set job `i` up on its hosts, blaming the scenario key at fault when it cannot be.
+    void SetUpJob(std::size_t i,
+                  Ptr<TrainingJob> job,
+                  const JobContext& ctx,
+                  const ModelSpec& model,
+                  Ptr<AggregationProtocol> protocol,
+                  const std::string& workloadKey) const;
     void ScheduleProgress();
     void OnProgressTick();
     double Progress() const;
     void WriteOutputs(double wallSeconds, uint64_t events);
+    /// summary.json's `incomplete_reason`: what did not finish by `simPs`, and why.
+    std::string IncompleteReason(int64_t simPs) const;
+    /// Write jobs.csv and iterations.csv (when there are jobs); returns summary.json's `jobs`.
+    nlohmann::ordered_json WriteJobTables() const;
+    /// The human summary of a run, from its summary.json.
+    void PrintSummary(std::ostream& o,
+                      const nlohmann::ordered_json& summary,
+                      const std::string& reason,
+                      int64_t simPs,
+                      double wallSeconds,
+                      uint64_t events,
+                      const InaLinkCounters& links) const;
     std::string SwitchesCsv() const;
     bool AllDone() const;
     /// Every flow and job either completed or can do nothing more (a flow that gave up).

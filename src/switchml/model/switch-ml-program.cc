@@ -491,44 +491,92 @@ SwitchMlProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         Forward(p);
         return;
     }
+    const Job* job = AcceptUpdate(p, pass, *h);
+    if (job == nullptr)
+    {
+        return;
+    }
+    const Contribution c = CountContribution(pass, *job, *h);
+    // Stage 1: the block exponent's running maximum.
+    int16_t exponent = h->exponent;
+    if (m_exponent != nullptr && (!c.duplicate || c.complete))
+    {
+        exponent = MaxExponent(pass, c, h->exponent);
+    }
+    // Stages 2..: the aggregate. Virtual payloads skip the arithmetic but not the passes.
+    const bool hasData = (h->flags & SwitchMlHeader::FLAG_DATA) != 0;
+    if (hasData && p->values != nullptr)
+    {
+        int32_t* vals = p->values->AsInt32();
+        if (m_elements == 32)
+        {
+            Aggregate32(pass, c, vals);
+        }
+        else
+        {
+            Aggregate64(pass, c, vals);
+        }
+    }
+    if (!c.complete)
+    {
+        Absorb(p, c);
+        return;
+    }
+    if (!c.duplicate && !c.first)
+    {
+        --m_slotsInUse;
+    }
+    h->exponent = exponent;
+    SendOn(p, pass, *job, c, hasData);
+}
+
+const SwitchMlProgram::Job*
+SwitchMlProgram::AcceptUpdate(InaPacket* p, PipelinePass& pass, const SwitchMlHeader& h)
+{
     uint64_t index = 0;
     if (p->jobId > MAX_JOB_ID || !pass.Lookup(*m_jobTable, p->jobId, &index))
     {
         CountReason(UNKNOWN_JOB);
         Consume(p);
-        return;
+        return nullptr;
     }
     const Job& job = m_jobs[index];
-    if (h->idx >= job.share)
+    if (h.idx >= job.share)
     {
         CountReason(BAD_SLOT);
         Consume(p);
-        return;
+        return nullptr;
     }
-    if (h->wid >= job.cfg.fanIn)
+    if (h.wid >= job.cfg.fanIn)
     {
         CountReason(BAD_WORKER);
         Consume(p);
-        return;
+        return nullptr;
     }
-    const bool hasData = (h->flags & SwitchMlHeader::FLAG_DATA) != 0;
+    const bool hasData = (h.flags & SwitchMlHeader::FLAG_DATA) != 0;
     const bool hasValues = hasData && p->values != nullptr;
     if (hasValues && p->values->words.size() < m_elements)
     {
         CountReason(BAD_PAYLOAD);
         Consume(p);
-        return;
+        return nullptr;
     }
+    return &job;
+}
 
-    const uint32_t slot = job.base + h->idx;
-    const uint32_t ver = h->ver & 1;
-    const unsigned mine = 32 * ver;
+SwitchMlProgram::Contribution
+SwitchMlProgram::CountContribution(PipelinePass& pass, const Job& job, const SwitchMlHeader& h)
+{
+    Contribution c;
+    c.slot = job.base + h.idx;
+    c.ver = h.ver & 1;
+    const unsigned mine = 32 * c.ver;
     const unsigned other = 32 - mine;
-    const uint64_t bit = 1ULL << (h->wid & 31);
+    const uint64_t bit = 1ULL << (h.wid & 31);
 
     // Stage 0: set my bit in my version and clear it in the other, unless it is already set.
     const uint64_t seenBefore =
-        pass.ReadModifyWrite(*m_seen, slot, h->wid >> 5, [bit, mine, other](uint64_t& cell) {
+        pass.ReadModifyWrite(*m_seen, c.slot, h.wid >> 5, [bit, mine, other](uint64_t& cell) {
             const uint64_t old = cell;
             if ((old & (bit << mine)) == 0)
             {
@@ -536,143 +584,147 @@ SwitchMlProgram::DoProcess(InaPacket* p, PipelinePass& pass)
             }
             return old;
         });
-    const bool duplicate = (seenBefore & (bit << mine)) != 0;
+    c.duplicate = (seenBefore & (bit << mine)) != 0;
 
     // Stage 1: count new contributions modulo the fan-in; read both versions' counts.
     const uint32_t n = job.cfg.fanIn;
+    const bool duplicate = c.duplicate;
     const uint64_t countsBefore =
-        pass.ReadModifyWrite(*m_count, slot, 0, [duplicate, n, mine](uint64_t& cell) {
+        pass.ReadModifyWrite(*m_count, c.slot, 0, [duplicate, n, mine](uint64_t& cell) {
             const uint64_t old = cell;
             if (!duplicate)
             {
-                const uint64_t c = ((old >> mine) & HALF) + 1;
-                cell = (old & ~(HALF << mine)) | ((c == n ? 0 : c) << mine);
+                const uint64_t count = ((old >> mine) & HALF) + 1;
+                cell = (old & ~(HALF << mine)) | ((count == n ? 0 : count) << mine);
             }
             return old;
         });
     const uint32_t before = static_cast<uint32_t>((countsBefore >> mine) & HALF);
-    bool first = false;
-    bool complete;
-    if (duplicate)
+    if (c.duplicate)
     {
-        complete = before == 0;
+        c.complete = before == 0;
     }
     else
     {
-        first = before == 0;
-        complete = before + 1 == n;
+        c.first = before == 0;
+        c.complete = before + 1 == n;
         if ((seenBefore & (bit << other)) != 0 && ((countsBefore >> other) & HALF) != 0)
         {
             CountReason(STALE_CONTRIBUTION);
         }
     }
+    return c;
+}
 
-    // Stage 1: the block exponent's running maximum.
-    int16_t exponent = h->exponent;
-    if (m_exponent != nullptr && (!duplicate || complete))
-    {
-        const int16_t mineExp = h->exponent;
-        const bool keep = duplicate;
-        exponent = static_cast<int16_t>(pass.ReadModifyWrite(
-            *m_exponent,
-            slot * 2 + ver,
-            0,
-            [first, keep, mineExp](uint64_t& cell) {
-                const auto stored = static_cast<int16_t>(static_cast<uint16_t>(cell));
-                const int16_t next = keep ? stored : (first ? mineExp : std::max(stored, mineExp));
-                cell = static_cast<uint16_t>(next);
-                return static_cast<uint64_t>(static_cast<uint16_t>(next));
-            }));
-    }
+int16_t
+SwitchMlProgram::MaxExponent(PipelinePass& pass, const Contribution& c, int16_t mineExp)
+{
+    const bool first = c.first;
+    const bool keep = c.duplicate;
+    return static_cast<int16_t>(pass.ReadModifyWrite(
+        *m_exponent,
+        c.slot * 2 + c.ver,
+        0,
+        [first, keep, mineExp](uint64_t& cell) {
+            const auto stored = static_cast<int16_t>(static_cast<uint16_t>(cell));
+            const int16_t next = keep ? stored : (first ? mineExp : std::max(stored, mineExp));
+            cell = static_cast<uint16_t>(next);
+            return static_cast<uint64_t>(static_cast<uint16_t>(next));
+        }));
+}
 
-    // Stages 2..: the aggregate. Virtual payloads skip the arithmetic but not the passes.
-    const uint32_t vi = slot * 2 + ver;
-    if (hasValues)
+void
+SwitchMlProgram::Aggregate32(PipelinePass& pass, const Contribution& c, int32_t* vals)
+{
+    const uint32_t vi = c.slot * 2 + c.ver;
+    if (!c.duplicate)
     {
-        int32_t* vals = p->values->AsInt32();
-        if (m_elements == 32)
+        if (c.first)
         {
-            if (!duplicate)
-            {
-                if (first)
-                {
-                    pass.WriteLanes(*m_value, vi, 0, VALUE_LANES, vals);
-                }
-                else
-                {
-                    pass.RmwAdd(*m_value, vi, 0, VALUE_LANES, vals, complete ? vals : nullptr);
-                }
-            }
-            else if (complete)
-            {
-                pass.ReadLanes(*m_value, vi, 0, VALUE_LANES, vals);
-            }
-        }
-        else if (!duplicate)
-        {
-            const bool out = complete && !first;
-            pass.ReadModifyWriteLanes(*m_value,
-                                      vi,
-                                      0,
-                                      VALUE_LANES,
-                                      [vals, first, out](uint32_t l, uint64_t& cell) {
-                                          const auto lo = static_cast<uint32_t>(vals[2 * l]);
-                                          const auto hi = static_cast<uint32_t>(vals[2 * l + 1]);
-                                          uint32_t a = lo;
-                                          uint32_t b = hi;
-                                          if (!first)
-                                          {
-                                              a += static_cast<uint32_t>(cell);
-                                              b += static_cast<uint32_t>(cell >> 32);
-                                          }
-                                          cell = (static_cast<uint64_t>(b) << 32) | a;
-                                          if (out)
-                                          {
-                                              vals[2 * l] = static_cast<int32_t>(a);
-                                          }
-                                      });
-        }
-        else if (complete)
-        {
-            pass.ReadModifyWriteLanes(*m_value,
-                                      vi,
-                                      0,
-                                      VALUE_LANES,
-                                      [vals](uint32_t l, uint64_t& cell) {
-                                          vals[2 * l] =
-                                              static_cast<int32_t>(static_cast<uint32_t>(cell));
-                                      });
-        }
-    }
-
-    if (!complete)
-    {
-        if (duplicate)
-        {
-            CountReason(DUPLICATE_DROPPED);
+            pass.WriteLanes(*m_value, vi, 0, VALUE_LANES, vals);
         }
         else
         {
-            CountReason(ABSORBED);
-            if (first && ++m_slotsInUse > m_peakSlotsInUse)
-            {
-                m_peakSlotsInUse = m_slotsInUse;
-            }
+            pass.RmwAdd(*m_value, vi, 0, VALUE_LANES, vals, c.complete ? vals : nullptr);
         }
-        Consume(p);
-        return;
     }
-    if (!duplicate && !first)
+    else if (c.complete)
     {
-        --m_slotsInUse;
+        pass.ReadLanes(*m_value, vi, 0, VALUE_LANES, vals);
     }
-    h->exponent = exponent;
+}
+
+void
+SwitchMlProgram::Aggregate64(PipelinePass& pass, const Contribution& c, int32_t* vals)
+{
+    // Each register cell holds two elements; this pass returns the low halves of a result
+    // (Harvest, on the recirculated pass, the high ones).
+    const uint32_t vi = c.slot * 2 + c.ver;
+    if (!c.duplicate)
+    {
+        const bool first = c.first;
+        const bool out = c.complete && !first;
+        pass.ReadModifyWriteLanes(*m_value,
+                                  vi,
+                                  0,
+                                  VALUE_LANES,
+                                  [vals, first, out](uint32_t l, uint64_t& cell) {
+                                      const auto lo = static_cast<uint32_t>(vals[2 * l]);
+                                      const auto hi = static_cast<uint32_t>(vals[2 * l + 1]);
+                                      uint32_t a = lo;
+                                      uint32_t b = hi;
+                                      if (!first)
+                                      {
+                                          a += static_cast<uint32_t>(cell);
+                                          b += static_cast<uint32_t>(cell >> 32);
+                                      }
+                                      cell = (static_cast<uint64_t>(b) << 32) | a;
+                                      if (out)
+                                      {
+                                          vals[2 * l] = static_cast<int32_t>(a);
+                                      }
+                                  });
+    }
+    else if (c.complete)
+    {
+        pass.ReadModifyWriteLanes(*m_value, vi, 0, VALUE_LANES, [vals](uint32_t l, uint64_t& cell) {
+            vals[2 * l] = static_cast<int32_t>(static_cast<uint32_t>(cell));
+        });
+    }
+}
+
+void
+SwitchMlProgram::Absorb(InaPacket* p, const Contribution& c)
+{
+    if (c.duplicate)
+    {
+        CountReason(DUPLICATE_DROPPED);
+    }
+    else
+    {
+        CountReason(ABSORBED);
+        if (c.first && ++m_slotsInUse > m_peakSlotsInUse)
+        {
+            m_peakSlotsInUse = m_slotsInUse;
+        }
+    }
+    Consume(p);
+}
+
+void
+SwitchMlProgram::SendOn(InaPacket* p,
+                        PipelinePass& pass,
+                        const Job& job,
+                        const Contribution& c,
+                        bool hasData)
+{
+    SwitchMlHeader* h = p->Header<SwitchMlHeader>();
     if (job.cfg.isRoot)
     {
         h->type = SwitchMlHeader::RESULT;
-        p->dst = duplicate ? h->origin : job.cfg.resultGroup;
+        p->dst = c.duplicate ? h->origin : job.cfg.resultGroup;
         p->dstPort = job.cfg.endpoint;
-        CountReason(duplicate ? DUPLICATE_REPLIED : COMPLETED);
+        CountReason(c.duplicate ? DUPLICATE_REPLIED : COMPLETED);
     }
     else
     {
@@ -680,12 +732,12 @@ SwitchMlProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         p->src = m_address;
         p->dst = job.cfg.parent;
         p->flowId = job.cfg.upFlowId;
-        CountReason(duplicate ? DUPLICATE_RESENT_UP : PARTIAL_SENT_UP);
+        CountReason(c.duplicate ? DUPLICATE_RESENT_UP : PARTIAL_SENT_UP);
     }
     h->flags = static_cast<uint8_t>((h->flags & ~SwitchMlHeader::FLAG_RETX) |
-                                    (duplicate ? SwitchMlHeader::FLAG_RETX : 0));
+                                    (c.duplicate ? SwitchMlHeader::FLAG_RETX : 0));
     // A 64-element aggregate read from the registers leaves with its low halves only.
-    if (m_elements > 32 && hasData && (duplicate || !first))
+    if (m_elements > 32 && hasData && (c.duplicate || !c.first))
     {
         h->flags |= SwitchMlHeader::FLAG_HARVEST;
         pass.Recirculate();

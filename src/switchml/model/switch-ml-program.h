@@ -187,7 +187,37 @@ class SwitchMlProgram : public SwitchProgram
         bool frozen = false; //!< started: its share must not move
     };
 
+    /// One update's place in its slot, as the seen and count registers (stages 0-1) decided.
+    struct Contribution
+    {
+        uint32_t slot = 0;      //!< pool slot
+        uint32_t ver = 0;       //!< shadow version, 0 or 1
+        bool duplicate = false; //!< this worker's bit was already set: a retransmission
+        bool first = false;     //!< the first contribution of the phase
+        bool complete = false;  //!< the phase is complete (with this one, or before it)
+    };
+
+    /// The steps of an update's pass, in pipeline order: AcceptUpdate, CountContribution,
+    /// MaxExponent, Aggregate32/64, then Absorb or SendOn.
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
+    /// The update's job, or nullptr once a bad update was counted and consumed.
+    const Job* AcceptUpdate(InaPacket* p, PipelinePass& pass, const SwitchMlHeader& h);
+    /// Stages 0-1: mark the worker seen, count it, read whether the phase is complete.
+    Contribution CountContribution(PipelinePass& pass, const Job& job, const SwitchMlHeader& h);
+    /// Stage 1: the slot's block exponent, the running maximum with `mineExp`.
+    int16_t MaxExponent(PipelinePass& pass, const Contribution& c, int16_t mineExp);
+    /// Stages 2..: add 32 values (one per lane), or read the result back.
+    void Aggregate32(PipelinePass& pass, const Contribution& c, int32_t* vals);
+    /// Stages 2..: add 64 values (two per lane), or read the result's low halves back.
+    void Aggregate64(PipelinePass& pass, const Contribution& c, int32_t* vals);
+    /// An update that does not complete its phase: counted and consumed.
+    void Absorb(InaPacket* p, const Contribution& c);
+    /// A complete phase: the result to the workers (root) or the partial aggregate up.
+    void SendOn(InaPacket* p,
+                PipelinePass& pass,
+                const Job& job,
+                const Contribution& c,
+                bool hasData);
     void InitializeState() override;
     void DoResetState() override;
 
