@@ -6,7 +6,7 @@
 // PointToPointNetDevice on the same traffic, a permutation on a k=4 fat-tree, in one process so the
 // ratio is meaningful on a noisy machine. Prints one flat JSON object (docs/driver.md).
 
-#include "bench-paced-sender.h"
+#include "bench-permutation-traffic.h"
 
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
@@ -21,26 +21,6 @@ using namespace ns3;
 
 namespace
 {
-
-constexpr uint16_t BENCH_PORT = 9;
-constexpr uint32_t PACKET_BYTES = 1500;
-
-class Discard : public InaPacketSink
-{
-  public:
-    explicit Discard(InaPacketPool* pool)
-        : m_pool(pool)
-    {
-    }
-
-    void Receive(InaPacket* p, uint32_t port) override
-    {
-        m_pool->Free(p);
-    }
-
-  private:
-    InaPacketPool* m_pool;
-};
 
 struct Result
 {
@@ -76,27 +56,14 @@ RunOnce(InaFabricHelper::LinkKind kind, uint64_t packetsPerHost)
         }
         return false;
     }());
-    Discard discard(&fabric->GetPool());
-    std::vector<std::unique_ptr<BenchPacedSender>> senders;
-    const int64_t gap = PACKET_BYTES * 80; // line rate at 100 Gb/s
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        fabric->GetHost(i)->Bind(BENCH_PORT, &discard);
-        senders.push_back(std::make_unique<BenchPacedSender>(PeekPointer(fabric->GetHost(i)),
-                                                             perm[i],
-                                                             BENCH_PORT,
-                                                             PACKET_BYTES,
-                                                             packetsPerHost,
-                                                             gap));
-        senders.back()->Start(i * 1000);
-    }
+    auto traffic = std::make_unique<BenchPermutationTraffic>(*fabric, perm, packetsPerHost);
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     auto t1 = std::chrono::steady_clock::now();
     Result r{fabric->GetPacketHops(),
              Simulator::GetEventCount(),
              std::chrono::duration<double>(t1 - t0).count()};
-    senders.clear();
+    traffic.reset();
     Simulator::Destroy();
     return r;
 }

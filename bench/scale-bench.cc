@@ -8,7 +8,7 @@
 // its own so its peak RSS is its own. The ratios to the smallest k are what to read on a noisy
 // machine: every size runs in the same invocation. Prints one flat JSON object (docs/driver.md).
 
-#include "bench-paced-sender.h"
+#include "bench-permutation-traffic.h"
 #include "bench-process.h"
 
 #include "ns3/core-module.h"
@@ -31,26 +31,6 @@ using namespace ns3;
 
 namespace
 {
-
-constexpr uint16_t BENCH_PORT = 9;
-constexpr uint32_t PACKET_BYTES = 1500;
-
-class Discard : public InaPacketSink
-{
-  public:
-    explicit Discard(InaPacketPool* pool)
-        : m_pool(pool)
-    {
-    }
-
-    void Receive(InaPacket* p, uint32_t port) override
-    {
-        m_pool->Free(p);
-    }
-
-  private:
-    InaPacketPool* m_pool;
-};
 
 struct Result
 {
@@ -92,23 +72,7 @@ RunSize(uint32_t k, uint64_t hopBudget)
     }
     // About six hops per packet on a fat-tree permutation: the same total work at every size.
     const uint64_t packetsPerHost = std::max<uint64_t>(50, hopBudget / (6ULL * n));
-    Discard discard(&fabric->GetPool());
-    std::vector<std::unique_ptr<BenchPacedSender>> senders;
-    senders.reserve(n);
-    const int64_t gap = PACKET_BYTES * 80; // line rate at 100 Gb/s
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        Ptr<InaHost> host = fabric->GetHost(i);
-        host->Bind(BENCH_PORT, &discard);
-        senders.push_back(std::make_unique<BenchPacedSender>(PeekPointer(host),
-                                                             perm[i],
-                                                             BENCH_PORT,
-                                                             PACKET_BYTES,
-                                                             packetsPerHost,
-                                                             gap));
-        // Staggered by 1 ns per host modulo one packet time, so starts do not all coincide.
-        senders.back()->Start((i * 1000) % gap);
-    }
+    auto traffic = std::make_unique<BenchPermutationTraffic>(*fabric, perm, packetsPerHost);
     auto t1 = std::chrono::steady_clock::now();
     const uint64_t events0 = Simulator::GetEventCount();
     Simulator::Run();
@@ -117,7 +81,7 @@ RunSize(uint32_t k, uint64_t hopBudget)
     r.events = Simulator::GetEventCount() - events0;
     r.setupS = std::chrono::duration<double>(t1 - t0).count();
     r.runS = std::chrono::duration<double>(t2 - t1).count();
-    senders.clear();
+    traffic.reset();
     Simulator::Destroy();
     r.peakRss = BenchPeakRssBytes();
     return r;

@@ -7,6 +7,8 @@
 // levels, merging partials, discarding overlaps whole (or replacing by a superset when asked),
 // answering again after completion, and dropping stale and malformed packets.
 
+#include "../../ina-protocol-kit/test/pool-test-values.h"
+
 #include "ns3/atp-parameter-server.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-test-suite.h"
@@ -23,6 +25,9 @@ using namespace ns3;
 
 namespace
 {
+
+using tests::Ramp;
+using tests::Sum;
 
 constexpr uint32_t JOB = 6;
 constexpr uint16_t ENDPOINT = POOL_ENDPOINT_BASE + JOB;
@@ -132,28 +137,6 @@ struct Rig
         return ps->GetCounters();
     }
 };
-
-std::vector<int32_t>
-Ramp(int32_t base)
-{
-    std::vector<int32_t> v(PoolHeader::VALUES);
-    std::iota(v.begin(), v.end(), base);
-    return v;
-}
-
-std::vector<int32_t>
-Sum(std::initializer_list<std::vector<int32_t>> vs)
-{
-    std::vector<int32_t> s(PoolHeader::VALUES, 0);
-    for (const auto& v : vs)
-    {
-        for (size_t i = 0; i < s.size(); ++i)
-        {
-            s[i] += v[i];
-        }
-    }
-    return s;
-}
 
 /**
  * \ingroup atp-test

@@ -7,6 +7,7 @@
 // resend flushes (partial and whole), level 2, groups a level-1 switch does not aggregate, ECN,
 // saturation, duplicates, bad packets, and the pool against the pipeline.
 
+#include "../../ina-protocol-kit/test/pool-test-values.h"
 #include "../../ina-protocol-kit/test/recording-switch.h"
 
 #include "ns3/atp-program.h"
@@ -27,6 +28,9 @@ using namespace ns3;
 
 namespace
 {
+
+using tests::Ramp;
+using tests::Sum;
 
 constexpr InaAddress SWITCH = 40;
 constexpr InaAddress PS = 50;
@@ -125,30 +129,6 @@ struct Rig
         return program->GetReasonCount(r);
     }
 };
-
-/// 62 values base, base + 1, ...
-std::vector<int32_t>
-Ramp(int32_t base)
-{
-    std::vector<int32_t> v(PoolHeader::VALUES);
-    std::iota(v.begin(), v.end(), base);
-    return v;
-}
-
-/// Element-wise sum.
-std::vector<int32_t>
-Sum(std::initializer_list<std::vector<int32_t>> vs)
-{
-    std::vector<int32_t> s(PoolHeader::VALUES, 0);
-    for (const auto& v : vs)
-    {
-        for (size_t i = 0; i < s.size(); ++i)
-        {
-            s[i] += v[i];
-        }
-    }
-    return s;
-}
 
 /// A contribution of worker `pos` of a 3-worker group.
 Pkt

@@ -8,6 +8,8 @@
 // answered with the result or turned into reminders to the switches and pulls, and the timeout
 // and the duplicate threshold remind on their own. Expected values are worked out by hand.
 
+#include "../../ina-protocol-kit/test/pool-test-values.h"
+
 #include "ns3/esa-header.h"
 #include "ns3/esa-parameter-server.h"
 #include "ns3/ina-fabric-helper.h"
@@ -24,6 +26,9 @@ using namespace ns3;
 
 namespace
 {
+
+using tests::Ramp;
+using tests::Sum;
 
 constexpr uint32_t JOB = 6;
 constexpr uint16_t ENDPOINT = POOL_ENDPOINT_BASE + JOB;
@@ -192,28 +197,6 @@ struct Rig
         return ps->GetEsaCounters();
     }
 };
-
-std::vector<int32_t>
-Ramp(int32_t base)
-{
-    std::vector<int32_t> v(PoolHeader::VALUES);
-    std::iota(v.begin(), v.end(), base);
-    return v;
-}
-
-std::vector<int32_t>
-Sum(std::initializer_list<std::vector<int32_t>> vs)
-{
-    std::vector<int32_t> s(PoolHeader::VALUES, 0);
-    for (const auto& v : vs)
-    {
-        for (size_t i = 0; i < s.size(); ++i)
-        {
-            s[i] += v[i];
-        }
-    }
-    return s;
-}
 
 /**
  * \ingroup esa-test

@@ -9,6 +9,7 @@
 // only their key, results that free leftovers, stale holders, fan-in 1, and the second level.
 // Expected values are worked out by hand in the comments.
 
+#include "../../ina-protocol-kit/test/pool-test-values.h"
 #include "../../ina-protocol-kit/test/recording-switch.h"
 
 #include "ns3/double.h"
@@ -32,6 +33,9 @@ using namespace ns3;
 
 namespace
 {
+
+using tests::Ramp;
+using tests::Sum;
 
 constexpr InaAddress SWITCH = 40;
 constexpr InaAddress PS_A = 50;
@@ -146,30 +150,6 @@ struct Rig
         return program->GetReasonCount(r);
     }
 };
-
-/// 62 values base, base + 1, ...
-std::vector<int32_t>
-Ramp(int32_t base)
-{
-    std::vector<int32_t> v(PoolHeader::VALUES);
-    std::iota(v.begin(), v.end(), base);
-    return v;
-}
-
-/// Element-wise sum.
-std::vector<int32_t>
-Sum(std::initializer_list<std::vector<int32_t>> vs)
-{
-    std::vector<int32_t> s(PoolHeader::VALUES, 0);
-    for (const auto& v : vs)
-    {
-        for (size_t i = 0; i < s.size(); ++i)
-        {
-            s[i] += v[i];
-        }
-    }
-    return s;
-}
 
 /// A data packet of job A, worker `bit`, seq 5, values Ramp(base), priority `prio`.
 Pkt

@@ -7,6 +7,8 @@
 // under loss, a ring of one, several tensors in flight with ranks starting at different times,
 // virtual payloads of odd sizes, a whole training job, and the errors bad input gets.
 
+#include "host-baseline-rig.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/gradient-values.h"
 #include "ns3/ina-event.h"
@@ -45,7 +47,6 @@ LongTests()
     return v != nullptr && std::string(v) == "1";
 }
 
-/// A ring job on a star of `hosts` hosts (100 Gb/s, 1 us), workers on hosts 0..n-1.
 // Callback sinks are free/static functions bound with MakeBoundCallback: ns-3 <= 3.35
 // Callbacks cannot wrap lambdas.
 
@@ -56,75 +57,24 @@ CountDone(uint32_t* done, uint64_t /* tensorId */)
     ++*done;
 }
 
-struct Ring
+/// A ring job on a star (at least 2 hosts), ranks on hosts 0..n-1.
+struct Ring : HostBaselineRig<RingAllReduceProtocol, RingAllReduceAgent>
 {
-    Ptr<InaFabric> fabric;
-    Ptr<RingAllReduceProtocol> protocol;
-    std::vector<Ptr<RingAllReduceAgent>> agents;
-    std::vector<std::vector<uint64_t>> doneIds; //!< per rank, in completion order
-    std::vector<std::vector<int64_t>> doneAt;   //!< per rank, ps
-
     Ring(uint32_t n,
          bool values,
          double lossRate = 0,
          uint64_t chunkBytes = 0,
          const std::string& transport = "ideal")
+        : HostBaselineRig(std::max<uint32_t>(n, 2), lossRate)
     {
-        InaFabricHelper helper;
-        helper.SetLossRate(lossRate);
-        fabric =
-            helper.Build(InaTopology::Star(std::max<uint32_t>(n, 2), {100000000000ULL, 1000000}));
-        protocol = CreateObject<RingAllReduceProtocol>();
         if (chunkBytes != 0)
         {
             protocol->SetAttribute("ChunkBytes", UintegerValue(chunkBytes));
         }
         protocol->SetAttribute("Transport", StringValue(transport));
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = 1;
-        ctx.name = "ring-test";
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            ctx.workerHosts.push_back(r);
-        }
-        ctx.seed = 5;
-        ctx.checkValues = values;
-        ctx.flowIdBase = 1;
-        protocol->Install(ctx);
-        doneIds.resize(n);
-        doneAt.resize(n);
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            Ptr<RingAllReduceAgent> a = DynamicCast<RingAllReduceAgent>(protocol->CreateAgent(r));
-            a->SetDoneCallback(MakeBoundCallback(&Ring::RecordDone, this, r));
-            agents.push_back(a);
-        }
-    }
-
-    uint64_t Seed() const
-    {
-        return protocol->GetContext().seed;
-    }
-
-    static void RecordDone(Ring* self, uint32_t r, uint64_t id)
-    {
-        self->doneIds[r].push_back(id);
-        self->doneAt[r].push_back(Simulator::Now().GetTimeStep());
+        Install("ring-test", n, {}, 5, values);
     }
 };
-
-/// Elements of `values` that differ from the true sum over `n` workers.
-uint64_t
-Errors(uint64_t seed, uint64_t tensorId, uint32_t n, const std::vector<float>& values)
-{
-    uint64_t errors = 0;
-    for (uint64_t i = 0; i < values.size(); ++i)
-    {
-        errors += static_cast<double>(values[i]) != GradientValues::TrueSum(seed, tensorId, n, i);
-    }
-    return errors;
-}
 
 } // namespace
 
@@ -299,7 +249,7 @@ class RingLossTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(ring.doneIds[r].size(),
                                       1,
                                       transport << ": rank " << r << " completed");
-                NS_TEST_EXPECT_MSG_EQ(Errors(ring.Seed(), 7, n, values[r]),
+                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ring.Seed(), 7, n, values[r]),
                                       0,
                                       transport << ": rank " << r);
                 const InaTransportSender::Stats& tx = ring.agents[r]->GetSender()->GetStats();
@@ -364,7 +314,7 @@ class RingFatTreeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(done, n, "every rank completed");
         for (uint32_t r = 0; r < n; ++r)
         {
-            NS_TEST_EXPECT_MSG_EQ(Errors(ctx.seed, 77, n, values[r]), 0, "rank " << r);
+            NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ctx.seed, 77, n, values[r]), 0, "rank " << r);
         }
         Simulator::Destroy();
     }
@@ -395,7 +345,7 @@ class RingOfOneTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(ring.doneIds[0][1], 4, "in order");
         NS_TEST_EXPECT_MSG_EQ(ring.doneAt[0][0], 0, "at once");
         NS_TEST_EXPECT_MSG_EQ((values == original), true, "unchanged");
-        NS_TEST_EXPECT_MSG_EQ(Errors(ring.Seed(), 3, 1, values), 0, "the sum of one");
+        NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ring.Seed(), 3, 1, values), 0, "the sum of one");
         NS_TEST_EXPECT_MSG_EQ((ring.agents[0]->GetSender() == nullptr), true, "no flow");
         Simulator::Destroy();
     }
@@ -450,7 +400,7 @@ class RingSeveralTensorsTestCase : public TestCase
             for (uint32_t t = 0; t < ids.size(); ++t)
             {
                 NS_TEST_EXPECT_MSG_EQ(values[r][t].size(), sizes[t] / 4, "size kept");
-                NS_TEST_EXPECT_MSG_EQ(Errors(ring.Seed(), ids[t], n, values[r][t]),
+                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ring.Seed(), ids[t], n, values[r][t]),
                                       0,
                                       "rank " << r << " tensor " << ids[t]);
             }

@@ -7,6 +7,8 @@
 // several sizes in flight with workers starting at different times, a whole training job, and the
 // errors bad input gets.
 
+#include "host-baseline-rig.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/enum.h"
 #include "ns3/gradient-values.h"
@@ -47,75 +49,29 @@ KeepLatestDone(int64_t* last, uint64_t /* tensorId */)
 }
 
 /// A PS job on a star: workers on hosts 0..n-1, servers on hosts n..n+s-1.
-struct Ps
+struct Ps : HostBaselineRig<ShardedPsProtocol, ShardedPsAgent>
 {
-    Ptr<InaFabric> fabric;
-    Ptr<ShardedPsProtocol> protocol;
-    std::vector<Ptr<ShardedPsAgent>> agents;
-    std::vector<std::vector<uint64_t>> doneIds;
-
     Ps(uint32_t n,
        uint32_t s,
        bool values,
        uint64_t shardBytes = 0,
        const std::string& placement = "hash",
        double lossRate = 0)
+        : HostBaselineRig(n + s, lossRate)
     {
-        InaFabricHelper helper;
-        helper.SetLossRate(lossRate);
-        fabric = helper.Build(InaTopology::Star(n + s, {100000000000ULL, 1000000}));
-        protocol = CreateObject<ShardedPsProtocol>();
         if (shardBytes != 0)
         {
             protocol->SetAttribute("ShardBytes", UintegerValue(shardBytes));
         }
         protocol->SetAttribute("Placement", StringValue(placement));
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = 1;
-        ctx.name = "ps-test";
-        for (uint32_t w = 0; w < n; ++w)
-        {
-            ctx.workerHosts.push_back(w);
-        }
+        std::vector<uint32_t> servers;
         for (uint32_t p = 0; p < s; ++p)
         {
-            ctx.psHosts.push_back(n + p);
+            servers.push_back(n + p);
         }
-        ctx.seed = 3;
-        ctx.checkValues = values;
-        ctx.flowIdBase = 1;
-        protocol->Install(ctx);
-        doneIds.resize(n);
-        for (uint32_t w = 0; w < n; ++w)
-        {
-            Ptr<ShardedPsAgent> a = DynamicCast<ShardedPsAgent>(protocol->CreateAgent(w));
-            a->SetDoneCallback(MakeBoundCallback(&Ps::RecordDone, this, w));
-            agents.push_back(a);
-        }
-    }
-
-    uint64_t Seed() const
-    {
-        return protocol->GetContext().seed;
-    }
-
-    static void RecordDone(Ps* self, uint32_t w, uint64_t id)
-    {
-        self->doneIds[w].push_back(id);
+        Install("ps-test", n, servers, 3, values);
     }
 };
-
-uint64_t
-Errors(uint64_t seed, uint64_t tensorId, uint32_t n, const std::vector<float>& values)
-{
-    uint64_t errors = 0;
-    for (uint64_t i = 0; i < values.size(); ++i)
-    {
-        errors += static_cast<double>(values[i]) != GradientValues::TrueSum(seed, tensorId, n, i);
-    }
-    return errors;
-}
 
 } // namespace
 
@@ -157,7 +113,7 @@ class PsOneServerTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(ps.doneIds[w].size(), 2, "worker " << w << " completed both");
             for (uint32_t t = 0; t < 2; ++t)
             {
-                NS_TEST_EXPECT_MSG_EQ(Errors(ps.Seed(), ids[t], n, values[w][t]),
+                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, values[w][t]),
                                       0,
                                       "worker " << w << " tensor " << ids[t]);
             }
@@ -264,7 +220,7 @@ class PsTwoServersTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ(ps.doneIds[w].size(), ids.size(), placement << ": completed");
                 for (uint32_t t = 0; t < ids.size(); ++t)
                 {
-                    NS_TEST_EXPECT_MSG_EQ(Errors(ps.Seed(), ids[t], n, values[w][t]),
+                    NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, values[w][t]),
                                           0,
                                           placement << ": worker " << w << " tensor " << ids[t]);
                 }
@@ -333,7 +289,7 @@ class PsLossTestCase : public TestCase
         for (uint32_t w = 0; w < n; ++w)
         {
             NS_TEST_ASSERT_MSG_EQ(ps.doneIds[w].size(), 1, "worker " << w << " completed");
-            NS_TEST_EXPECT_MSG_EQ(Errors(ps.Seed(), 9, n, values[w]), 0, "worker " << w);
+            NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), 9, n, values[w]), 0, "worker " << w);
             retransmissions += ps.agents[w]->GetStats().retransmissions;
         }
         retransmissions += ps.protocol->GetCounters()["ps_retransmissions"];
@@ -386,7 +342,7 @@ class PsSeveralTensorsTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(ps.doneIds[w].size(), ids.size(), "worker " << w);
             for (uint32_t t = 0; t < ids.size(); ++t)
             {
-                NS_TEST_EXPECT_MSG_EQ(Errors(ps.Seed(), ids[t], n, values[w][t]),
+                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, values[w][t]),
                                       0,
                                       "worker " << w << " tensor " << ids[t]);
             }
