@@ -65,15 +65,21 @@ TEST(LibraSwitchRecords, RecordsRepeatsAndPrunes)
     EXPECT_FALSE(r.HasPush(3, 6, 17));
     EXPECT_TRUE(r.RecordDone(3, 5));
     EXPECT_FALSE(r.RecordDone(3, 5));
-    EXPECT_TRUE(r.RecordBlock(5, 9));
-    EXPECT_TRUE(r.HasBlock(5, 9));
-    EXPECT_FALSE(r.HasBlock(6, 9));
+    EXPECT_FALSE(r.HasDone(3, 5, 1)); // the pull phase is its own marker
+    EXPECT_TRUE(r.RecordDone(3, 5, 1));
+    EXPECT_TRUE(r.HasDone(3, 5, 1));
+    EXPECT_TRUE(r.RecordPull(3, 5, 9));
+    EXPECT_FALSE(r.RecordPull(3, 5, 9));
+    EXPECT_TRUE(r.HasPull(3, 5, 9));
+    EXPECT_FALSE(r.HasPull(3, 6, 9));
+    EXPECT_FALSE(r.HasPull(2, 5, 9));
     EXPECT_TRUE(r.RecordPush(0, 6, 0));
-    EXPECT_EQ(r.GetSize(), 4u);
+    EXPECT_EQ(r.GetSize(), 5u);
     r.PruneBefore(6);
     EXPECT_FALSE(r.HasPush(3, 5, 17));
     EXPECT_FALSE(r.HasDone(3, 5));
-    EXPECT_FALSE(r.HasBlock(5, 9));
+    EXPECT_FALSE(r.HasDone(3, 5, 1));
+    EXPECT_FALSE(r.HasPull(3, 5, 9));
     EXPECT_TRUE(r.HasPush(0, 6, 0));
     EXPECT_EQ(r.GetSize(), 1u);
 }

@@ -10,6 +10,8 @@
 // parameter server's rack queues past the marking threshold. Both stay exact and drop nothing, and
 // the progress line's percent done moves during the one all-reduce.
 
+#include "test-temp-dir.h"
+
 #include "ns3/scenario-loader.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
@@ -34,8 +36,7 @@ struct Outcome
 Outcome
 RunAcrossPods(const std::string& protocol, uint32_t workers)
 {
-    const std::string out =
-        (std::filesystem::temp_directory_path() / ("inasim-multi-level-" + protocol)).string();
+    const std::string out = (inasim_test::TempDir() / ("inasim-multi-level-" + protocol)).string();
     const std::string yaml = "check_values: true\n"
                              "topology: {type: fat-tree, k: 8}\n"
                              "switch: {ina_tiers: [tor, core]}\n"

@@ -1330,6 +1330,57 @@ EventRules()
     return rules;
 }
 
+/**
+ * One event as its kind takes it: `kind`, `at` and the keys that hold a value. The effective
+ * config must load again, and ValidateEvents refuses a key the kind does not take (a switch_fail
+ * with `link: []`), so unset keys are left out rather than written as their zero.
+ */
+void
+EmitEvent(const ScenarioEvent& ev, YAML::Emitter& e)
+{
+    const std::map<std::string, bool> set = {{"kind", true},
+                                             {"at", true},
+                                             {"link", !ev.link.empty()},
+                                             {"switch", !ev.switchName.empty()},
+                                             {"down_for", ev.downForPs > 0},
+                                             {"period", ev.periodPs > 0},
+                                             {"count", ev.count > 0},
+                                             {"until", ev.untilPs > 0},
+                                             {"rate", ev.kind == ScenarioEvent::Kind::LOSS},
+                                             {"tiers", !ev.tiers.empty()}};
+    e << YAML::BeginMap;
+    for (const auto& rule : EventRules())
+    {
+        if (set.at(rule.key))
+        {
+            e << YAML::Key << rule.key << YAML::Value;
+            rule.emit(ev, e);
+        }
+    }
+    e << YAML::EndMap;
+}
+
+/// `events:`, read as any list of sections, written by EmitEvent.
+Rule<Scenario>
+EventsField()
+{
+    Rule<Scenario> r =
+        SectionListField("events", &Scenario::events, EventRules, "a list of fault events");
+    r.emit = [](const Scenario& obj, YAML::Emitter& e) {
+        if (obj.events.empty())
+        {
+            e << YAML::Flow;
+        }
+        e << YAML::BeginSeq;
+        for (const auto& ev : obj.events)
+        {
+            EmitEvent(ev, e);
+        }
+        e << YAML::EndSeq;
+    };
+    return r;
+}
+
 const Rules<Scenario>&
 ScenarioRules()
 {
@@ -1350,7 +1401,7 @@ ScenarioRules()
         SectionListField("traffic", &T::traffic, TrafficRules, "a list of traffic entries"),
         SectionField("outputs", &T::outputs, OutputRules, false),
         SectionField("limits", &T::limits, LimitRules, false),
-        SectionListField("events", &T::events, EventRules, "a list of fault events"),
+        EventsField(),
         TimeField("fault_detection", &T::faultDetectionPs),
     };
     return rules;

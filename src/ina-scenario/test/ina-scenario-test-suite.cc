@@ -123,6 +123,55 @@ class InaScenarioExamplesTestCase : public TestCase
 
 /**
  * \ingroup ina-scenario
+ * Events of every kind survive the effective config: each written with the keys its kind takes,
+ * so that config.yaml of a run with faults loads again to the same scenario (it used to write
+ * every key, e.g. a switch_fail with `link: []`, which loading refuses).
+ */
+class InaScenarioEventsRoundTripTestCase : public TestCase
+{
+  public:
+    InaScenarioEventsRoundTripTestCase()
+        : TestCase("events of every kind round-trip through the effective config")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string yaml = R"(name: events
+topology: {type: leaf-spine, leaves: 2, spines: 2, hosts_per_leaf: 2}
+jobs:
+  - {protocol: ring, workers: 4, workload: {tensor_bytes: 1MB}}
+events:
+  - {kind: link_down, at: 10us, link: [leaf0, spine0]}
+  - {kind: link_up, at: 20us, link: [leaf0, spine0]}
+  - {kind: link_flap, at: 30us, link: [leaf1, spine1], period: 10us, count: 3}
+  - {kind: link_flap, at: 30us, link: [leaf1, spine0], period: 10us, down_for: 2us, until: 90us}
+  - {kind: switch_fail, at: 40us, switch: spine1}
+  - {kind: switch_reboot, at: 50us, switch: leaf1, down_for: 5us}
+  - {kind: loss, at: 60us, link: [leaf0, spine1], rate: 0.01}
+  - {kind: loss, rate: 0.001, tiers: [leaf, spine]}
+)";
+        std::string problem;
+        try
+        {
+            const Scenario s = ScenarioLoader::LoadString(yaml, "events.yaml");
+            NS_TEST_ASSERT_MSG_EQ(s.events.size(), 8, "every event read");
+            const std::string text = EffectiveConfigYaml(s);
+            const Scenario again = ScenarioLoader::LoadString(text, "config.yaml");
+            NS_TEST_EXPECT_MSG_EQ((again == s), true, "round trip changed it:\n" << text);
+            NS_TEST_EXPECT_MSG_EQ(EffectiveConfigYaml(again), text, "text changed");
+        }
+        catch (const ScenarioError& e)
+        {
+            problem = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "the effective config does not load");
+    }
+};
+
+/**
+ * \ingroup ina-scenario
  * Errors name where the value came from, the key and what was expected.
  */
 class InaScenarioErrorTestCase : public TestCase
@@ -173,6 +222,7 @@ class InaScenarioTestSuite : public InaTestSuite
         AddTestCase(new InaScenarioDefaultFileTestCase);
         AddTestCase(new InaScenarioExamplesTestCase);
         AddTestCase(new InaScenarioErrorTestCase);
+        AddTestCase(new InaScenarioEventsRoundTripTestCase);
     }
 };
 

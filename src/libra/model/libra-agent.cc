@@ -98,14 +98,9 @@ LibraAgent::DoSetup()
     {
         m_switch = m_protocol->GetSwitchAddress();
         m_endpoint = m_protocol->GetEndpoint();
-        m_blocks = m_protocol->GetBlocks();
         m_registers = m_protocol->GetLayout().GetRegisters();
         m_host->Bind(m_endpoint, this);
         m_bound = true;
-        for (uint32_t b = GetRank(); b < m_blocks; b += m_workers)
-        {
-            m_myBlocks.push_back(b);
-        }
     }
     for (uint32_t s = 0; s < m_coldPull.size(); ++s)
     {
@@ -189,6 +184,7 @@ LibraAgent::StartRound(uint32_t iteration)
 
     // Hot pairs: Algorithm 1, then the recirculation cap (pairs beyond it go to the PS).
     m_pushWords.clear();
+    m_pushKeys.clear();
     m_pushBegin.assign(1, 0);
     if (!hotRanks.empty())
     {
@@ -225,6 +221,7 @@ LibraAgent::StartRound(uint32_t iteration)
                 ++kept;
                 if (m_check)
                 {
+                    m_pushKeys.push_back(hotKeys[item]);
                     book.Add(iteration, hotKeys[item], v, true);
                 }
             }
@@ -253,22 +250,30 @@ LibraAgent::StartRound(uint32_t iteration)
     m_doneAcked = false;
     m_ready = false;
     m_nextPull = 0;
-    m_haveBlock.assign(m_blocks, false);
-    m_resultWords.assign(uint64_t{m_blocks} * m_registers, 0);
-    m_blocksHave = 0;
+    m_havePull.assign(m_pushDone.size(), false);
+    m_resultWords.assign(m_pushWords.size() / 2, 0);
+    m_pullsHave = 0;
+    m_resultsIn = false;
     m_hotBack = !m_hotEnabled;
     if (m_hotEnabled)
     {
-        if (m_pushDone.empty())
-        {
-            SendDone(false);
-        }
-        else
-        {
-            SendPushes();
-        }
+        m_protocol->NoteRoundStarted();
+        BeginPushes();
     }
     RefreshStats();
+}
+
+void
+LibraAgent::BeginPushes()
+{
+    if (m_pushDone.empty())
+    {
+        SendDone(0, false);
+    }
+    else
+    {
+        SendPushes();
+    }
 }
 
 InaPacket*
@@ -304,16 +309,23 @@ LibraAgent::SendPushes()
     }
 }
 
-void
-LibraAgent::SendPush(uint32_t seq, bool retx)
+InaPacket*
+LibraAgent::NewPairsPacket(uint8_t type, uint32_t seq, bool retx)
 {
     const uint32_t first = m_pushBegin[seq];
     const uint32_t n = m_pushBegin[seq + 1] - first;
-    InaPacket* p = NewPacket(LibraHeader::PUSH, m_round, seq, retx);
+    InaPacket* p = NewPacket(type, m_round, seq, retx);
     p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(n);
     p->values = m_pool->AllocValues(2 * n);
     p->values->words.assign(m_pushWords.begin() + 2 * first, m_pushWords.begin() + 2 * (first + n));
-    p->wireBytes = m_protocol->GetLayout().GetPacketBytes(n);
+    return p;
+}
+
+void
+LibraAgent::SendPush(uint32_t seq, bool retx)
+{
+    InaPacket* p = NewPairsPacket(LibraHeader::PUSH, seq, retx);
+    p->wireBytes = m_protocol->GetLayout().GetPacketBytes(p->Header<LibraHeader>()->pairs);
     m_ownStats.packetsSent++;
     m_ownStats.wireBytesSent += p->wireBytes;
     if (retx)
@@ -331,9 +343,9 @@ LibraAgent::SendPush(uint32_t seq, bool retx)
 }
 
 void
-LibraAgent::SendDone(bool retx)
+LibraAgent::SendDone(uint32_t phase, bool retx)
 {
-    InaPacket* p = NewPacket(LibraHeader::DONE, m_round, 0, retx);
+    InaPacket* p = NewPacket(LibraHeader::DONE, m_round, phase, retx);
     m_ownStats.packetsSent++;
     m_ownStats.wireBytesSent += p->wireBytes;
     if (retx)
@@ -343,8 +355,8 @@ LibraAgent::SendDone(bool retx)
     }
     else
     {
-        m_doneSent = true;
-        m_retx.Sent(ItemId(ITEM_DONE, m_round, 0), Simulator::Now().GetTimeStep());
+        m_doneSent = m_doneSent || phase == 0;
+        m_retx.Sent(ItemId(ITEM_DONE, m_round, phase), Simulator::Now().GetTimeStep());
     }
     m_host->Send(p);
     ArmTimer();
@@ -354,32 +366,38 @@ void
 LibraAgent::StartPulls()
 {
     m_nextPull = 0;
+    if (m_havePull.empty())
+    {
+        ResultsIn(); // nothing pushed, nothing to pull
+        return;
+    }
     SendPulls();
 }
 
 void
 LibraAgent::SendPulls()
 {
-    uint32_t inFlight = 0;
-    for (uint32_t i = 0; i < m_nextPull; ++i)
+    const uint32_t inFlight = m_nextPull - m_pullsHave;
+    const uint32_t packets = static_cast<uint32_t>(m_havePull.size());
+    for (uint32_t sent = inFlight; m_nextPull < packets && sent < m_window; ++sent)
     {
-        inFlight += m_haveBlock[m_myBlocks[i]] ? 0 : 1;
-    }
-    while (m_nextPull < m_myBlocks.size() && inFlight < m_window)
-    {
-        const uint32_t b = m_myBlocks[m_nextPull++];
-        if (!m_haveBlock[b])
-        {
-            SendPull(b, false);
-            ++inFlight;
-        }
+        SendPull(m_nextPull++, false);
     }
 }
 
 void
-LibraAgent::SendPull(uint32_t block, bool retx)
+LibraAgent::SendPull(uint32_t seq, bool retx)
 {
-    InaPacket* p = NewPacket(LibraHeader::PULL, m_round, block, retx);
+    // The ranks of push packet `seq`; their value words are cleared, so that what comes back
+    // is what the switch wrote. A pull request's wire size counts the ranks only (4 B each),
+    // the result adds the values.
+    InaPacket* p = NewPairsPacket(LibraHeader::PULL, seq, retx);
+    const uint32_t n = p->Header<LibraHeader>()->pairs;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        p->values->words[2 * i + 1] = 0;
+    }
+    p->wireBytes = std::max(LibraHeader::MIN_FRAME_BYTES, LibraLayout::HEADER_BYTES + 4 * n);
     m_ownStats.packetsSent++;
     m_ownStats.wireBytesSent += p->wireBytes;
     if (retx)
@@ -390,16 +408,16 @@ LibraAgent::SendPull(uint32_t block, bool retx)
     else
     {
         ++m_counters.pulls;
-        m_retx.Sent(ItemId(ITEM_PULL, m_round, block), Simulator::Now().GetTimeStep());
+        m_retx.Sent(ItemId(ITEM_PULL, m_round, seq), Simulator::Now().GetTimeStep());
     }
     m_host->Send(p);
     ArmTimer();
 }
 
 void
-LibraAgent::SendAck(uint8_t type, uint32_t round, uint32_t block)
+LibraAgent::SendAck(uint8_t type, uint32_t round, uint32_t seq)
 {
-    InaPacket* p = NewPacket(type, round, block, false);
+    InaPacket* p = NewPacket(type, round, seq, false);
     m_ownStats.packetsSent++;
     m_ownStats.wireBytesSent += p->wireBytes;
     m_host->Send(p);
@@ -430,19 +448,34 @@ LibraAgent::Receive(InaPacket* p, uint32_t /* port */)
             SendPushes();
             if (m_pushAcked == m_pushDone.size() && !m_doneSent)
             {
-                SendDone(false);
+                SendDone(0, false);
             }
         }
         break;
     case LibraHeader::DONE_ACK:
-        if (current)
+        if (current && h->seq == 0)
         {
             m_doneAcked = m_retx.Acked(ItemId(ITEM_DONE, m_round, 0)) || m_doneAcked;
         }
+        else if (current)
+        {
+            m_retx.Acked(ItemId(ITEM_DONE, m_round, h->seq));
+        }
         break;
     case LibraHeader::READY:
-        SendAck(LibraHeader::READY_ACK, h->round, 0);
-        if (current && !m_ready && m_doneSent)
+        SendAck(LibraHeader::READY_ACK, h->round, h->seq);
+        if (h->seq == 1)
+        {
+            if (current && m_resultsIn && !m_hotBack)
+            {
+                // Every worker's pulls of the round are answered: its cells are clean, and the
+                // next round may push.
+                m_retx.Acked(ItemId(ITEM_DONE, m_round, 1));
+                m_hotBack = true;
+                MaybeFinish();
+            }
+        }
+        else if (current && !m_ready && m_doneSent)
         {
             // READY means the switch counted every worker's DONE, this one's included.
             m_retx.Acked(ItemId(ITEM_DONE, m_round, 0));
@@ -454,7 +487,7 @@ LibraAgent::Receive(InaPacket* p, uint32_t /* port */)
     case LibraHeader::RESULT:
         ++m_counters.resultsReceived;
         SendAck(LibraHeader::RESULT_ACK, h->round, h->seq);
-        if (current && !m_hotBack && h->seq < m_blocks)
+        if (current && !m_hotBack && h->seq < m_havePull.size())
         {
             OnResult(p);
         }
@@ -469,60 +502,59 @@ void
 LibraAgent::OnResult(InaPacket* p)
 {
     const LibraHeader* h = p->Header<LibraHeader>();
-    const uint32_t block = h->seq;
-    if (m_haveBlock[block])
+    const uint32_t seq = h->seq;
+    if (m_havePull[seq])
     {
         return;
     }
-    const uint32_t m = m_registers;
-    m_haveBlock[block] = true;
-    ++m_blocksHave;
-    if (p->values != nullptr)
+    const uint32_t first = m_pushBegin[seq];
+    const uint32_t n = m_pushBegin[seq + 1] - first;
+    if (p->values == nullptr || h->pairs != n || p->values->words.size() < 2 * size_t{n})
     {
-        for (uint32_t lane = 0; lane < m && lane < p->values->words.size(); ++lane)
-        {
-            if ((h->laneMask >> lane) & 1)
-            {
-                m_resultWords[uint64_t{block} * m + lane] = p->values->words[lane];
-            }
-        }
+        return; // not the answer to this pull: it stays outstanding
     }
-    if (m_retx.Acked(ItemId(ITEM_PULL, m_round, block)) && m_ready)
+    m_havePull[seq] = true;
+    ++m_pullsHave;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_resultWords[first + i] = p->values->words[2 * i + 1];
+    }
+    if (m_retx.Acked(ItemId(ITEM_PULL, m_round, seq)) && m_ready)
     {
         SendPulls();
     }
-    if (m_blocksHave == m_blocks)
+    if (m_pullsHave == m_havePull.size())
     {
-        HotDone();
+        ResultsIn();
     }
 }
 
 void
-LibraAgent::HotDone()
+LibraAgent::ResultsIn()
 {
-    m_hotBack = true;
-    if (m_check)
+    const bool checked = m_resultsIn; // a replayed round's results were checked the first time
+    m_resultsIn = true;
+    SendDone(1, false);
+    if (m_check && !checked)
     {
-        const LibraRankTable& ranks = m_protocol->GetRankTable();
         const LibraValueBook::Round& book = m_protocol->GetBook().Get(m_round);
-        uint64_t checked = 0;
         uint64_t errors = 0;
         double worst = 0;
-        std::vector<bool> expected(m_resultWords.size(), false);
-        for (const auto& [key, e] : book)
+        for (size_t i = 0; i < m_pushKeys.size(); ++i)
         {
-            if (e.hotN == 0)
+            auto it = book.find(m_pushKeys[i]);
+            const double got = LibraBitsFloat(m_resultWords[i]);
+            if (it == book.end() || it->second.hotN == 0)
             {
+                ++errors; // the book lost a pair this worker sent: cannot happen
+                worst = std::numeric_limits<double>::infinity();
                 continue;
             }
-            const uint32_t rank = ranks.RankOf(key);
-            expected[rank] = true;
-            const double got = LibraBitsFloat(m_resultWords[rank]);
+            const LibraValueBook::Entry& e = it->second;
             const double err = std::fabs(got - e.hotSum);
             const double rel = e.hotAbs > 0
                                    ? err / e.hotAbs
                                    : (err > 0 ? std::numeric_limits<double>::infinity() : 0);
-            ++checked;
             if (!(rel <= m_protocol->HotRelativeTolerance(e.hotN)))
             {
                 ++errors;
@@ -530,19 +562,50 @@ LibraAgent::HotDone()
             worst =
                 std::max(worst, std::isnan(rel) ? std::numeric_limits<double>::infinity() : rel);
         }
-        // A non-zero sum for a parameter nobody pushed is wrong too.
-        for (uint64_t r = 0; r < m_resultWords.size(); ++r)
-        {
-            if (!expected[r] && (m_resultWords[r] & 0x7fffffffU) != 0)
-            {
-                ++checked;
-                ++errors;
-                worst = std::numeric_limits<double>::infinity();
-            }
-        }
-        m_protocol->NoteChecks(checked, errors, worst, 0, 0);
+        m_protocol->NoteChecks(m_pushKeys.size(), errors, worst, 0, 0);
     }
-    MaybeFinish();
+}
+
+LibraAgent::HotState
+LibraAgent::GetHotState(uint32_t* round) const
+{
+    *round = m_round;
+    if (!m_active || m_hotBack)
+    {
+        return HotState::IDLE;
+    }
+    return m_resultsIn ? HotState::RESULTS : HotState::PENDING;
+}
+
+void
+LibraAgent::Failover(InaAddress standby, FailoverAction action)
+{
+    m_switch = standby;
+    if (action == FailoverAction::READDRESS)
+    {
+        return;
+    }
+    m_retx.Clear();
+    if (action == FailoverAction::RELEASE)
+    {
+        // Every worker has its results: the standby's registers are clean, as the READY of
+        // phase 1 would have said.
+        m_hotBack = true;
+        MaybeFinish();
+        return;
+    }
+    // The standby has none of this round: push it all again, then pull.
+    m_nextPush = 0;
+    m_pushAcked = 0;
+    std::fill(m_pushDone.begin(), m_pushDone.end(), false);
+    m_doneSent = false;
+    m_doneAcked = false;
+    m_ready = false;
+    m_nextPull = 0;
+    std::fill(m_havePull.begin(), m_havePull.end(), false);
+    m_pullsHave = 0;
+    m_counters.replayedPackets += m_pushDone.size();
+    BeginPushes();
 }
 
 void
@@ -666,7 +729,7 @@ LibraAgent::OnTimer()
             SendPush(seq, true);
             break;
         case ITEM_DONE:
-            SendDone(true);
+            SendDone(seq, true);
             break;
         case ITEM_PULL:
             SendPull(seq, true);

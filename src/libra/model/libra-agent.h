@@ -33,11 +33,14 @@ class InaPacketPool;
  * pairs are pushed, per key range, to the job's sparse PS shards over the reliable transport.
  *
  * Hot half: every push is acknowledged by the switch; once all are, the worker sends DONE; when
- * the switch has every worker's DONE it multicasts READY, and the workers pull the job's register
- * blocks (worker r pulls blocks r, r + N, ...), each answered by a RESULT multicast to every
- * worker. The hot half is back when the worker holds all blocks' results. Every packet the worker
- * sends is retransmitted with the retransmit flag until acknowledged (LibraRetxQueue); every READY
- * and RESULT it receives is acknowledged to the switch CPU.
+ * the switch has every worker's DONE it multicasts READY, and each worker pulls the parameters it
+ * uses (paper Sec. 3.2), i.e. the ranks it pushed: one PULL per push packet, carrying that
+ * packet's ranks (so it needs the same passes), answered by a RESULT to this worker alone with the
+ * round's sums. Once every pull is answered the worker sends DONE of phase 1; the hot half is back
+ * when the switch's READY of phase 1 says every worker's pulls are answered, so that no next-round
+ * push lands in a cell another worker has still to read. Every packet the worker sends is
+ * retransmitted with the retransmit flag until acknowledged (LibraRetxQueue); every READY and
+ * RESULT it receives is acknowledged to the switch CPU.
  * Cold half: back when every shard's pull reply has arrived.
  *
  * All tensors (the job's dense part, the DenseNet) go to the same PS hosts through a sharded PS
@@ -60,6 +63,7 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
         uint64_t pulls = 0;           //!< pull packets (first transmissions)
         uint64_t resends = 0;         //!< hot-path packets sent again after a timeout
         uint64_t resultsReceived = 0; //!< RESULT packets that arrived (duplicates included)
+        uint64_t replayedPackets = 0; //!< push packets sent again to a standby after a failover
         int64_t sparseBusyPs = 0;     //!< time with a sparse round outstanding
     };
 
@@ -91,6 +95,33 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
         return m_counters;
     }
 
+    /// Where a worker stands when its aggregating switch fails (LibraProtocol::Failover).
+    enum class HotState
+    {
+        IDLE,    //!< no hot half outstanding (between rounds, or HotKeys 0)
+        PENDING, //!< the round's pushes or pulls are not all answered
+        RESULTS  //!< every pull answered, waiting for the READY of phase 1
+    };
+
+    /// \return where the worker stands, and its round in m_round's place
+    HotState GetHotState(uint32_t* round) const;
+
+    /// What LibraProtocol::Failover asks of a worker.
+    enum class FailoverAction
+    {
+        READDRESS, //!< only send to the standby from now on
+        REPLAY,    //!< and push and pull the current round's hot half again, from its start
+        RELEASE    //!< and take the failover as the READY of phase 1 it was waiting for
+    };
+
+    /**
+     * The switch failed and the controller moved the job to the standby: what the worker had in
+     * flight is gone with the switch (its timers are dropped).
+     * \param standby the standby switch's address
+     * \param action what to do with the round in progress
+     */
+    void Failover(InaAddress standby, FailoverAction action);
+
     // InaPacketSink: packets from the switch
     void Receive(InaPacket* p, uint32_t port) override;
 
@@ -117,14 +148,18 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     void StartRound(uint32_t iteration);
     void SendPushes();
     void SendPush(uint32_t seq, bool retx);
-    void SendDone(bool retx);
+    void SendDone(uint32_t phase, bool retx);
+    void BeginPushes();
+    void ResultsIn();
     void StartPulls();
     void SendPulls();
-    void SendPull(uint32_t block, bool retx);
-    void SendAck(uint8_t type, uint32_t round, uint32_t block);
+    void SendPull(uint32_t seq, bool retx);
+    void SendAck(uint8_t type, uint32_t round, uint32_t seq);
     InaPacket* NewPacket(uint8_t type, uint32_t round, uint32_t seq, bool retx);
+    /// A packet of this round carrying the (rank, value) words of push packet `seq`.
+    InaPacket* NewPairsPacket(uint8_t type, uint32_t seq, bool retx);
     void OnResult(InaPacket* p);
-    void HotDone();
+
     void ColdReply(uint32_t shard, uint64_t bytes, std::vector<uint32_t>& words);
     static void ColdThunk(LibraAgent* self,
                           uint32_t shard,
@@ -148,7 +183,6 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     uint32_t m_workers = 0;
     bool m_bound = false;
     bool m_hotEnabled = true; //!< false: every pair is cold (HotKeys 0)
-    uint32_t m_blocks = 0;    //!< register blocks of the job
     uint32_t m_registers = 0; //!< m (0 without hot keys)
     uint32_t m_window = 0;    //!< hot packets in flight
     bool m_check = false;
@@ -171,12 +205,13 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     std::vector<bool> m_pushDone;
     bool m_doneSent = false;
     bool m_doneAcked = false;
+    bool m_resultsIn = false; //!< every pull of the round answered (and checked)
     bool m_ready = false;
-    std::vector<uint32_t> m_myBlocks; //!< blocks this worker pulls
+    std::vector<uint32_t> m_pushKeys; //!< with check_values: the key of each pushed pair
     uint32_t m_nextPull = 0;
-    std::vector<bool> m_haveBlock;
-    std::vector<uint32_t> m_resultWords; //!< block b's m lane values at b * m
-    uint32_t m_blocksHave = 0;
+    std::vector<bool> m_havePull;        //!< pull p (of push packet p) answered
+    std::vector<uint32_t> m_resultWords; //!< the sum pulled for each pushed pair
+    uint32_t m_pullsHave = 0;
     bool m_hotBack = false;
     uint32_t m_coldReplies = 0;
     bool m_coldBack = false;

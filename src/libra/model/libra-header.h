@@ -29,28 +29,32 @@ constexpr uint16_t LIBRA_ENDPOINT_LAST = 255;
  * \ingroup libra
  * The Libra header as the simulator sees it, in InaPacket::hdr. The paper gives no field list;
  * these are the fields the spec proposes (type, retransmit flag, job, worker, sequence, pair
- * count) plus the round and the block a result belongs to. On the wire it is 12 B after Ethernet
+ * count) plus the round. On the wire it is 12 B after Ethernet
  * 14 + IPv4 20 + UDP 8 (LibraLayout::HEADER_BYTES = 54 B in all).
  *
  * The (rank, value) pairs of a push ride in InaPacket::values as two 32-bit words each (rank,
  * float bits), always: the switch needs the ranks even when values are not checked (then the
- * values are 0). A result carries one float per lane of its block in `values`, lane order, and
- * `laneMask` says which lanes hold a non-zero sum (only those count on the wire).
+ * values are 0). A pull carries the same words with the values zero (only its ranks count on the
+ * wire), and comes back as the RESULT with the sums in their place.
  */
 struct LibraHeader
 {
     /// Message types.
     enum Type : uint8_t
     {
-        PUSH = 1,      //!< worker -> switch: hot pairs of one round
-        PUSH_ACK = 2,  //!< switch -> worker: the push was aggregated (or had been before)
-        DONE = 3,      //!< worker -> switch: every push of this round acknowledged
-        DONE_ACK = 4,  //!< switch -> worker
-        READY = 5,     //!< switch -> workers (multicast): every worker is done; pull
-        READY_ACK = 6, //!< worker -> switch CPU
-        PULL = 7,      //!< worker -> switch: read and reset one register block
-        RESULT = 8,    //!< switch -> workers (multicast): one block's sums
-        RESULT_ACK = 9 //!< worker -> switch CPU
+        PUSH = 1,          //!< worker -> switch: hot pairs of one round
+        PUSH_ACK = 2,      //!< switch -> worker: the push was aggregated (or had been before)
+        DONE = 3,          //!< worker -> switch: seq 0: every push of this round acknowledged;
+                           //!< seq 1: every pull of this round answered
+        DONE_ACK = 4,      //!< switch -> worker
+        READY = 5,         //!< switch -> workers (multicast): every worker's DONE of phase seq is
+                           //!< in; 0: pull, 1: the registers are clean, push the next round
+        READY_ACK = 6,     //!< worker -> switch CPU
+        PULL = 7,          //!< worker -> switch: read the sums of the ranks of one of its pushes
+        RESULT = 8,        //!< switch -> worker: a pull answered, its ranks with their sums
+        RESULT_ACK = 9,    //!< worker -> switch CPU
+        HEARTBEAT = 10,    //!< controller -> switch: are you well (paper Sec. 3.6, Figure 11)
+        HEARTBEAT_ACK = 11 //!< switch -> controller: the switch's statistics
     };
 
     /// Bytes of a header-only Libra packet (DONE, PULL, the ACKs): 54 B of headers, padded to
@@ -67,8 +71,8 @@ struct LibraHeader
     uint16_t pairs;    //!< pairs in a push
     uint16_t reserved; //!< zero
     uint32_t round;    //!< the round (iteration) the packet belongs to
-    uint32_t seq;      //!< push: packet index within the worker's round; pull/result: block
-    uint64_t laneMask; //!< result: lanes with a non-zero sum
+    uint32_t seq;      //!< push: packet index within the worker's round; pull/result: the push
+                       //!< packet whose ranks it reads; done/ready (and their ACKs): the phase
 };
 
 /// A float as the 32-bit word that carries it in a packet's values and in the switch's registers.

@@ -85,7 +85,7 @@ LibraProgram::LibraProgram()
                     "retx_to_cpu",
                     "repeats_absorbed",
                     "results_sent",
-                    "empty_results",
+                    "unpushed_reads",
                     "cpu_resends",
                     "rounds_completed"});
 }
@@ -167,7 +167,7 @@ LibraProgram::CheckConfig()
     if (m_registers > GetPipelineLimits().valuesPerPass)
     {
         throw std::invalid_argument("Registers " + std::to_string(m_registers) +
-                                    ": a pull reads one cell of every "
+                                    ": a packet may touch one cell of every "
                                     "register in one pass, but the pipeline lets a pass touch " +
                                     std::to_string(GetPipelineLimits().valuesPerPass) +
                                     " values (ValuesPerPass)");
@@ -189,9 +189,12 @@ LibraProgram::DeclareResources(ResourceDemand& demand) const
     }
     const uint32_t perStage = std::max(1U, limits.statefulAlusPerStage);
     demand.AddTable("libra_jobs", m_maxJobs, 16, 16, 0);
+    // A register pair per cell: the 4-B sum Principle 1 counts, and the readers count beside it
+    // in the same stateful ALU (the paper's 130 KB of control logic is where it would live; it
+    // does not say how its registers are reset).
     demand.AddRegisterArray(LibraResources::HOT_ARRAY_NAME,
                             GetSlotsPerRegister(),
-                            8 * LibraResources::BYTES_PER_HOT_KEY,
+                            2 * 8 * LibraResources::BYTES_PER_HOT_KEY,
                             first,
                             m_registers,
                             perStage);
@@ -304,6 +307,21 @@ LibraProgram::ReadHot(uint32_t jobId, uint32_t rank) const
     throw std::invalid_argument("LibraProgram: no job " + std::to_string(jobId));
 }
 
+uint32_t
+LibraProgram::ReadReaders(uint32_t jobId, uint32_t rank) const
+{
+    for (const Job& j : m_jobs)
+    {
+        if (j.cfg.jobId == jobId)
+        {
+            return static_cast<uint32_t>(
+                m_hot->ControlRead(j.base + rank / m_registers, rank % m_registers) >>
+                READERS_SHIFT);
+        }
+    }
+    throw std::invalid_argument("LibraProgram: no job " + std::to_string(jobId));
+}
+
 uint64_t
 LibraProgram::GetRecords() const
 {
@@ -385,6 +403,15 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
     case LibraHeader::RESULT_ACK:
         ProcessAck(p, job);
         return;
+    case LibraHeader::HEARTBEAT: {
+        // Answered by the switch (Figure 11) with a statistic of its state: the copies its CPU
+        // holds. A failed switch answers nothing, which is how the controller finds out.
+        const uint32_t held = static_cast<uint32_t>(m_held.size());
+        MakeAck(p, LibraHeader::HEARTBEAT_ACK);
+        p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(std::min<uint32_t>(held, 0xffff));
+        Forward(p);
+        return;
+    }
     default:
         CountReason(BAD_PACKET);
         Consume(p);
@@ -392,19 +419,15 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
     }
 }
 
-void
-LibraProgram::ProcessPush(InaPacket* p, PipelinePass& pass, Job& job)
+uint32_t
+LibraProgram::PlanPasses(const InaPacket* p, const Job& job, uint32_t pass)
 {
-    LibraHeader* h = p->Header<LibraHeader>();
-    const uint32_t n = h->pairs;
+    const uint32_t n = p->Header<LibraHeader>()->pairs;
     if (p->values == nullptr || p->values->words.size() < 2 * size_t{n} || n == 0)
     {
-        CountReason(BAD_PACKET);
-        Consume(p);
-        return;
+        return 0;
     }
     const uint32_t* words = p->values->words.data();
-    // Pass of each pair: the number of earlier pairs of its register (Analyse's rule, O(n)).
     m_passOf.resize(n);
     std::fill(m_laneCount.begin(), m_laneCount.end(), 0);
     uint32_t passesNeeded = 0;
@@ -413,24 +436,36 @@ LibraProgram::ProcessPush(InaPacket* p, PipelinePass& pass, Job& job)
         const uint32_t rank = words[2 * i];
         if (rank >= job.cfg.hotKeys)
         {
-            CountReason(BAD_PACKET);
-            Consume(p);
-            return;
+            return 0;
         }
         m_passOf[i] = m_laneCount[rank % m_registers]++;
         passesNeeded = std::max(passesNeeded, m_passOf[i] + 1);
     }
-    // This pass serves the pairs of its index, in stage (lane) order.
-    const uint32_t k = pass.GetPassIndex();
     m_serve.clear();
     for (uint32_t i = 0; i < n; ++i)
     {
-        if (m_passOf[i] == k)
+        if (m_passOf[i] == pass)
         {
             m_serve.emplace_back(words[2 * i] % m_registers, i);
         }
     }
     std::sort(m_serve.begin(), m_serve.end());
+    return passesNeeded;
+}
+
+void
+LibraProgram::ProcessPush(InaPacket* p, PipelinePass& pass, Job& job)
+{
+    LibraHeader* h = p->Header<LibraHeader>();
+    const uint32_t k = pass.GetPassIndex();
+    const uint32_t passesNeeded = PlanPasses(p, job, k);
+    if (passesNeeded == 0)
+    {
+        CountReason(BAD_PACKET);
+        Consume(p);
+        return;
+    }
+    const uint32_t* words = p->values->words.data();
     for (const auto& [lane, i] : m_serve)
     {
         const uint32_t rank = words[2 * i];
@@ -439,8 +474,10 @@ LibraProgram::ProcessPush(InaPacket* p, PipelinePass& pass, Job& job)
                              job.base + rank / m_registers,
                              lane,
                              [this, v](uint64_t& cell) {
-                                 cell = LibraFloatBits(
-                                     m_adder.Add(LibraBitsFloat(static_cast<uint32_t>(cell)), v));
+                                 const uint64_t readers = (cell >> READERS_SHIFT) + 1;
+                                 const float sum =
+                                     m_adder.Add(LibraBitsFloat(static_cast<uint32_t>(cell)), v);
+                                 cell = readers << READERS_SHIFT | LibraFloatBits(sum);
                              });
     }
     CountReason(PAIRS_AGGREGATED, m_serve.size());
@@ -465,12 +502,21 @@ LibraProgram::ProcessDone(InaPacket* p, PipelinePass& pass, Job& job)
 {
     LibraHeader* h = p->Header<LibraHeader>();
     const uint32_t n = job.cfg.workers;
+    const uint32_t phase = h->seq;
+    if (phase >= PHASES)
+    {
+        CountReason(BAD_PACKET);
+        Consume(p);
+        return;
+    }
+    // One counter serves both phases: a phase's N-th DONE resets it before any DONE of the next
+    // phase can be sent (each waits for the READY of the one before).
     const uint64_t before = pass.ReadModifyWrite(*m_done, job.index, 0, [n](uint64_t& cell) {
         const uint64_t old = cell;
         cell = old + 1 == n ? 0 : old + 1;
         return old;
     });
-    job.records.RecordDone(h->worker, h->round);
+    job.records.RecordDone(h->worker, h->round, phase);
     if (before + 1 < n)
     {
         MakeAck(p, LibraHeader::DONE_ACK);
@@ -482,14 +528,14 @@ LibraProgram::ProcessDone(InaPacket* p, PipelinePass& pass, Job& job)
     InaPacket* ack = GetPool().Clone(p);
     MakeAck(ack, LibraHeader::DONE_ACK);
     Forward(ack);
-    if (round >= 1 && round - 1 > job.lastPrunedRound)
+    if (phase == 0 && round >= 1 && round - 1 > job.lastPrunedRound)
     {
         job.records.PruneBefore(round - 1);
         job.lastPrunedRound = round - 1;
     }
     h->type = LibraHeader::READY;
     h->flags = 0;
-    h->seq = job.blocks;
+    h->seq = phase;
     p->src = m_address;
     p->dst = job.cfg.group;
     p->srcPort = job.cfg.endpoint;
@@ -500,8 +546,11 @@ LibraProgram::ProcessDone(InaPacket* p, PipelinePass& pass, Job& job)
         GetPool().FreeValues(p->values);
         p->values = nullptr;
     }
-    CountReason(ROUNDS_COMPLETED);
-    Hold(job, p, HeldKey(job.index, round, job.blocks));
+    if (phase == 0)
+    {
+        CountReason(ROUNDS_COMPLETED);
+    }
+    Hold(job, p, MakeHeldId(job.index, round, ALL_WORKERS, READY_SEQ - phase), ALL_WORKERS);
     Forward(p);
 }
 
@@ -509,52 +558,55 @@ void
 LibraProgram::ProcessPull(InaPacket* p, PipelinePass& pass, Job& job)
 {
     LibraHeader* h = p->Header<LibraHeader>();
-    const uint32_t block = h->seq;
-    if (block >= job.blocks)
+    const uint32_t n = h->pairs;
+    const uint32_t k = pass.GetPassIndex();
+    const uint32_t passesNeeded = PlanPasses(p, job, k);
+    if (passesNeeded == 0)
     {
         CountReason(BAD_PACKET);
         Consume(p);
         return;
     }
-    if (p->values == nullptr)
+    uint32_t* words = p->values->words.data();
+    uint64_t unpushed = 0;
+    for (const auto& [lane, i] : m_serve)
     {
-        p->values = GetPool().AllocValues(m_registers);
+        const uint32_t rank = words[2 * i];
+        uint32_t* out = &words[2 * i + 1];
+        pass.ReadModifyWrite(*m_hot,
+                             job.base + rank / m_registers,
+                             lane,
+                             [out, &unpushed](uint64_t& cell) {
+                                 const uint64_t readers = cell >> READERS_SHIFT;
+                                 *out = static_cast<uint32_t>(cell);
+                                 if (readers == 0)
+                                 {
+                                     ++unpushed;
+                                 }
+                                 // The round's last reader leaves the cell clean for the next.
+                                 cell = readers <= 1 ? 0 : (readers - 1) << READERS_SHIFT | *out;
+                             });
     }
-    p->values->words.resize(m_registers);
-    uint32_t* out = p->values->words.data();
-    uint64_t mask = 0;
-    pass.ReadModifyWriteLanes(*m_hot,
-                              job.base + block,
-                              0,
-                              m_registers,
-                              [out, &mask](uint32_t lane, uint64_t& cell) {
-                                  const uint32_t bits = static_cast<uint32_t>(cell);
-                                  out[lane] = bits;
-                                  if ((bits & 0x7fffffffU) != 0)
-                                  {
-                                      mask |= uint64_t{1} << lane;
-                                  }
-                                  cell = 0;
-                              });
-    job.records.RecordBlock(h->round, block);
-    const uint32_t nonZero = static_cast<uint32_t>(__builtin_popcountll(mask));
+    if (unpushed > 0)
+    {
+        CountReason(UNPUSHED_READS, unpushed);
+    }
+    if (k + 1 < passesNeeded)
+    {
+        pass.Recirculate();
+        return;
+    }
+    job.records.RecordPull(h->worker, h->round, h->seq);
     CountReason(RESULTS_SENT);
-    if (nonZero == 0)
-    {
-        CountReason(EMPTY_RESULTS);
-    }
+    const uint32_t worker = h->worker;
     h->type = LibraHeader::RESULT;
     h->flags = 0;
-    h->laneMask = mask;
-    h->pairs = static_cast<uint16_t>(nonZero);
+    std::swap(p->srcPort, p->dstPort);
+    p->dst = job.cfg.workerAddresses[worker];
     p->src = m_address;
-    p->dst = job.cfg.group;
-    p->srcPort = job.cfg.endpoint;
-    p->dstPort = job.cfg.endpoint;
-    // Results carry (rank, value) pairs like pushes: the non-zero lanes only.
-    p->wireBytes = std::max(LibraHeader::MIN_FRAME_BYTES,
-                            LibraLayout::HEADER_BYTES + nonZero * (4 + LibraLayout::VALUE_BYTES));
-    Hold(job, p, HeldKey(job.index, h->round, block));
+    // The ranks come back with their sums: the size of the push they were pulled for.
+    p->wireBytes = LibraLayout::HEADER_BYTES + n * (4 + LibraLayout::VALUE_BYTES);
+    Hold(job, p, MakeHeldId(job.index, h->round, worker, h->seq), worker);
     Forward(p);
 }
 
@@ -562,8 +614,11 @@ void
 LibraProgram::ProcessAck(InaPacket* p, Job& job)
 {
     const LibraHeader* h = p->Header<LibraHeader>();
-    const uint32_t block = h->type == LibraHeader::READY_ACK ? job.blocks : h->seq;
-    auto it = m_held.find(HeldKey(job.index, h->round, block));
+    const bool ready = h->type == LibraHeader::READY_ACK;
+    auto it = m_held.find(MakeHeldId(job.index,
+                                     h->round,
+                                     ready ? ALL_WORKERS : h->worker,
+                                     ready ? READY_SEQ - h->seq : h->seq));
     if (it != m_held.end() && !it->second.acked[h->worker])
     {
         it->second.acked[h->worker] = true;
@@ -594,12 +649,21 @@ LibraProgram::MakeAck(InaPacket* p, LibraHeader::Type type)
 }
 
 void
-LibraProgram::Hold(const Job& job, const InaPacket* p, uint64_t key)
+LibraProgram::Hold(const Job& job, const InaPacket* p, HeldId key, uint32_t to)
 {
     Held h;
     h.copy = GetPool().Clone(p);
-    h.acked.assign(job.cfg.workers, false);
-    h.missing = job.cfg.workers;
+    if (to == ALL_WORKERS)
+    {
+        h.acked.assign(job.cfg.workers, false);
+        h.missing = job.cfg.workers;
+    }
+    else
+    {
+        h.acked.assign(job.cfg.workers, true);
+        h.acked[to] = false;
+        h.missing = 1;
+    }
     h.deadlinePs = Simulator::Now().GetTimeStep() + m_switchRto.GetTimeStep();
     auto [it, inserted] = m_held.emplace(key, std::move(h));
     if (!inserted)
@@ -650,7 +714,7 @@ LibraProgram::OnCpuTimer()
         {
             continue;
         }
-        const Job& job = m_jobs[key >> 56];
+        const Job& job = m_jobs[key.first >> 40];
         for (uint32_t w = 0; w < job.cfg.workers; ++w)
         {
             if (!it->second.acked[w])
@@ -681,18 +745,18 @@ LibraProgram::CpuCheck(InaPacket* p)
         }
         break;
     case LibraHeader::DONE:
-        repeat = job->records.HasDone(h->worker, h->round);
+        repeat = job->records.HasDone(h->worker, h->round, h->seq);
         if (repeat)
         {
             MakeAck(p, LibraHeader::DONE_ACK);
         }
         break;
     case LibraHeader::PULL: {
-        repeat = job->records.HasBlock(h->round, h->seq);
+        repeat = job->records.HasPull(h->worker, h->round, h->seq);
         if (repeat)
         {
-            // The block was read out: its result is on the CPU until every worker has it.
-            auto it = m_held.find(HeldKey(job->index, h->round, h->seq));
+            // The pull was served: its result is on the CPU until the worker has it.
+            auto it = m_held.find(MakeHeldId(job->index, h->round, h->worker, h->seq));
             if (it != m_held.end() && !it->second.acked[h->worker])
             {
                 Resend(*job, it->second, h->worker);

@@ -27,34 +27,45 @@ namespace ns3
  * Libra's switch program (the paper's Libra_p in the pipeline and Libra_s on the switch CPU),
  * shared by every Libra job whose hot parameters this switch aggregates.
  *
- * Memory. One register array "libra_hot" of m lanes (lane = register id) and S 32-bit cells per
- * lane, S = MemoryShare x 20 MiB / (4 B x m): Principle 1's memory condition decides how many hot
+ * Memory. One register array "libra_hot" of m lanes (lane = register id) and S cells per lane,
+ * S = MemoryShare x 20 MiB / (4 B x m): Principle 1's memory condition decides how many hot
  * parameters the switch holds for all its jobs together. A job takes ceil(K / m) consecutive cells
  * of every lane (its register range): rank r of the job sits in lane r mod m, cell base + r div m
  * (the heat layout of Algorithm 1's Sec. 3.4). AddJob refuses a job that does not fit beside the
- * others, naming every number. With AddMode lns-approx the seven log-domain tables of Sec. 3.5
- * (408.5 KiB) sit in stages 0..3 as exact-match tables filled with LibraLnsAdder's entries, and
- * the registers from stage 4; a one-lane counter "libra_done" follows the registers (the stage
- * after them: the 9th with m = 16, as the paper's 9 stages).
+ * others, naming every number. A cell is a 64-bit register pair, one stateful ALU: the float32
+ * sum in its low half and, in its high half, how many workers have pushed the parameter in this
+ * round and not yet pulled it (its readers). With AddMode lns-approx the seven log-domain tables
+ * of Sec. 3.5 (408.5 KiB) sit in stages 0..3 as exact-match tables filled with LibraLnsAdder's
+ * entries, and the registers from stage 4; a one-lane counter "libra_done" follows the registers
+ * (the stage after them: the 9th with m = 16, as the paper's 9 stages).
  *
- * A round of one job (spec A.9's SyncRound, with the pull of Sec. 3.2):
+ * A round of one job (spec A.9's SyncRound, with the per-worker pulls of Sec. 3.2: a worker pulls
+ * the parameters it uses, i.e. the ranks it pushed):
  * - PUSH: each pair (rank, value) is added into its register cell through the adder (the LNS
- *   tables by default). A pass serves one pair per register, in lane (stage) order; a packet with
- *   two pairs of one register recirculates (the pipeline charges the recirculation port) and its
- *   second pass serves the rest. Then the packet becomes the worker's PUSH_ACK.
- * - DONE: counted in libra_done; the N-th of a round resets the counter and is multicast to the
- *   job's workers as READY.
- * - PULL of block b: one pass reads and zeroes cell base + b of all m lanes (ranks b m .. b m +
- *   m - 1) and the packet is multicast to every worker as that block's RESULT.
+ *   tables by default) and the cell's readers go up by one. A pass serves one pair per register,
+ *   in lane (stage) order; a packet with two pairs of one register recirculates (the pipeline
+ *   charges the recirculation port) and its second pass serves the rest. Then the packet becomes
+ *   the worker's PUSH_ACK.
+ * - DONE (phase 0): counted in libra_done; the N-th of a round resets the counter and is
+ *   multicast to the job's workers as READY: every push of the round is in, so every cell holds
+ *   its round's sum.
+ * - PULL: the ranks of one of the worker's pushes, served pass by pass as the push was; each read
+ *   writes the sum into the packet and takes one reader off the cell, and the last reader zeroes
+ *   it, so the registers are clean for the next round without any extra pass. The packet goes
+ *   back to that worker only, as a RESULT. A worker's result traffic is thus its own pushes' size,
+ *   whatever the number of hot parameters.
+ * - DONE (phase 1): the worker's pulls are answered; the N-th is multicast as READY of phase 1:
+ *   every cell of the round has been read by all its readers, so it is zero, and the workers may
+ *   push the next round. Without this barrier a fast worker's next pushes would land in cells a
+ *   slow worker has still to read (a synchronous round's price; the paper's asynchronous workers
+ *   read running values and have none).
  * Reliability (Sec. 3.6): PUSH_ACK/DONE_ACK come from the pipeline; a packet with the retransmit
  * flag goes to the CPU, which after CpuDelay either answers from its records (the push was
- * aggregated, the done counted, the block read: ACK or resend the held result) or re-injects it
- * into the pipeline to take effect. READY and RESULT copies stay on the CPU until every worker
- * has acknowledged them, and are resent (unicast) to the missing workers every SwitchRto.
+ * aggregated, the done counted, the pull served: ACK or resend the held result) or re-injects it
+ * into the pipeline to take effect. READY and RESULT copies stay on the CPU until their addressees
+ * have acknowledged them, and are resent (unicast) to the missing workers every SwitchRto.
  *
- * Values are float32 bit patterns in the cells; a cell that is 0 (or -0) is an untouched
- * parameter, so a RESULT carries only the lanes with a non-zero sum (laneMask), which a sum of
- * exactly zero loses nothing by.
+ * Values are float32 bit patterns in the cells' low halves.
  */
 class LibraProgram : public SwitchProgram
 {
@@ -67,10 +78,10 @@ class LibraProgram : public SwitchProgram
         PAIRS_AGGREGATED, //!< pairs added into registers
         RETX_TO_CPU,      //!< retransmitted packets handed to the CPU
         REPEATS_ABSORBED, //!< retransmissions the records answered (not applied again)
-        RESULTS_SENT,     //!< blocks read out and multicast
-        EMPTY_RESULTS,    //!< of those, blocks whose every lane was zero
+        RESULTS_SENT,     //!< pulls served (RESULT packets sent to their worker)
+        UNPUSHED_READS,   //!< pulled cells no worker had pushed to (or pulled too often)
         CPU_RESENDS,      //!< held copies resent by the CPU after a timeout or a repeat pull
-        ROUNDS_COMPLETED, //!< READY multicasts
+        ROUNDS_COMPLETED, //!< rounds whose pushes were all in (READY multicasts of phase 0)
         N_REASONS         //!< number of reasons
     };
 
@@ -145,6 +156,15 @@ class LibraProgram : public SwitchProgram
      */
     float ReadHot(uint32_t jobId, uint32_t rank) const;
 
+    /**
+     * Control plane read of a job's register cell's readers: workers that pushed the parameter in
+     * the current round and have not pulled it yet.
+     * \param jobId the job
+     * \param rank a rank of the job
+     * \return the readers left
+     */
+    uint32_t ReadReaders(uint32_t jobId, uint32_t rank) const;
+
     /// \return READY/RESULT copies the CPU holds now
     uint64_t GetHeldCopies() const
     {
@@ -169,14 +189,25 @@ class LibraProgram : public SwitchProgram
         uint32_t lastPrunedRound = 0; //!< records before this round are gone
     };
 
-    /// A READY or RESULT copy on the CPU, kept until every worker acknowledged it.
+    /// A READY or RESULT copy on the CPU, kept until its addressees acknowledged it.
     struct Held
     {
-        InaPacket* copy = nullptr; //!< the packet as multicast
-        std::vector<bool> acked;   //!< by rank
-        uint32_t missing = 0;      //!< workers that have not acknowledged
+        InaPacket* copy = nullptr; //!< the packet as sent
+        std::vector<bool> acked;   //!< by rank (true from the start for non-addressees)
+        uint32_t missing = 0;      //!< addressees that have not acknowledged
         int64_t deadlinePs = 0;    //!< next resend
     };
+
+    /// A held copy's identity: (job index, round, addressee) and the pull's sequence number.
+    using HeldId = std::pair<uint64_t, uint32_t>;
+    /// HeldId's addressee of a READY (multicast to every worker).
+    static constexpr uint32_t ALL_WORKERS = 0xffff;
+    /// HeldId's sequence number of a READY of phase 0 (phase 1: one less).
+    static constexpr uint32_t READY_SEQ = 0xffffffffU;
+    /// Phases of a round's DONE/READY: pushes in, pulls answered.
+    static constexpr uint32_t PHASES = 2;
+    /// Bit position of the readers count in a hot cell (the register pair's high half).
+    static constexpr unsigned READERS_SHIFT = 32;
 
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
     void InitializeState() override;
@@ -191,18 +222,29 @@ class LibraProgram : public SwitchProgram
     void CpuCheck(InaPacket* p);
     /// Rewrite `p` into an acknowledgement of type `type` back to its sender.
     void MakeAck(InaPacket* p, LibraHeader::Type type);
-    /// Keep a copy of a multicast READY/RESULT until every worker acknowledged it.
-    void Hold(const Job& job, const InaPacket* p, uint64_t key);
+    /**
+     * Which pairs of a push or pull packet this pass serves: a pass serves one pair per register,
+     * the pair's pass being the number of earlier pairs of its register (LibraLayout::Analyse's
+     * rule). Fills m_serve with (lane, pair) in stage order.
+     * \param p a push or pull: header pairs, (rank, value) words in values
+     * \param job the job (ranks must be below its K)
+     * \param pass this pass's index
+     * \return the passes the packet needs, or 0 for a malformed packet (no pairs, fewer words
+     *         than pairs, a rank out of range)
+     */
+    uint32_t PlanPasses(const InaPacket* p, const Job& job, uint32_t pass);
+    /// Keep a copy of a READY (to == ALL_WORKERS) or of a worker's RESULT until acknowledged.
+    void Hold(const Job& job, const InaPacket* p, HeldId key, uint32_t to);
     /// Send a held copy to one worker.
     void Resend(const Job& job, const Held& h, uint32_t worker);
     /// The CPU's resend timer.
     void OnCpuTimer();
     void ArmCpuTimer();
 
-    /// \return the held-copy key of (job, round, block), block = blocks for READY
-    static uint64_t HeldKey(uint32_t jobIndex, uint32_t round, uint32_t block)
+    /// \return the held-copy id of (job, round, addressee, seq)
+    static HeldId MakeHeldId(uint32_t jobIndex, uint32_t round, uint32_t worker, uint32_t seq)
     {
-        return uint64_t{jobIndex} << 56 | uint64_t{round} << 24 | block;
+        return {uint64_t{jobIndex} << 40 | uint64_t{round & 0xffffffU} << 16 | worker, seq};
     }
 
     /// \return the job of `jobId`, or nullptr
@@ -216,20 +258,20 @@ class LibraProgram : public SwitchProgram
     Time m_switchRto;          //!< resend timeout of held copies
     std::string m_addModeName; //!< AddMode
 
-    LibraLnsAdder m_adder;                               //!< the float add
-    RegisterArray* m_hot = nullptr;                      //!< libra_hot
-    RegisterArray* m_done = nullptr;                     //!< libra_done
-    ExactMatchTable* m_jobTable = nullptr;               //!< jobId -> index
-    std::vector<Job> m_jobs;                             //!< by index
-    uint32_t m_nextBase = 0;                             //!< first free cell
-    InaAddress m_address = INA_NO_ADDRESS;               //!< the switch
-    std::map<uint64_t, Held> m_held;                     //!< CPU copies
-    std::deque<std::pair<int64_t, uint64_t>> m_heldFifo; //!< (deadline, key), deadline order
-    bool m_cpuTimerPending = false;                      //!< OnCpuTimer scheduled
-    uint64_t m_peakHeld = 0;                             //!< most copies held at once
-    std::vector<uint32_t> m_passOf;                      //!< scratch: pass of each pair
-    std::vector<uint32_t> m_laneCount;                   //!< scratch: pairs per lane so far
-    std::vector<std::pair<uint32_t, uint32_t>> m_serve;  //!< scratch: (lane, pair) this pass
+    LibraLnsAdder m_adder;                              //!< the float add
+    RegisterArray* m_hot = nullptr;                     //!< libra_hot
+    RegisterArray* m_done = nullptr;                    //!< libra_done
+    ExactMatchTable* m_jobTable = nullptr;              //!< jobId -> index
+    std::vector<Job> m_jobs;                            //!< by index
+    uint32_t m_nextBase = 0;                            //!< first free cell
+    InaAddress m_address = INA_NO_ADDRESS;              //!< the switch
+    std::map<HeldId, Held> m_held;                      //!< CPU copies
+    std::deque<std::pair<int64_t, HeldId>> m_heldFifo;  //!< (deadline, key), deadline order
+    bool m_cpuTimerPending = false;                     //!< OnCpuTimer scheduled
+    uint64_t m_peakHeld = 0;                            //!< most copies held at once
+    std::vector<uint32_t> m_passOf;                     //!< scratch: pass of each pair
+    std::vector<uint32_t> m_laneCount;                  //!< scratch: pairs per lane so far
+    std::vector<std::pair<uint32_t, uint32_t>> m_serve; //!< scratch: (lane, pair) this pass
 };
 
 } // namespace ns3

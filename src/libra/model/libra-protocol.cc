@@ -151,6 +151,32 @@ LibraProtocol::GetTypeId()
                           "workers' per-packet retransmission timeout (spec A.9: 200 us)",
                           TimeValue(MicroSeconds(200)),
                           MakeTimeAccessor(&LibraProtocol::m_rto),
+                          MakeTimeChecker(PicoSeconds(1)))
+            .AddAttribute("Switch",
+                          "the switch that aggregates the hot parameters, by topology node name "
+                          "(empty: the ToR of the job's first PS host, paper Sec. 6)",
+                          StringValue(""),
+                          MakeStringAccessor(&LibraProtocol::m_switchName),
+                          MakeStringChecker())
+            .AddAttribute("StandbySwitch",
+                          "the standby switch of the failover (paper Sec. 3.6, Figure 11), by "
+                          "topology node name: Libra is pre-installed there and a controller "
+                          "heartbeats the aggregating switch (empty: no failover)",
+                          StringValue(""),
+                          MakeStringAccessor(&LibraProtocol::m_standbyName),
+                          MakeStringChecker())
+            .AddAttribute("HeartbeatPeriod",
+                          "the failover controller's heartbeat period (the paper gives none; "
+                          "BFD's 3.3 ms, RFC 7419 Sec. 3)",
+                          TimeValue(MicroSeconds(3300)),
+                          MakeTimeAccessor(&LibraProtocol::m_heartbeatPeriod),
+                          MakeTimeChecker(PicoSeconds(1)))
+            .AddAttribute("HeartbeatTimeout",
+                          "the switch is taken for failed when no heartbeat of the last this long "
+                          "is answered (the paper gives none; BFD's 3 x 3.3 ms, RFC 5880 Sec. "
+                          "6.8.4)",
+                          TimeValue(MicroSeconds(9900)),
+                          MakeTimeAccessor(&LibraProtocol::m_heartbeatTimeout),
                           MakeTimeChecker(PicoSeconds(1)));
     return tid;
 }
@@ -162,6 +188,12 @@ void
 LibraProtocol::DoDispose()
 {
     m_program = nullptr;
+    m_standbyProgram = nullptr;
+    if (m_controller)
+    {
+        m_controller->Dispose();
+        m_controller = nullptr;
+    }
     m_servers.clear();
     m_coldPush.clear();
     m_coldPull.clear();
@@ -287,6 +319,11 @@ LibraProtocol::DoInstall()
     if (m_hotKeys > 0)
     {
         InstallSwitch();
+    }
+    else if (!m_standbyName.empty() || !m_switchName.empty())
+    {
+        Fail(std::string(m_standbyName.empty() ? "Switch" : "StandbySwitch") +
+             " is set but the job aggregates nothing in the network (HotKeys 0 or libra-ps)");
     }
     m_book = LibraValueBook(static_cast<uint32_t>(ctx.workerHosts.size()));
 }
@@ -492,32 +529,79 @@ LibraProtocol::InstallSwitch()
              std::to_string(LIBRA_ENDPOINT_BASE) + ".." + std::to_string(LIBRA_ENDPOINT_LAST) +
              ")");
     }
-    // Paper Sec. 6: the ToR of the PS runs Libra.
-    const uint32_t node = topo.RackOf(ctx.psHosts.front());
+    // Paper Sec. 6: the ToR of the PS runs Libra, unless the job names its switch.
+    const uint32_t node = m_switchName.empty() ? topo.RackOf(ctx.psHosts.front())
+                                               : SwitchNode("Switch", m_switchName);
+    m_program =
+        InstallProgramOn(node,
+                         m_switchName.empty() ? "the ToR of the job's first PS host" : "its Switch",
+                         &m_group);
+    m_switchAddress = ctx.fabric->GetSwitch(node)->GetAddress();
+    if (!m_standbyName.empty())
+    {
+        const uint32_t standby = SwitchNode("StandbySwitch", m_standbyName);
+        if (standby == node)
+        {
+            Fail("StandbySwitch " + m_standbyName + " is the aggregating switch itself");
+        }
+        // The layout is fixed in advance, so the standby runs Libra from the start (Sec. 3.6):
+        // its memory is checked now, not at the failure.
+        m_standbyProgram = InstallProgramOn(standby, "its StandbySwitch", &m_standbyGroup);
+        m_standbyAddress = ctx.fabric->GetSwitch(standby)->GetAddress();
+        InstallController();
+    }
+}
+
+uint32_t
+LibraProtocol::SwitchNode(const std::string& key, const std::string& name) const
+{
+    const InaTopology& topo = GetContext().fabric->GetTopology();
+    uint32_t node = 0;
+    try
+    {
+        node = topo.FindNode(name);
+    }
+    catch (const std::invalid_argument&)
+    {
+        Fail(key + " " + name + ": the topology has no node of that name");
+    }
+    if (node < topo.GetNHosts())
+    {
+        Fail(key + " " + name + ": a host, not a switch");
+    }
+    return node;
+}
+
+Ptr<LibraProgram>
+LibraProtocol::InstallProgramOn(uint32_t node, const std::string& role, InaAddress* group)
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
     const std::string tier = topo.GetTier(node);
     if (std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) == ctx.inaTiers.end())
     {
-        Fail("Libra aggregates in the ToR of the job's first PS host (" + topo.GetNode(node).name +
-             ", tier " + tier + "), but switch.ina_tiers does not allow tier " + tier);
+        Fail("Libra aggregates in " + role + " (" + topo.GetNode(node).name + ", tier " + tier +
+             "), but switch.ina_tiers does not allow tier " + tier);
     }
     Ptr<InaSwitch> sw = ctx.fabric->GetSwitch(node);
     Ptr<Pipeline> pipeline = sw->GetPipeline();
     Ptr<SwitchProgram> existing = pipeline->GetProgram(LIBRA_PROTOCOL);
     const std::string where = "switch " + topo.GetNode(node).name;
+    Ptr<LibraProgram> program;
     if (existing)
     {
-        m_program = DynamicCast<LibraProgram>(existing);
-        if (!m_program)
+        program = DynamicCast<LibraProgram>(existing);
+        if (!program)
         {
             Fail(where + " already runs program \"" + existing->GetName() +
                  "\" for Libra's protocol number");
         }
-        if (m_program->GetRegisters() != m_registers ||
-            LibraLnsAdder::ModeName(m_program->GetAddMode()) != m_addMode)
+        if (program->GetRegisters() != m_registers ||
+            LibraLnsAdder::ModeName(program->GetAddMode()) != m_addMode)
         {
             Fail(where + " already runs Libra with Registers " +
-                 std::to_string(m_program->GetRegisters()) + " and AddMode " +
-                 LibraLnsAdder::ModeName(m_program->GetAddMode()) +
+                 std::to_string(program->GetRegisters()) + " and AddMode " +
+                 LibraLnsAdder::ModeName(program->GetAddMode()) +
                  " (installed by another job) but this job asks for Registers " +
                  std::to_string(m_registers) + " and AddMode " + m_addMode +
                  "; Libra jobs that share a switch must agree on them");
@@ -525,27 +609,141 @@ LibraProtocol::InstallSwitch()
     }
     else
     {
-        m_program = CreateObject<LibraProgram>();
-        m_program->SetAttribute("Registers", UintegerValue(m_registers));
-        m_program->SetAttribute("MemoryShare", DoubleValue(m_memoryShare));
-        m_program->SetAttribute("AddMode", StringValue(m_addMode));
-        m_program->SetPipelineLimits(pipeline->GetLimits());
-        pipeline->Install(m_program);
+        program = CreateObject<LibraProgram>();
+        program->SetAttribute("Registers", UintegerValue(m_registers));
+        program->SetAttribute("MemoryShare", DoubleValue(m_memoryShare));
+        program->SetAttribute("AddMode", StringValue(m_addMode));
+        program->SetPipelineLimits(pipeline->GetLimits());
+        pipeline->Install(program);
     }
-    m_switchAddress = sw->GetAddress();
-    m_group = ctx.fabric->CreateMulticastGroup(node, ctx.workerHosts);
+    *group = ctx.fabric->CreateMulticastGroup(node, ctx.workerHosts);
     LibraProgram::JobConfig cfg;
     cfg.jobId = ctx.jobId;
     cfg.name = ctx.name;
     cfg.hotKeys = m_layout->GetHotKeys();
     cfg.workers = static_cast<uint32_t>(ctx.workerHosts.size());
-    cfg.group = m_group;
+    cfg.group = *group;
     for (uint32_t h : ctx.workerHosts)
     {
         cfg.workerAddresses.push_back(ctx.fabric->GetHost(h)->GetAddress());
     }
     cfg.endpoint = GetEndpoint();
-    m_program->AddJob(cfg);
+    program->AddJob(cfg);
+    return program;
+}
+
+void
+LibraProtocol::InstallController()
+{
+    const JobContext& ctx = GetContext();
+    const uint64_t maxTimeouts = GetMaxTimeouts();
+    const Time outage = m_heartbeatTimeout + m_heartbeatPeriod;
+    if (maxTimeouts != 0 &&
+        static_cast<double>(maxTimeouts) * m_rto.GetSeconds() <= outage.GetSeconds())
+    {
+        Fail("MaxTimeouts " + std::to_string(maxTimeouts) + " x Rto " +
+             std::to_string(m_rto.GetMicroSeconds()) +
+             " us gives up before the failover can take over (HeartbeatTimeout " +
+             std::to_string(m_heartbeatTimeout.GetMicroSeconds()) + " us + HeartbeatPeriod " +
+             std::to_string(m_heartbeatPeriod.GetMicroSeconds()) +
+             " us): raise MaxTimeouts to at least " +
+             std::to_string(static_cast<uint64_t>(outage.GetSeconds() / m_rto.GetSeconds()) + 1) +
+             " or set it to 0");
+    }
+    m_controller = CreateObject<LibraController>();
+    m_controller->SetAttribute("HeartbeatPeriod", TimeValue(m_heartbeatPeriod));
+    m_controller->SetAttribute("HeartbeatTimeout", TimeValue(m_heartbeatTimeout));
+    try
+    {
+        m_controller->Setup(ctx.fabric->GetHost(ctx.psHosts.front()),
+                            m_switchAddress,
+                            ctx.jobId,
+                            ctx.flowIdBase + JobContext::FLOW_IDS_PER_JOB - 1,
+                            MakeCallback(&LibraProtocol::AnyRoundOut, this),
+                            MakeCallback(&LibraProtocol::Failover, this));
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(e.what());
+    }
+}
+
+void
+LibraProtocol::NoteRoundStarted()
+{
+    if (m_controller)
+    {
+        m_controller->Wake();
+    }
+}
+
+bool
+LibraProtocol::AnyRoundOut() const
+{
+    for (const auto& a : m_agents)
+    {
+        uint32_t round = 0;
+        if (a->GetHotState(&round) != LibraAgent::HotState::IDLE)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+LibraProtocol::Failover()
+{
+    // What the paper's controller pulls is the failed switch's aggregation state, its registers
+    // (Sec. 3.6). A switch_fail loses it with the power (InaFaultInjector resets the program),
+    // so nothing can be pulled: the round the registers held is rebuilt on the standby from the
+    // workers, which keep a round's pairs until it completes. Completed rounds lose nothing:
+    // their sums are with the workers, and the registers are clean between rounds.
+    //
+    // Which round: if some worker still waits for a pull of round R (the lowest round out), no
+    // worker can be past R (the next round's pushes wait for every worker's pulls), so every
+    // worker out in R pushes and pulls it again. If every worker out in R has its sums and only
+    // waits for the READY of phase 1, that READY is what the failure took: they are released,
+    // and workers already in R + 1 (they had that READY) push R + 1 again.
+    m_failedOver = true;
+    m_failoverAt = Simulator::Now();
+    m_program = m_standbyProgram;
+    m_switchAddress = m_standbyAddress;
+    m_group = m_standbyGroup;
+    m_controller->Watch(m_standbyAddress);
+    uint32_t lowest = UINT32_MAX;
+    std::vector<std::pair<LibraAgent::HotState, uint32_t>> states;
+    for (const auto& a : m_agents)
+    {
+        uint32_t round = 0;
+        const LibraAgent::HotState s = a->GetHotState(&round);
+        states.emplace_back(s, round);
+        if (s != LibraAgent::HotState::IDLE)
+        {
+            lowest = std::min(lowest, round);
+        }
+    }
+    bool pullsOut = false;
+    for (const auto& [s, round] : states)
+    {
+        pullsOut = pullsOut || (s == LibraAgent::HotState::PENDING && round == lowest);
+    }
+    for (size_t i = 0; i < m_agents.size(); ++i)
+    {
+        const auto [s, round] = states[i];
+        LibraAgent::FailoverAction action = LibraAgent::FailoverAction::READDRESS;
+        if (s != LibraAgent::HotState::IDLE)
+        {
+            action = (round == lowest && !pullsOut) ? LibraAgent::FailoverAction::RELEASE
+                                                    : LibraAgent::FailoverAction::REPLAY;
+        }
+        if (action == LibraAgent::FailoverAction::REPLAY)
+        {
+            m_replayed = true;
+            m_replayedRound = round;
+        }
+        m_agents[i]->Failover(m_standbyAddress, action);
+    }
 }
 
 Ptr<AggregationAgent>
@@ -619,6 +817,27 @@ LibraProtocol::GetCounters() const
     m["hot_relative_tolerance_n"] = HotRelativeTolerance(static_cast<uint32_t>(workers));
     m["cold_values_checked"] = static_cast<double>(m_coldChecked);
     m["cold_value_errors"] = static_cast<double>(m_coldErrors);
+    if (m_controller)
+    {
+        uint64_t replayed = 0;
+        for (const auto& a : m_agents)
+        {
+            replayed += a->GetCounters().replayedPackets;
+        }
+        m["heartbeats_sent"] = static_cast<double>(m_controller->GetHeartbeatsSent());
+        m["heartbeats_answered"] = static_cast<double>(m_controller->GetHeartbeatsAnswered());
+        m["failovers"] = m_failedOver ? 1 : 0;
+        if (m_failedOver)
+        {
+            // From the last heartbeat the failed switch answered to the standby taking over:
+            // the outage as the controller sees it (the failure came after that answer).
+            m["failover_at_s"] = m_failoverAt.GetSeconds();
+            m["failover_time_s"] =
+                (m_failoverAt - m_controller->GetLastAnsweredBeforeFailure()).GetSeconds();
+            m["failover_replayed_round"] = m_replayed ? m_replayedRound : -1;
+            m["failover_replayed_packets"] = static_cast<double>(replayed);
+        }
+    }
     for (const auto& [name, value] : m_dense->GetCounters())
     {
         m["dense_" + name] = value;

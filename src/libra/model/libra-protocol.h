@@ -6,6 +6,7 @@
 #define LIBRA_PROTOCOL_H
 
 #include "libra-cold-server.h"
+#include "libra-controller.h"
 #include "libra-layout.h"
 #include "libra-lns-adder.h"
 #include "libra-program.h"
@@ -126,11 +127,27 @@ class LibraProtocol : public AggregationProtocol
         return m_switchAddress;
     }
 
-    /// \return the program on the aggregating switch (nullptr without hot keys)
+    /// \return the program on the aggregating switch (nullptr without hot keys); the standby's
+    /// after a failover
     Ptr<LibraProgram> GetProgram() const
     {
         return m_program;
     }
+
+    /// \return the program pre-installed on the standby switch (nullptr without StandbySwitch)
+    Ptr<LibraProgram> GetStandbyProgram() const
+    {
+        return m_standbyProgram;
+    }
+
+    /// \return the failover controller (nullptr without StandbySwitch)
+    Ptr<LibraController> GetController() const
+    {
+        return m_controller;
+    }
+
+    /// A worker started a sparse round (the controller heartbeats while rounds are out).
+    void NoteRoundStarted();
 
     /// \return the workers' endpoint
     uint16_t GetEndpoint() const;
@@ -210,6 +227,21 @@ class LibraProtocol : public AggregationProtocol
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
     void BuildWorkload();
     void InstallSwitch();
+    /**
+     * Install (or join) the Libra program on a switch and add this job to it.
+     * \param node the switch's topology node
+     * \param role what the switch is to the job, for messages
+     * \param group set to the workers' multicast group rooted at the switch
+     * \return the program
+     */
+    Ptr<LibraProgram> InstallProgramOn(uint32_t node, const std::string& role, InaAddress* group);
+    /// \return the node named by the attribute `key` (value `name`), checked to be a switch
+    uint32_t SwitchNode(const std::string& key, const std::string& name) const;
+    void InstallController();
+    /// The controller took the switch for failed: move the job to the standby (Figure 11).
+    void Failover();
+    /// \return whether a worker has a sparse round out
+    bool AnyRoundOut() const;
     void InstallServers();
     [[noreturn]] void Fail(const std::string& what) const;
 
@@ -234,6 +266,10 @@ class LibraProtocol : public AggregationProtocol
     double m_memoryShare;
     uint32_t m_window;
     Time m_rto;
+    std::string m_switchName;
+    std::string m_standbyName;
+    Time m_heartbeatPeriod;
+    Time m_heartbeatTimeout;
 
     // installed
     std::unique_ptr<SparseWorkload> m_workload;
@@ -243,6 +279,14 @@ class LibraProtocol : public AggregationProtocol
     Ptr<LibraProgram> m_program;
     InaAddress m_switchAddress = INA_NO_ADDRESS;
     InaAddress m_group = INA_NO_ADDRESS;
+    Ptr<LibraProgram> m_standbyProgram;
+    InaAddress m_standbyAddress = INA_NO_ADDRESS;
+    InaAddress m_standbyGroup = INA_NO_ADDRESS;
+    Ptr<LibraController> m_controller;
+    bool m_failedOver = false;
+    Time m_failoverAt; //!< when the job moved to the standby
+    uint32_t m_replayedRound = 0;
+    bool m_replayed = false; //!< a round was pushed again on the standby
     std::vector<Ptr<LibraColdServer>> m_servers;
     std::vector<std::vector<Ptr<InaTransportSender>>> m_coldPush;   //!< [worker][shard]
     std::vector<std::vector<Ptr<InaTransportReceiver>>> m_coldPull; //!< [worker][shard]

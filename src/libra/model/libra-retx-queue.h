@@ -143,6 +143,15 @@ class LibraRetxQueue
         int64_t deadline; //!< when it expires
     };
 
+  public:
+    /// Forget every item (a failover: they were sent to a switch that is gone).
+    void Clear()
+    {
+        m_pending.clear();
+        m_fifo.clear();
+    }
+
+  private:
     /// Drop stale entries from the FIFO's head.
     void Trim()
     {

@@ -17,7 +17,8 @@ namespace ns3
  * \ingroup libra
  * What the switch CPU (the paper's Libra_s) remembers of one job so that a retransmitted packet
  * is never applied twice (paper Sec. 3.6, Figure 10's repeat-write error): the pushes aggregated,
- * the done markers counted and the register blocks read out, per round. Every packet that takes
+ * the done markers counted and the pulls served (a pull consumes one reader of each register
+ * cell it reads, so it must not take effect twice either), per round. Every packet that takes
  * effect on the fast path is recorded (otherwise the check of a retransmission could not work);
  * a packet carrying the retransmit flag is looked up here before it may take effect.
  *
@@ -29,7 +30,7 @@ namespace ns3
 class LibraSwitchRecords
 {
   public:
-    /// Largest worker rank + 1, push sequence number + 1 and block + 1 the keys can hold.
+    /// Largest worker rank + 1, push or pull sequence number + 1 and round + 1 the keys can hold.
     static constexpr uint32_t MAX_WORKERS = 1u << 16;
     static constexpr uint32_t MAX_SEQ = 1u << 24;
     static constexpr uint32_t MAX_ROUND = 1u << 24;
@@ -51,28 +52,38 @@ class LibraSwitchRecords
         return m_pushes.count(PushKey(worker, round, seq)) != 0;
     }
 
-    /// \return true when newly recorded, false for a repeat
-    bool RecordDone(uint32_t worker, uint32_t round)
+    /**
+     * \param worker rank
+     * \param round round
+     * \param phase 0: the worker's pushes are in; 1: its pulls are answered
+     * \return true when newly recorded, false for a repeat
+     */
+    bool RecordDone(uint32_t worker, uint32_t round, uint32_t phase = 0)
     {
-        return m_dones.insert(Key2(round, worker)).second;
+        return m_dones.insert(DoneKey(worker, round, phase)).second;
     }
 
-    /// \return whether the worker's done marker of that round was counted
-    bool HasDone(uint32_t worker, uint32_t round) const
+    /// \return whether the worker's done marker of that round and phase was counted
+    bool HasDone(uint32_t worker, uint32_t round, uint32_t phase = 0) const
     {
-        return m_dones.count(Key2(round, worker)) != 0;
+        return m_dones.count(DoneKey(worker, round, phase)) != 0;
     }
 
-    /// \return true when newly recorded, false when the block was read out already
-    bool RecordBlock(uint32_t round, uint32_t block)
+    /**
+     * \param worker rank
+     * \param round round
+     * \param seq pull index in the worker's round (the push packet whose ranks it reads)
+     * \return true when newly recorded, false when that pull was served already (a repeat)
+     */
+    bool RecordPull(uint32_t worker, uint32_t round, uint32_t seq)
     {
-        return m_blocks.insert(Key2(round, block)).second;
+        return m_pulls.insert(PushKey(worker, round, seq)).second;
     }
 
-    /// \return whether the block was read out in that round
-    bool HasBlock(uint32_t round, uint32_t block) const
+    /// \return whether that pull has been served
+    bool HasPull(uint32_t worker, uint32_t round, uint32_t seq) const
     {
-        return m_blocks.count(Key2(round, block)) != 0;
+        return m_pulls.count(PushKey(worker, round, seq)) != 0;
     }
 
     /// Drop every record of rounds before `round`.
@@ -80,13 +91,13 @@ class LibraSwitchRecords
     {
         Prune(m_pushes, round, 40);
         Prune(m_dones, round, 32);
-        Prune(m_blocks, round, 32);
+        Prune(m_pulls, round, 40);
     }
 
-    /// \return records held (pushes + dones + blocks)
+    /// \return records held (pushes + dones + pulls)
     uint64_t GetSize() const
     {
-        return m_pushes.size() + m_dones.size() + m_blocks.size();
+        return m_pushes.size() + m_dones.size() + m_pulls.size();
     }
 
   private:
@@ -101,9 +112,9 @@ class LibraSwitchRecords
         return uint64_t{round} << 40 | uint64_t{worker} << 24 | seq;
     }
 
-    static uint64_t Key2(uint32_t round, uint32_t x)
+    static uint64_t DoneKey(uint32_t worker, uint32_t round, uint32_t phase)
     {
-        return uint64_t{round} << 32 | x;
+        return uint64_t{round} << 32 | uint64_t{worker} << 1 | (phase & 1U);
     }
 
     static void Prune(std::unordered_set<uint64_t>& s, uint32_t round, unsigned shift)
@@ -115,8 +126,8 @@ class LibraSwitchRecords
     }
 
     std::unordered_set<uint64_t> m_pushes; //!< (round, worker, seq) aggregated
-    std::unordered_set<uint64_t> m_dones;  //!< (round, worker) counted
-    std::unordered_set<uint64_t> m_blocks; //!< (round, block) read out
+    std::unordered_set<uint64_t> m_dones;  //!< (round, worker, phase) counted
+    std::unordered_set<uint64_t> m_pulls;  //!< (round, worker, seq) served
 };
 
 } // namespace ns3

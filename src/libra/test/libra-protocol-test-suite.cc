@@ -8,6 +8,7 @@
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-fault-injector.h"
 #include "ns3/ina-test-suite.h"
 #include "ns3/libra-agent.h"
 #include "ns3/libra-lns-adder.h"
@@ -52,7 +53,18 @@ Star(uint32_t hosts, double loss = 0)
     return helper.Build(InaTopology::Star(hosts, {100000000000ULL, 1000000}));
 }
 
-/// A Libra training job on `fabric`: workers hosts[first .. first + n), the PS the next host.
+/// Two leaves of five hosts (0-4, 5-9) and two spines, 100 Gb/s links of 1 us.
+Ptr<InaFabric>
+TwoSpines()
+{
+    InaFabricHelper helper;
+    helper.SetQueue(1000000, 0);
+    const InaTopology::LinkSpec link{100000000000ULL, 1000000};
+    return helper.Build(InaTopology::LeafSpine(2, 2, 5, link, link));
+}
+
+/// A Libra training job on `fabric`: workers hosts[first .. first + n), the PS host `ps` (the
+/// next host when not given), aggregating at the tiers `tiers`.
 Ptr<TrainingJob>
 MakeJob(Ptr<InaFabric> fabric,
         uint32_t jobId,
@@ -60,7 +72,9 @@ MakeJob(Ptr<InaFabric> fabric,
         uint32_t n,
         uint32_t iterations,
         const Attrs& attrs,
-        const std::string& protocol = "libra")
+        const std::string& protocol = "libra",
+        uint32_t ps = UINT32_MAX,
+        std::vector<std::string> tiers = {"tor"})
 {
     JobContext ctx;
     ctx.fabric = fabric;
@@ -70,8 +84,8 @@ MakeJob(Ptr<InaFabric> fabric,
     {
         ctx.workerHosts.push_back(first + i);
     }
-    ctx.psHosts = {first + n};
-    ctx.inaTiers = {"tor"};
+    ctx.psHosts = {ps == UINT32_MAX ? first + n : ps};
+    ctx.inaTiers = std::move(tiers);
     ctx.seed = 11 + jobId;
     ctx.checkValues = true;
     ctx.flowIdBase = (jobId + 1) * JobContext::FLOW_IDS_PER_JOB;
@@ -102,10 +116,12 @@ Reason(Ptr<LibraProgram> program, const std::string& name)
 
 /**
  * Four workers, three iterations, LNS add. Every round: each hot pair is added once (the switch's
- * pairs_aggregated equals the hot pairs the workers sent), every worker gets every block's result
- * once, the pipeline recirculated exactly the passes the workers' Analyse predicted, the
- * registers are back to zero after the last round, and every hot value is within the tables'
- * stated bound of the true sum and every cold value exact.
+ * pairs_aggregated equals the hot pairs the workers sent), every worker pulls once per push packet
+ * and gets exactly those results back (none of the other workers' keys), the pipeline
+ * recirculated exactly the passes the workers' Analyse predicted (pushes and their pulls alike),
+ * the registers and their readers are back to zero after the last round (the last pull of a cell
+ * resets it), and every hot value is within the tables' stated bound of the true sum and every
+ * cold value exact.
  */
 class LibraEndToEndTestCase : public TestCase
 {
@@ -134,9 +150,15 @@ class LibraEndToEndTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Reason(program, "pairs_aggregated"),
                               static_cast<uint64_t>(hotPairs),
                               "every hot pair added exactly once");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "pull_packets"),
+                              Counter(job, "hot_packets"),
+                              "one pull per push packet");
         NS_TEST_EXPECT_MSG_EQ(Counter(job, "results_received"),
-                              4.0 * 3 * protocol->GetBlocks(),
-                              "every worker got every block's result once per round");
+                              Counter(job, "pull_packets"),
+                              "every pull answered once, to its worker only");
+        NS_TEST_EXPECT_MSG_EQ(Reason(program, "unpushed_reads"),
+                              0,
+                              "no cell read beyond its pushes");
         NS_TEST_EXPECT_MSG_EQ(Reason(program, "rounds_completed"), 3, "three rounds");
         uint64_t predicted = 0;
         for (uint32_t r = 0; r < 4; ++r)
@@ -146,13 +168,15 @@ class LibraEndToEndTestCase : public TestCase
                              .recirculations;
         }
         NS_TEST_EXPECT_MSG_EQ(program->GetPipeline()->GetUsage().recirculations,
-                              predicted,
-                              "the pipeline recirculated the passes the workers predicted");
+                              2 * predicted,
+                              "the pipeline recirculated the passes the workers predicted, for "
+                              "each push and again for its pull");
         for (uint32_t rank = 0; rank < protocol->GetHotKeys(); ++rank)
         {
-            if (program->ReadHot(1, rank) != 0.0f)
+            if (program->ReadHot(1, rank) != 0.0f || program->ReadReaders(1, rank) != 0)
             {
                 NS_TEST_EXPECT_MSG_EQ(program->ReadHot(1, rank), 0.0f, "registers reset by pulls");
+                NS_TEST_EXPECT_MSG_EQ(program->ReadReaders(1, rank), 0, "every reader pulled");
                 break;
             }
         }
@@ -266,6 +290,20 @@ class LibraLossTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "cold exact");
         NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "dense exact");
         NS_TEST_EXPECT_MSG_EQ(program->GetHeldCopies(), 0, "every held result acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(Reason(program, "unpushed_reads"),
+                              0,
+                              "no pull took effect twice (a cell read beyond its readers)");
+        for (uint32_t rank = 0; rank < DynamicCast<LibraProtocol>(job->GetProtocol())->GetHotKeys();
+             ++rank)
+        {
+            if (program->ReadReaders(1, rank) != 0 || program->ReadHot(1, rank) != 0.0f)
+            {
+                NS_TEST_EXPECT_MSG_EQ(program->ReadReaders(1, rank),
+                                      0,
+                                      "registers clean at the end");
+                break;
+            }
+        }
         Simulator::Destroy();
     }
 };
@@ -298,6 +336,127 @@ class LibraSparsePsTestCase : public TestCase
     }
 };
 
+/**
+ * Failover (paper Sec. 3.6, Figure 11): a job aggregating on spine0 of a leaf-spine, with spine1
+ * as its standby; spine0 fails in the middle of the second round. The controller's heartbeats go
+ * unanswered, it takes spine0 for failed after HeartbeatTimeout, the job moves to spine1 and the
+ * round that spine0's registers held (lost with it) is pushed and pulled again there: the job
+ * completes with every value right, nothing added twice (a repeat would break the hot bound and
+ * leave readers in the cells), and the standby's registers clean at the end.
+ */
+class LibraFailoverTestCase : public TestCase
+{
+  public:
+    LibraFailoverTestCase()
+        : TestCase("libra failover: the switch fails mid-round, the job completes exact on the "
+                   "standby")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = TwoSpines();
+        Attrs attrs = SmallModel();
+        attrs.emplace_back("AddMode", "exact");
+        attrs.emplace_back("Switch", "spine0");
+        attrs.emplace_back("StandbySwitch", "spine1");
+        attrs.emplace_back("MaxTimeouts", "100");
+        Ptr<TrainingJob> job = MakeJob(fabric, 1, 0, 4, 3, attrs, "libra", 5, {"spine"});
+        Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
+        Ptr<LibraProgram> primary = protocol->GetProgram();
+        Ptr<LibraProgram> standby = protocol->GetStandbyProgram();
+        NS_TEST_ASSERT_MSG_NE(standby, nullptr, "the standby runs Libra from the start");
+        NS_TEST_ASSERT_MSG_NE(primary, standby, "on another switch");
+
+        // A round takes about 27 us here (no computation): the second is under way at 40 us
+        // when spine0 fails. That it was mid-round is asserted below (a round replayed).
+        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+        faults->SetFabric(fabric);
+        faults->ScheduleSwitchDown(fabric->GetTopology().FindNode("spine0"), MicroSeconds(40));
+        job->Start();
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed on the standby");
+        NS_TEST_EXPECT_MSG_EQ(protocol->GetProgram(), standby, "the job moved to the standby");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failovers"), 1, "one failover");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "failover_replayed_packets"),
+                              0,
+                              "the failure struck mid-round: the round was pushed again");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_replayed_round"), 1, "the second round");
+        // The controller sees the outage from its last answered heartbeat: at least the
+        // timeout, at most a period more (it checks once per period); simulated time.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(Counter(job, "failover_time_s"),
+                                    9.9e-3 - 1e-12,
+                                    "detection time");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(Counter(job, "failover_time_s"),
+                                    9.9e-3 + 3.3e-3,
+                                    "within a period of the timeout");
+        NS_TEST_EXPECT_MSG_GT(Reason(standby, "pairs_aggregated"), 0, "the standby aggregated");
+        NS_TEST_EXPECT_MSG_EQ(Reason(standby, "unpushed_reads"), 0, "no pull took effect twice");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "hot_values_checked"), 0, "checked");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "hot values exact");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "cold exact");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "dense exact");
+        for (uint32_t rank = 0; rank < protocol->GetHotKeys(); ++rank)
+        {
+            if (standby->ReadReaders(1, rank) != 0 || standby->ReadHot(1, rank) != 0.0f)
+            {
+                NS_TEST_EXPECT_MSG_EQ(standby->ReadReaders(1, rank), 0, "standby clean at the end");
+                break;
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * A failover the workers could not live through is refused when the job is set up: MaxTimeouts x
+ * Rto shorter than the detection.
+ */
+class LibraFailoverConfigTestCase : public TestCase
+{
+  public:
+    LibraFailoverConfigTestCase()
+        : TestCase("libra failover: a give-up shorter than the detection is refused, naming keys")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = TwoSpines();
+        Attrs attrs = SmallModel();
+        attrs.emplace_back("Switch", "spine0");
+        attrs.emplace_back("StandbySwitch", "spine1");
+        // The message a job with these attributes is refused with ("" if it is not).
+        auto refusal = [&fabric](uint32_t jobId, const Attrs& a) {
+            try
+            {
+                MakeJob(fabric, jobId, 0, 4, 1, a, "libra", 5, {"spine"});
+            }
+            catch (const std::runtime_error& e)
+            {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        std::string what = refusal(1, attrs);
+        NS_TEST_EXPECT_MSG_NE(what.find("MaxTimeouts 15 x Rto 200 us gives up before the failover"),
+                              std::string::npos,
+                              what);
+        NS_TEST_EXPECT_MSG_NE(what.find("raise MaxTimeouts to at least 67"),
+                              std::string::npos,
+                              what);
+        attrs.back().second = "leaf9";
+        what = refusal(2, attrs);
+        NS_TEST_EXPECT_MSG_NE(what.find("StandbySwitch leaf9: the topology has no node"),
+                              std::string::npos,
+                              what);
+        Simulator::Destroy();
+    }
+};
+
 class LibraProtocolTestSuite : public InaTestSuite
 {
   public:
@@ -309,6 +468,8 @@ class LibraProtocolTestSuite : public InaTestSuite
         AddTestCase(new LibraMultiJobTestCase);
         AddTestCase(new LibraLossTestCase);
         AddTestCase(new LibraSparsePsTestCase);
+        AddTestCase(new LibraFailoverTestCase);
+        AddTestCase(new LibraFailoverConfigTestCase);
     }
 };
 
