@@ -107,6 +107,7 @@ planner:
   repair: true
   link_rows: true
 jobs: []
+job_count: 0
 traffic: []
 outputs:
   pcap: false
@@ -135,6 +136,7 @@ TEST(ScenarioEffective, EntriesAsText)
       iterations: 3
     start: 0s
     params: {}
+job_count: 0
 traffic:
   - pattern: permutation
     hosts: [0, 5]

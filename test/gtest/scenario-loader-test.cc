@@ -248,7 +248,7 @@ TEST(ScenarioLoader, UnknownKeysNameTheKeyTheLineAndTheValidKeys)
     EXPECT_EQ(ErrorOf("sed: 3\n"),
               "rack.yaml:1: key 'sed': unknown key (did you mean 'seed'?); valid keys here: name, "
               "seed, check_values, link, stop_time, topology, switch, routing, level, planner, "
-              "jobs, traffic, outputs, limits, events, fault_detection");
+              "jobs, job_count, traffic, outputs, limits, events, fault_detection");
     EXPECT_EQ(ErrorOf("jobs:\n  - protocol: atp\n    worker: 4\n"),
               "rack.yaml:3: key 'jobs.0.worker': unknown key (did you mean 'workers'?); valid keys "
               "here: name, protocol, workers, placement, ps_hosts, workload, start, params");
@@ -332,10 +332,11 @@ TEST(ScenarioLoader, YamlProblemsAreLocated)
               "rack.yaml:3: not valid YAML: end of map flow not found");
     EXPECT_EQ(ErrorOf("seed: 1\nseed: 2\n"),
               "rack.yaml:2: key 'seed': duplicate key (first given on line 1)");
-    EXPECT_EQ(ErrorOf("- a\n- b\n"),
-              "rack.yaml:1: expected a scenario: a section with keys (name, seed, check_values, "
-              "link, stop_time, topology, switch, routing, level, planner, jobs, traffic, "
-              "outputs, limits, events, fault_detection), got a list");
+    EXPECT_EQ(
+        ErrorOf("- a\n- b\n"),
+        "rack.yaml:1: expected a scenario: a section with keys (name, seed, check_values, "
+        "link, stop_time, topology, switch, routing, level, planner, jobs, job_count, traffic, "
+        "outputs, limits, events, fault_detection), got a list");
     try
     {
         ScenarioLoader::Load("/nonexistent/inasim/x.yaml");

@@ -220,3 +220,28 @@ TEST(ScenarioOverride, ErrorsNameTheOverride)
               "override 'traffic.0.hosts.1=2': key 'traffic.0.hosts': hosts is 'all', not a list: "
               "give the whole list, e.g. traffic.0.hosts=[0,1,2]");
 }
+
+TEST(ScenarioOverride, JobCountRunsTheFirstJobs)
+{
+    // The file lists two jobs; job_count keeps the first N, after every override.
+    const Scenario one = Load({"job_count=1", "jobs.1.protocol=esa"});
+    ASSERT_EQ(one.jobs.size(), 1U);
+    EXPECT_EQ(one.jobs[0].protocol, "switchml");
+    EXPECT_EQ(one.jobCount, 1U);
+    const Scenario all = Load({"jobs.1.protocol=esa"});
+    ASSERT_EQ(all.jobs.size(), 2U);
+    EXPECT_EQ(all.jobs[1].protocol, "esa");
+    EXPECT_EQ(Load({"job_count=2"}).jobs.size(), 2U);
+    EXPECT_EQ(Load({"job_count=0"}).jobs.size(), 2U); // 0: all
+    // A job appended by an override counts.
+    EXPECT_EQ(Load({"jobs.2.protocol=ring", "job_count=3"}).jobs.size(), 3U);
+
+    // The effective configuration holds the jobs that run and loads back to the same scenario.
+    const Scenario again = ScenarioLoader::LoadString(EffectiveConfigYaml(one), "config.yaml", {});
+    EXPECT_EQ(again, one);
+
+    EXPECT_EQ(ErrorOf({"job_count=3"}),
+              "override 'job_count=3': key 'job_count': asks for the first 3 jobs but 'jobs' "
+              "lists 2; expected 0 (all) up to 2");
+    EXPECT_EQ(ErrorOf({"job_count=-1"}).find("key 'job_count'") != std::string::npos, true);
+}

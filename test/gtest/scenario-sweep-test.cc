@@ -329,3 +329,32 @@ TEST_F(ScenarioSweep, CrossKeyErrorsNameTheRun)
                   "ids but workers is 2 (" +
                   placed + ":2); give one host id per worker");
 }
+
+TEST_F(ScenarioSweep, JobCountAxisOverAZipOfEveryJob)
+{
+    // Every job's protocol moves together in a zip group; job_count drops the jobs a run does not
+    // use, after the zip set them (ESA paper Figure 8: 1 to 8 jobs, every protocol).
+    std::ofstream(m_dir / "scenarios" / "two.yaml") << R"(topology: {type: star, hosts: 16}
+jobs:
+  - {protocol: switchml, workers: 4}
+  - {protocol: switchml, workers: 4}
+)";
+    const SweepPlan plan = Expand(R"(base: ../scenarios/two.yaml
+axes:
+  job_count: [1, 2]
+zip:
+  - {jobs.0.protocol: [atp, esa], jobs.1.protocol: [atp, esa]}
+)");
+    EXPECT_EQ(Ids(plan),
+              (std::vector<std::string>{"r0000-job_count=1-0.protocol=atp-1.protocol=atp",
+                                        "r0001-job_count=1-0.protocol=esa-1.protocol=esa",
+                                        "r0002-job_count=2-0.protocol=atp-1.protocol=atp",
+                                        "r0003-job_count=2-0.protocol=esa-1.protocol=esa"}));
+    EXPECT_EQ(ErrorOf(R"(base: ../scenarios/two.yaml
+axes:
+  job_count: [1, 3]
+)")
+                      .find("key 'job_count': asks for the first 3 jobs but 'jobs' lists 2") !=
+                  std::string::npos,
+              true);
+}

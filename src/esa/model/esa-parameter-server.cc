@@ -210,7 +210,9 @@ EsaParameterServer::AfterMerge(uint64_t seq, bool pull)
     {
         return; // SendResult closed it
     }
-    if (pull)
+    // A reminder that went out together with its pull (a worker's reminder) needs no second pull
+    // when it comes back: the workers were asked already and their answers are on their way.
+    if (pull && !(e.pulledPs >= 0 && e.pulledPs >= e.remindedPs))
     {
         Pull(seq);
     }
@@ -369,7 +371,13 @@ EsaParameterServer::OnWorkerReminder(InaPacket* p)
     const bool pending = e->remindedPs >= 0 && e->answeredPs < e->remindedPs;
     if (!pending || now - e->remindedPs >= m_esa.rtoMinPs)
     {
+        // The switches and the workers at once (ESA 5.3, Case 2: "PS will send a reminder packet
+        // to switch and query packets to all workers"): the server cannot tell a lost result
+        // (Case 2) from a lost gradient (Case 1) by the reminder, and asking the workers only
+        // once the flush came back put one more server-switch round trip on every recovery.
         RemindSwitches(seq, *e);
+        Pull(seq);
+        e->pulledPs = now;
     }
 }
 

@@ -118,6 +118,7 @@ class EsaParameterServer : public PoolParameterServer
         int64_t lastPs = 0;      //!< last activity
         int64_t remindedPs = -1; //!< last reminder round (-1: none)
         int64_t answeredPs = -1; //!< last reminder answer (-1: none)
+        int64_t pulledPs = -1;   //!< last pull sent together with a reminder (-1: none)
         uint32_t dups = 0;       //!< arrivals of larger fragments since it opened or reminded
         bool open = false;       //!< waiting for workers
         bool done = false;       //!< result sent

@@ -299,158 +299,45 @@ EsaProgram::Aggregate(InaPacket* p,
                       const JobConfig& job,
                       const JobRoute& route)
 {
-    using Action = EsaPreemptionPolicy::Action;
     const bool level1 = job.role == Role::LEVEL1;
     const uint32_t mine = level1 ? h->bitmap0 : h->bitmap1;
-    const uint32_t fanIn = level1 ? h->fanInDegree0 : h->fanInDegree1;
     const uint32_t index = h->aggregatorIndex;
-    const uint32_t key = h->jobIdAndSeq;
-    const uint8_t priority = h->priority;
-    const uint8_t psIndex = h->psIndex;
-    // Simulator-side: a holder with this key but an older full fragment number is stale.
-    const bool stale = m_seqOf[index] != p->seq;
-    const auto mode = static_cast<EsaPreemptionMode>(m_mode);
-    EsaCoin* coin = m_coin.get();
-
-    // Stage 0: decide, count, and free at the fan-in, in one action on the key's cell.
-    EsaPreemptionPolicy::Decision d{Action::FALLBACK, 0};
-    bool complete = false;
-    bool staleHolder = false;
-    const uint64_t before = pass.ReadModifyWrite(*m_meta, index, 0, [&](uint64_t& cell) {
-        const uint64_t old = cell;
-        uint32_t holder = KeyOf(old);
-        if (holder == key && stale)
-        {
-            staleHolder = true;
-        }
-        if (staleHolder)
-        {
-            d = {Action::PREEMPT, priority};
-        }
-        else
-        {
-            const bool collision = holder != 0 && holder != key;
-            const bool flip = collision && mode == EsaPreemptionMode::RANDOM ? coin->Flip() : false;
-            d = EsaPreemptionPolicy::OnData(holder, PriorityOf(old), key, priority, mode, flip);
-        }
-        switch (d.action)
-        {
-        case Action::ALLOCATE:
-        case Action::PREEMPT:
-            complete = fanIn <= 1;
-            cell = complete ? 0 : PackCell(key, d.priority, 1, psIndex);
-            break;
-        case Action::AGGREGATE: {
-            const uint32_t count = CountOf(old) + 1;
-            complete = count >= fanIn;
-            cell = complete ? 0 : PackCell(key, d.priority, count, psIndex);
-            break;
-        }
-        case Action::FALLBACK:
-            cell = (old & ~(0xffULL << PRIORITY_SHIFT)) |
-                   (static_cast<uint64_t>(d.priority) << PRIORITY_SHIFT);
-            break;
-        }
-        return old;
-    });
-
-    if (d.action == Action::FALLBACK)
+    const Claim claim = ClaimAggregator(p, pass, h, level1 ? h->fanInDegree0 : h->fanInDegree1);
+    const Action action = claim.decision.action;
+    if (action == Action::FALLBACK)
     {
-        CountReason(COLLISION);
-        CountReason(FALLBACK);
-        if (d.priority != PriorityOf(before))
-        {
-            CountReason(DOWNGRADED);
-        }
-        h->flags |= PoolHeader::FLAG_COLLISION;
-        Forward(p);
+        FallBack(p, h, claim);
         return;
     }
-
-    // Stage 1: contributions. A preemption takes the holder's bitmap out with it.
-    uint32_t oldBitmap = 0;
-    uint32_t all = mine;
-    const Action action = d.action;
-    oldBitmap = static_cast<uint32_t>(
-        pass.ReadModifyWrite(*m_bitmap, index, 0, [action, mine, complete](uint64_t& cell) {
-            const uint64_t old = cell;
-            const uint64_t next = action == Action::AGGREGATE ? (old | mine) : mine;
-            cell = complete ? 0 : next;
-            return old;
-        }));
-    if (action == Action::AGGREGATE)
+    const uint32_t oldBitmap = RecordContributors(pass, index, action, mine, claim.complete);
+    const uint32_t all = action == Action::AGGREGATE ? oldBitmap | mine : mine;
+    if (action == Action::AGGREGATE && (oldBitmap & mine) != 0)
     {
-        all = oldBitmap | mine;
-        if ((oldBitmap & mine) != 0)
-        {
-            CountReason(DUPLICATE_CONTRIBUTION);
-        }
+        CountReason(DUPLICATE_CONTRIBUTION);
     }
-
-    // Stage 2: congestion, ORed over the contributions like ATP's.
     const bool ecnIn = h->CongestionSeen(p);
-    const bool ecnBefore =
-        pass.ReadModifyWrite(*m_ecn, index, 0, [action, ecnIn, complete](uint64_t& cell) {
-            const uint64_t old = cell;
-            const bool next = (action == Action::AGGREGATE && old != 0) || ecnIn;
-            cell = complete ? 0 : (next ? 1 : 0);
-            return old;
-        }) != 0;
+    const bool ecnBefore = RecordCongestion(pass, index, action, ecnIn, claim.complete);
 
     // A fan-in-1 fragment that preempts completes at once and evicts too: the result is a copy.
     InaPacket* result = nullptr;
-    if (action == Action::PREEMPT && complete)
+    if (action == Action::PREEMPT && claim.complete)
     {
         result = GetPool().Clone(p);
     }
-
-    // Stages 3..: the values. Virtual payloads skip the arithmetic, not the passes.
-    if (p->values != nullptr)
-    {
-        int32_t* v = p->values->AsInt32();
-        if (action == Action::AGGREGATE)
-        {
-            ValueLanes::Accumulate(pass, *m_value, index, VALUE_LANES, v, complete);
-        }
-        else if (action == Action::PREEMPT)
-        {
-            // Packet swapping: the fragment's values in, the holder's partial out.
-            ValueLanes::Swap(pass, *m_value, index, VALUE_LANES, v);
-        }
-        else if (!complete)
-        {
-            ValueLanes::Overwrite(pass, *m_value, index, VALUE_LANES, v);
-        }
-    }
-
+    UpdateValues(p, pass, index, action, claim.complete);
     if (action == Action::PREEMPT)
     {
         CountReason(COLLISION);
-        CountReason(staleHolder ? STALE_HOLDER : PREEMPTED);
-        if (complete)
+        CountReason(claim.staleHolder ? STALE_HOLDER : PREEMPTED);
+        if (claim.complete)
         {
             m_occupancy.Freed();
-            PoolHeader* rh = result->Header<PoolHeader>();
-            Complete(result, rh, job, route, ecnIn);
+            Complete(result, result->Header<PoolHeader>(), job, route, ecnIn);
         }
-        // The packet now carries the holder's partial: its identity rides in the header until the
-        // second pass addresses it to the holder's own parameter server.
-        const uint64_t holderSeq = m_seqOf[index];
-        m_seqOf[index] = complete ? 0 : p->seq;
-        h->jobIdAndSeq = KeyOf(before);
-        h->psIndex = PsOf(before);
-        h->bitmap0 = oldBitmap;
-        h->priority = 0;
-        h->flags = static_cast<uint8_t>((ecnBefore ? PoolHeader::FLAG_ECN : 0) |
-                                        PoolHeader::FLAG_COLLISION);
-        EsaHeader::SetKind(h, EsaHeader::EVICTED);
-        p->jobId = KeyOf(before) >> 16;
-        p->seq = holderSeq;
-        pass.Recirculate();
+        Evict(p, pass, h, claim, oldBitmap, ecnBefore);
         return;
     }
-
-    if (!complete)
+    if (!claim.complete)
     {
         if (action == Action::ALLOCATE)
         {
@@ -476,6 +363,158 @@ EsaProgram::Aggregate(InaPacket* p,
         h->bitmap1 = all;
     }
     Complete(p, h, job, route, ecnBefore || ecnIn);
+}
+
+EsaProgram::Claim
+EsaProgram::ClaimAggregator(const InaPacket* p,
+                            PipelinePass& pass,
+                            const PoolHeader* h,
+                            uint32_t fanIn)
+{
+    const uint32_t key = h->jobIdAndSeq;
+    const uint8_t priority = h->priority;
+    const uint8_t psIndex = h->psIndex;
+    // Simulator-side: a holder with this key but an older full fragment number is stale.
+    const bool stale = m_seqOf[h->aggregatorIndex] != p->seq;
+    const auto mode = static_cast<EsaPreemptionMode>(m_mode);
+    EsaCoin* coin = m_coin.get();
+    // Stage 0: decide, count, and free at the fan-in, in one action on the key's cell.
+    Claim c{{Action::FALLBACK, 0}, false, false, 0};
+    c.before = pass.ReadModifyWrite(*m_meta, h->aggregatorIndex, 0, [&](uint64_t& cell) {
+        const uint64_t old = cell;
+        const uint32_t holder = KeyOf(old);
+        c.staleHolder = holder == key && stale;
+        if (c.staleHolder)
+        {
+            c.decision = {Action::PREEMPT, priority};
+        }
+        else
+        {
+            const bool collision = holder != 0 && holder != key;
+            const bool flip = collision && mode == EsaPreemptionMode::RANDOM ? coin->Flip() : false;
+            c.decision =
+                EsaPreemptionPolicy::OnData(holder, PriorityOf(old), key, priority, mode, flip);
+        }
+        switch (c.decision.action)
+        {
+        case Action::ALLOCATE:
+        case Action::PREEMPT:
+            c.complete = fanIn <= 1;
+            cell = c.complete ? 0 : PackCell(key, c.decision.priority, 1, psIndex);
+            break;
+        case Action::AGGREGATE: {
+            const uint32_t count = CountOf(old) + 1;
+            c.complete = count >= fanIn;
+            cell = c.complete ? 0 : PackCell(key, c.decision.priority, count, psIndex);
+            break;
+        }
+        case Action::FALLBACK:
+            cell = (old & ~(0xffULL << PRIORITY_SHIFT)) |
+                   (static_cast<uint64_t>(c.decision.priority) << PRIORITY_SHIFT);
+            break;
+        }
+        return old;
+    });
+    return c;
+}
+
+void
+EsaProgram::FallBack(InaPacket* p, PoolHeader* h, const Claim& claim)
+{
+    CountReason(COLLISION);
+    CountReason(FALLBACK);
+    if (claim.decision.priority != PriorityOf(claim.before))
+    {
+        CountReason(DOWNGRADED);
+    }
+    h->flags |= PoolHeader::FLAG_COLLISION;
+    Forward(p);
+}
+
+uint32_t
+EsaProgram::RecordContributors(PipelinePass& pass,
+                               uint32_t index,
+                               Action action,
+                               uint32_t mine,
+                               bool complete)
+{
+    // Stage 1: contributions. A preemption takes the holder's bitmap out with it.
+    return static_cast<uint32_t>(
+        pass.ReadModifyWrite(*m_bitmap, index, 0, [action, mine, complete](uint64_t& cell) {
+            const uint64_t old = cell;
+            const uint64_t next = action == Action::AGGREGATE ? (old | mine) : mine;
+            cell = complete ? 0 : next;
+            return old;
+        }));
+}
+
+bool
+EsaProgram::RecordCongestion(PipelinePass& pass,
+                             uint32_t index,
+                             Action action,
+                             bool ecnIn,
+                             bool complete)
+{
+    // Stage 2: congestion, ORed over the contributions like ATP's.
+    return pass.ReadModifyWrite(*m_ecn, index, 0, [action, ecnIn, complete](uint64_t& cell) {
+        const uint64_t old = cell;
+        const bool next = (action == Action::AGGREGATE && old != 0) || ecnIn;
+        cell = complete ? 0 : (next ? 1 : 0);
+        return old;
+    }) != 0;
+}
+
+void
+EsaProgram::UpdateValues(InaPacket* p,
+                         PipelinePass& pass,
+                         uint32_t index,
+                         Action action,
+                         bool complete)
+{
+    // Stages 3..: the values. Virtual payloads skip the arithmetic, not the passes.
+    if (p->values == nullptr)
+    {
+        return;
+    }
+    int32_t* v = p->values->AsInt32();
+    if (action == Action::AGGREGATE)
+    {
+        ValueLanes::Accumulate(pass, *m_value, index, VALUE_LANES, v, complete);
+    }
+    else if (action == Action::PREEMPT)
+    {
+        // Packet swapping: the fragment's values in, the holder's partial out.
+        ValueLanes::Swap(pass, *m_value, index, VALUE_LANES, v);
+    }
+    else if (!complete)
+    {
+        ValueLanes::Overwrite(pass, *m_value, index, VALUE_LANES, v);
+    }
+}
+
+void
+EsaProgram::Evict(InaPacket* p,
+                  PipelinePass& pass,
+                  PoolHeader* h,
+                  const Claim& claim,
+                  uint32_t oldBitmap,
+                  bool ecnBefore)
+{
+    const uint32_t index = h->aggregatorIndex;
+    // The packet now carries the holder's partial: its identity rides in the header until the
+    // second pass addresses it to the holder's own parameter server.
+    const uint64_t holderSeq = m_seqOf[index];
+    m_seqOf[index] = claim.complete ? 0 : p->seq;
+    h->jobIdAndSeq = KeyOf(claim.before);
+    h->psIndex = PsOf(claim.before);
+    h->bitmap0 = oldBitmap;
+    h->priority = 0;
+    h->flags =
+        static_cast<uint8_t>((ecnBefore ? PoolHeader::FLAG_ECN : 0) | PoolHeader::FLAG_COLLISION);
+    EsaHeader::SetKind(h, EsaHeader::EVICTED);
+    p->jobId = KeyOf(claim.before) >> 16;
+    p->seq = holderSeq;
+    pass.Recirculate();
 }
 
 void

@@ -169,12 +169,55 @@ class EsaProgram : public PoolProgram
     const AggregatorOccupancy& GetOccupancy() const override;
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
 
+    using Action = EsaPreemptionPolicy::Action;
+
+    /// What stage 0 decided for a gradient fragment.
+    struct Claim
+    {
+        EsaPreemptionPolicy::Decision decision; //!< allocate, aggregate, preempt or fall back
+        bool complete;                          //!< the fragment's fan-in is reached
+        bool staleHolder;                       //!< the holder is an older fragment of the key
+        uint64_t before;                        //!< the "agtr_id" cell before the packet
+    };
+
     /// A gradient fragment at the level this switch aggregates.
     void Aggregate(InaPacket* p,
                    PipelinePass& pass,
                    PoolHeader* h,
                    const JobConfig& job,
                    const JobRoute& route);
+    /// Stage 0: decide (policy), count, and free at the fan-in, in one action on the key's cell.
+    Claim ClaimAggregator(const InaPacket* p,
+                          PipelinePass& pass,
+                          const PoolHeader* h,
+                          uint32_t fanIn);
+    /// A collision lost: on to the parameter server, the holder's priority perhaps downgraded.
+    void FallBack(InaPacket* p, PoolHeader* h, const Claim& claim);
+    /// Stage 1: the contributors' bitmap. \return the bitmap before the packet
+    uint32_t RecordContributors(PipelinePass& pass,
+                                uint32_t index,
+                                Action action,
+                                uint32_t mine,
+                                bool complete);
+    /// Stage 2: the congestion bit. \return the bit before the packet
+    bool RecordCongestion(PipelinePass& pass,
+                          uint32_t index,
+                          Action action,
+                          bool ecnIn,
+                          bool complete);
+    /// Stages 3..: add, swap (preemption) or write the values, when the packet carries them.
+    void UpdateValues(InaPacket* p,
+                      PipelinePass& pass,
+                      uint32_t index,
+                      Action action,
+                      bool complete);
+    /// A preemption: the packet leaves with the holder's partial, recirculated to its server.
+    void Evict(InaPacket* p,
+               PipelinePass& pass,
+               PoolHeader* h,
+               const Claim& claim,
+               uint32_t oldBitmap,
+               bool ecnBefore);
     /// A reminder for this switch: flush the aggregator of its key.
     void Remind(InaPacket* p, PipelinePass& pass, PoolHeader* h, const JobConfig& job);
     /// A parameter server's result: free a leftover aggregator of its key, forward.

@@ -255,16 +255,18 @@ class EsaPsRaceTestCase : public TestCase
 /**
  * \ingroup esa-test
  * A worker reminds about fragment 7, which the PS has never seen: the PS reminds the switch (a
- * full-size reminder with the fragment's aggregator index, 7 x 3 mod 16 = 5). The switch's answer
- * carries worker 0's partial; the PS then pulls workers 1 and 2. Worker 1 answers with the result
- * from its cache (the switch had completed the fragment for it): that completes the fragment with
- * exactly those values, and worker 2's late contribution changes nothing.
+ * full-size reminder with the fragment's aggregator index, 7 x 3 mod 16 = 5) and pulls every
+ * worker at the same time (ESA 5.3, Case 2), since it cannot tell a lost result from a lost
+ * gradient. The switch's answer carries worker 0's partial and brings no second pull. Worker 1
+ * answers with the result from its cache (the switch had completed the fragment for it): that
+ * completes the fragment with exactly those values, and worker 2's late contribution changes
+ * nothing.
  */
 class EsaPsWorkerReminderTestCase : public TestCase
 {
   public:
     EsaPsWorkerReminderTestCase()
-        : TestCase("a worker's reminder reminds the switch; the answer brings pulls")
+        : TestCase("a worker's reminder reminds the switch and pulls the workers at once")
     {
     }
 
@@ -279,26 +281,31 @@ class EsaPsWorkerReminderTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].index, 5u, "at its aggregator");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].wireBytes, PoolHeader::WIRE_BYTES, "full size");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].values.size(), PoolHeader::VALUES, "room for the partial");
-        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(7) + rig.sinks[1]->Pulls(7), 0u, "no pull yet");
+        for (uint32_t w = 0; w < 3; ++w)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[w]->Pulls(7), 1u, "every worker pulled with it");
+        }
         rig.Send(7, EsaHeader::REMINDER, 0, 1, Ramp(5), FAKE_SWITCH);
         NS_TEST_ASSERT_MSG_EQ(rig.Esa().flushAnswers, 1u, "an answer with a partial");
-        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(7), 0u, "worker 0 is in the partial");
-        NS_TEST_ASSERT_MSG_EQ(rig.sinks[1]->Pulls(7), 1u, "worker 1 pulled");
-        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Pulls(7), 1u, "worker 2 pulled");
+        for (uint32_t w = 0; w < 3; ++w)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[w]->Pulls(7), 1u, "asked already: no second pull");
+        }
         const auto result = Ramp(-40);
         rig.Send(7, EsaHeader::CONTROL, EsaHeader::CACHED_RESULT, 0, result, 1);
         NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Results(), 1u, "the result multicast");
         NS_TEST_ASSERT_MSG_EQ((rig.sinks[2]->rx.back().values == result), true, "the cached one");
         rig.Send(7, EsaHeader::CONTROL, EsaHeader::CONTRIBUTION, 4, Ramp(9), 2);
         NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Results(), 1u, "nothing more");
-        // A reminder answered empty (the aggregator holds another key) also brings pulls.
+        // A reminder answered empty (the aggregator holds another key): the workers were asked
+        // with the reminder, once.
         rig.Send(8, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 1, {}, 0);
         rig.Send(8, EsaHeader::REMINDER, 0, 0, {}, FAKE_SWITCH);
         NS_TEST_ASSERT_MSG_EQ(rig.Esa().flushMisses, 1u, "an empty answer");
         NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(8) + rig.sinks[1]->Pulls(8) +
                                   rig.sinks[2]->Pulls(8),
                               3u,
-                              "every worker pulled");
+                              "every worker pulled once");
     }
 };
 

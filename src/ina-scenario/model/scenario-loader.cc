@@ -1397,6 +1397,7 @@ ScenarioRules()
         EnumField("level", &T::level, LEVELS),
         SectionField("planner", &T::planner, PlannerRules, false),
         SectionListField("jobs", &T::jobs, JobRules, "a list of jobs"),
+        UintField("job_count", &T::jobCount),
         SectionListField("traffic", &T::traffic, TrafficRules, "a list of traffic entries"),
         SectionField("outputs", &T::outputs, OutputRules, false),
         SectionField("limits", &T::limits, LimitRules, false),
@@ -1684,6 +1685,19 @@ FillDerivedDefaults(Scenario& s)
     if (s.name.empty() && !IsExplicit(s, "name"))
     {
         s.name = SafeName(std::filesystem::path(s.origins.source).stem().string());
+    }
+    if (s.jobCount > 0)
+    {
+        // Applied after the overrides, so that a sweep can set every job of the list (a zip of
+        // jobs.N.protocol) and vary how many of them run.
+        if (s.jobCount > s.jobs.size())
+        {
+            throw s.Error("job_count",
+                          "asks for the first " + std::to_string(s.jobCount) +
+                              " jobs but 'jobs' lists " + std::to_string(s.jobs.size()) +
+                              "; expected 0 (all) up to " + std::to_string(s.jobs.size()));
+        }
+        s.jobs.resize(s.jobCount);
     }
     for (size_t i = 0; i < s.jobs.size(); ++i)
     {

@@ -295,6 +295,9 @@ struct Scenario
     Level level = Level::PACKET;      ///< `level` (extension)
     ScenarioPlanner planner;          ///< `planner` (extension): used at level planner
     std::vector<ScenarioJob> jobs;    ///< `jobs`
+    /// `job_count` (extension): only the first N entries of `jobs` run (0 = all); a sweep axis
+    /// over it varies the number of jobs (the loader drops the others)
+    uint32_t jobCount = 0;
     std::vector<ScenarioTraffic> traffic; ///< `traffic`
     ScenarioOutputs outputs;              ///< `outputs`
     ScenarioLimits limits;                ///< `limits` (extension)
