@@ -4,6 +4,8 @@
  */
 #include "libra-layout.h"
 
+#include "ns3/ina-split-mix.h"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -13,15 +15,6 @@ namespace ns3
 
 namespace
 {
-
-uint64_t
-SplitMix64(uint64_t& state)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 constexpr uint32_t LEFTOVER = 0xffffffffU;
 
@@ -119,7 +112,8 @@ LibraLayout::LibraLayout(const Config& config)
         {
             // j uniform in [0, i] by a multiply-high (bias below 2^-32, and the same everywhere)
             const auto j = static_cast<uint32_t>(
-                (static_cast<unsigned __int128>(SplitMix64(state)) * (uint64_t{i} + 1)) >> 64);
+                (static_cast<unsigned __int128>(InaSplitMix64Next(state)) * (uint64_t{i} + 1)) >>
+                64);
             std::swap(m_permutation[i], m_permutation[j]);
         }
     }

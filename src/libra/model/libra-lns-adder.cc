@@ -4,6 +4,8 @@
  */
 #include "libra-lns-adder.h"
 
+#include "ns3/ina-split-mix.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -47,15 +49,6 @@ FromBits(uint32_t b)
     float x;
     std::memcpy(&x, &b, sizeof(x));
     return x;
-}
-
-uint64_t
-SplitMix64(uint64_t& state)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 } // namespace
@@ -279,7 +272,7 @@ LibraLnsAdder::MeasurePrecision(uint32_t pairs, bool signedOperands, uint64_t se
     uint64_t state = seed;
     // An odd multiple of 2^-24 in (0, 1): 23 random bits, exact in float32, never 0.
     auto draw = [&state, signedOperands]() {
-        const uint64_t z = SplitMix64(state);
+        const uint64_t z = InaSplitMix64Next(state);
         const float u = static_cast<float>(((z >> 41) << 1) | 1) * 0x1.0p-24f;
         return signedOperands && (z & 1) != 0 ? -u : u;
     };
