@@ -11,8 +11,8 @@
 // the file, line or key); 3 the model refused the set-up (a switch program that does not fit, a
 // protocol bug caught by the pipeline); 4 the machine refused (out of memory, a file system error
 // while writing); 128 + N stopped by signal N (130 Ctrl-C, 143 SIGTERM) after writing a partial
-// summary.json marked `ended_by: interrupted`. Exits 2 to 4 also write OUT/error.json (the kind, and
-// for a scenario error its key, file and line; helper/error-report.h) when the output folder is
+// summary.json marked `ended_by: interrupted`. Exits 2 to 4 also write OUT/error.json (the kind,
+// and for a scenario error its key, file and line; helper/error-report.h) when the output folder is
 // known (--out, or the scenario's default once it has loaded).
 
 #include "ns3/ina-fabric-helper.h"
@@ -110,10 +110,14 @@ main(int argc, char* argv[])
         }
         return code;
     };
+    // A report left by an earlier run into the output folder no longer holds.
+    auto forgetOldReport = [&outDir]() {
+        std::error_code ec;
+        std::filesystem::remove(std::filesystem::path(outDir) / "error.json", ec);
+    };
     if (!outDir.empty())
     {
-        std::error_code ec; // a report left by an earlier run into this folder no longer holds
-        std::filesystem::remove(std::filesystem::path(outDir) / "error.json", ec);
+        forgetOldReport();
     }
     try
     {
@@ -125,8 +129,7 @@ main(int argc, char* argv[])
         if (outDir.empty())
         {
             outDir = "results/" + scenario.name;
-            std::error_code ec;
-            std::filesystem::remove(std::filesystem::path(outDir) / "error.json", ec);
+            forgetOldReport();
         }
         ScenarioRunner runner(scenario, outDir);
         const int code = runner.Run();
