@@ -7,8 +7,7 @@
 // workers in 16 racks, with real values. SwitchML's window is sized to the link its racks'
 // partials share (SwitchMlSharedLinkWindowTestCase checks the bound itself); ATP's AIMD on ECN (the
 // paper's congestion control) halves every worker's window when the shared link into the
-// parameter server's rack queues past the marking threshold. Both stay exact and drop nothing, and
-// the progress line's percent done moves during the one all-reduce.
+// parameter server's rack queues past the marking threshold. Both stay exact and drop nothing.
 
 #include "test-temp-dir.h"
 
@@ -28,12 +27,8 @@ using namespace ns3;
 namespace
 {
 
-struct Outcome
-{
-    nlohmann::json summary;
-};
-
-Outcome
+/// Runs one job across pods; returns its summary.json.
+nlohmann::json
 RunAcrossPods(const std::string& protocol, uint32_t workers)
 {
     const std::string out = (inasim_test::TempDir() / ("inasim-multi-level-" + protocol)).string();
@@ -43,7 +38,6 @@ RunAcrossPods(const std::string& protocol, uint32_t workers)
                              "jobs: [{protocol: " +
                              protocol + ", workers: " + std::to_string(workers) +
                              ", workload: {tensor_bytes: 2MB, iterations: 1}}]\n";
-    Outcome o;
     {
         ScenarioRunner runner(ScenarioLoader::LoadString(yaml, "pods.yaml"), out);
         std::ostringstream quiet;
@@ -52,19 +46,19 @@ RunAcrossPods(const std::string& protocol, uint32_t workers)
     }
     Simulator::Destroy();
     std::ifstream in(std::filesystem::path(out) / "summary.json");
-    o.summary = nlohmann::json::parse(in);
+    nlohmann::json summary = nlohmann::json::parse(in);
     std::filesystem::remove_all(out);
-    return o;
+    return summary;
 }
 
 void
-ExpectExactWithoutDrops(const Outcome& o)
+ExpectExactWithoutDrops(const nlohmann::json& summary)
 {
-    const nlohmann::json& job = o.summary["jobs"][0];
-    EXPECT_EQ(job["completed"], true) << o.summary.dump();
+    const nlohmann::json& job = summary["jobs"][0];
+    EXPECT_EQ(job["completed"], true) << summary.dump();
     EXPECT_EQ(job["value_errors"], 0);
     EXPECT_GT(job["values_checked"].get<uint64_t>(), 0u);
-    EXPECT_EQ(o.summary["links"]["drops"], 0) << o.summary["links"].dump();
+    EXPECT_EQ(summary["links"]["drops"], 0) << summary["links"].dump();
     EXPECT_EQ(job["retransmissions"], 0);
 }
 
@@ -72,18 +66,18 @@ ExpectExactWithoutDrops(const Outcome& o)
 
 TEST(MultiLevelAtScale, SwitchMlAcrossPodsIsExactWithoutDrops)
 {
-    const Outcome o = RunAcrossPods("switchml", 64);
-    ExpectExactWithoutDrops(o);
-    EXPECT_EQ(o.summary["jobs"][0]["protocol_counters"]["tree_levels"], 2);
+    const nlohmann::json s = RunAcrossPods("switchml", 64);
+    ExpectExactWithoutDrops(s);
+    EXPECT_EQ(s["jobs"][0]["protocol_counters"]["tree_levels"], 2);
 }
 
 TEST(MultiLevelAtScale, AtpAcrossPodsIsExactWithoutDrops)
 {
     // 63 workers and the parameter server fill the 16 racks of two pods and one more host.
-    const Outcome o = RunAcrossPods("atp", 63);
-    ExpectExactWithoutDrops(o);
-    const nlohmann::json& c = o.summary["jobs"][0]["protocol_counters"];
+    const nlohmann::json s = RunAcrossPods("atp", 63);
+    ExpectExactWithoutDrops(s);
+    const nlohmann::json& c = s["jobs"][0]["protocol_counters"];
     EXPECT_EQ(c["aggregation_levels"], 2);
-    EXPECT_GT(o.summary["links"]["ecn_marks"].get<uint64_t>(), 0u) << "the shared link queued";
+    EXPECT_GT(s["links"]["ecn_marks"].get<uint64_t>(), 0u) << "the shared link queued";
     EXPECT_GT(c["ecn_decreases"].get<double>(), 0) << "and the workers slowed down";
 }
