@@ -623,9 +623,12 @@ LibraProgram::ProcessAck(InaPacket* p, Job& job)
                                      h->round,
                                      ready ? ALL_WORKERS : h->worker,
                                      ready ? READY_SEQ - h->seq : h->seq));
-    if (it != m_held.end() && !it->second.acked[h->worker])
+    if (it != m_held.end() && it->second.Waits(h->worker))
     {
-        it->second.acked[h->worker] = true;
+        if (!it->second.acked.empty())
+        {
+            it->second.acked[h->worker] = true;
+        }
         if (--it->second.missing == 0)
         {
             GetPool().Free(it->second.copy);
@@ -664,8 +667,7 @@ LibraProgram::Hold(const Job& job, const InaPacket* p, HeldId key, uint32_t to)
     }
     else
     {
-        h.acked.assign(job.cfg.workers, true);
-        h.acked[to] = false;
+        h.to = to;
         h.missing = 1;
     }
     h.deadlinePs = Simulator::Now().GetTimeStep() + m_switchRto.GetTimeStep();
@@ -719,11 +721,18 @@ LibraProgram::OnCpuTimer()
             continue;
         }
         const Job& job = m_jobs[key.first >> 40];
-        for (uint32_t w = 0; w < job.cfg.workers; ++w)
+        if (it->second.acked.empty())
         {
-            if (!it->second.acked[w])
+            Resend(job, it->second, it->second.to);
+        }
+        else
+        {
+            for (uint32_t w = 0; w < job.cfg.workers; ++w)
             {
-                Resend(job, it->second, w);
+                if (!it->second.acked[w])
+                {
+                    Resend(job, it->second, w);
+                }
             }
         }
         it->second.deadlinePs = now + m_switchRto.GetTimeStep();
@@ -761,7 +770,7 @@ LibraProgram::CpuCheck(InaPacket* p)
         {
             // The pull was served: its result is on the CPU until the worker has it.
             auto it = m_held.find(MakeHeldId(job->index, h->round, h->worker, h->seq));
-            if (it != m_held.end() && !it->second.acked[h->worker])
+            if (it != m_held.end() && it->second.Waits(h->worker))
             {
                 Resend(*job, it->second, h->worker);
             }

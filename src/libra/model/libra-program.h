@@ -193,9 +193,18 @@ class LibraProgram : public SwitchProgram
     struct Held
     {
         InaPacket* copy = nullptr; //!< the packet as sent
-        std::vector<bool> acked;   //!< by rank (true from the start for non-addressees)
-        uint32_t missing = 0;      //!< addressees that have not acknowledged
-        int64_t deadlinePs = 0;    //!< next resend
+        /// A READY's acknowledgements by rank; empty for a RESULT, which has the one addressee
+        /// `to` (one per pull: no per-packet allocation for it).
+        std::vector<bool> acked;
+        uint32_t to = 0;        //!< a RESULT's addressee
+        uint32_t missing = 0;   //!< addressees that have not acknowledged
+        int64_t deadlinePs = 0; //!< next resend
+
+        /// Whether worker \p w is an addressee that has not acknowledged.
+        bool Waits(uint32_t w) const
+        {
+            return acked.empty() ? (w == to && missing > 0) : !acked[w];
+        }
     };
 
     /// A held copy's identity: (job index, round, addressee) and the pull's sequence number.
