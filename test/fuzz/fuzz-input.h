@@ -51,6 +51,29 @@ Undocumented(const std::exception& e)
     std::abort();
 }
 
+/// Runs `parse` under the contract: an exception of one of the Documented types is a refusal and
+/// must carry a message; any other exception is a bug.
+template<typename... Documented, typename Parse>
+void
+CheckContract(Parse&& parse)
+{
+    try
+    {
+        parse();
+    }
+    catch (const std::exception& e)
+    {
+        if ((... || (dynamic_cast<const Documented*>(&e) != nullptr)))
+        {
+            CheckMessage(e);
+        }
+        else
+        {
+            Undocumented(e);
+        }
+    }
+}
+
 } // namespace inasim_fuzz
 
 #endif /* INASIM_FUZZ_INPUT_H */

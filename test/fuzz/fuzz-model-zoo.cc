@@ -14,25 +14,12 @@
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    try
-    {
+    inasim_fuzz::CheckContract<std::runtime_error>([&] {
         ns3::ModelZoo zoo = ns3::ModelZoo::FromString(inasim_fuzz::Text(data, size), "fuzz.yaml");
         for (const std::string& name : zoo.Names())
         {
             (void)zoo.Get(name).TotalBytes();
         }
-    }
-    catch (const std::logic_error& e)
-    {
-        inasim_fuzz::Undocumented(e);
-    }
-    catch (const std::runtime_error& e)
-    {
-        inasim_fuzz::CheckMessage(e);
-    }
-    catch (const std::exception& e)
-    {
-        inasim_fuzz::Undocumented(e);
-    }
+    });
     return 0;
 }

@@ -24,18 +24,9 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     for (const auto& overrides : overrideSets)
     {
-        try
-        {
+        inasim_fuzz::CheckContract<ns3::ScenarioError>([&] {
             ns3::ScenarioLoader::LoadString(text, "fuzz.yaml", overrides);
-        }
-        catch (const ns3::ScenarioError& e)
-        {
-            inasim_fuzz::CheckMessage(e);
-        }
-        catch (const std::exception& e)
-        {
-            inasim_fuzz::Undocumented(e);
-        }
+        });
     }
     return 0;
 }

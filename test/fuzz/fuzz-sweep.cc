@@ -18,18 +18,9 @@
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    try
-    {
+    inasim_fuzz::CheckContract<ns3::ScenarioError>([&] {
         ns3::SweepExpander::ExpandString(inasim_fuzz::Text(data, size),
                                          INASIM_SOURCE_DIR "/examples/sweeps/fuzz.yaml");
-    }
-    catch (const ns3::ScenarioError& e)
-    {
-        inasim_fuzz::CheckMessage(e);
-    }
-    catch (const std::exception& e)
-    {
-        inasim_fuzz::Undocumented(e);
-    }
+    });
     return 0;
 }

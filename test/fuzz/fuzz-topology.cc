@@ -16,9 +16,9 @@
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    try
-    {
-        ns3::InaTopology t = ns3::InaTopology::FromString(inasim_fuzz::Text(data, size), "fuzz.topo");
+    inasim_fuzz::CheckContract<std::invalid_argument, std::runtime_error>([&] {
+        ns3::InaTopology t =
+            ns3::InaTopology::FromString(inasim_fuzz::Text(data, size), "fuzz.topo");
         // What the fabric reads next: every node's tier, level and links, every host's rack.
         for (uint32_t n = 0; n < t.GetNNodes(); ++n)
         {
@@ -30,22 +30,6 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 (void)t.RackOf(n);
             }
         }
-    }
-    catch (const std::invalid_argument& e)
-    {
-        inasim_fuzz::CheckMessage(e);
-    }
-    catch (const std::logic_error& e)
-    {
-        inasim_fuzz::Undocumented(e);
-    }
-    catch (const std::runtime_error& e)
-    {
-        inasim_fuzz::CheckMessage(e);
-    }
-    catch (const std::exception& e)
-    {
-        inasim_fuzz::Undocumented(e);
-    }
+    });
     return 0;
 }
