@@ -293,8 +293,17 @@ GridPlanner::Repair(const GridProblem& problem,
     Move trial;
     Move best;
     Score bestScore;
-    // Applies `move`, scores it, undoes it; keeps it if it beats the best so far.
+    // Applies `move`, scores it, undoes it; keeps it if it beats the best so far. A move to a
+    // target the worker's route (or the switch's route to the PS) no longer reaches is none:
+    // failed links give it no path, so stream counting alone would find it free.
     auto tryMove = [&](const Move& move) {
+        for (const auto& [i, b] : move)
+        {
+            if (!problem.Reaches(i, b) || (b != psTarget && !problem.SwitchReachesPs(b)))
+            {
+                return;
+            }
+        }
         std::vector<uint32_t> from;
         from.reserve(move.size());
         for (const auto& [i, b] : move)
