@@ -53,27 +53,8 @@ class JobRun : public TypedJobRun<SwitchMlProtocol, SwitchMlAgent>
     }
 };
 
-/// Runs until every job is done, or `limit` of simulated time.
-void
-RunJobs(std::vector<JobRun*> jobs, Time limit = Seconds(2))
-{
-    AllReduceRunner::RunAll({jobs.begin(), jobs.end()}, limit);
-}
-
-/// What installing `spec` on `fabric` threw, or "".
-std::string
-InstallError(Ptr<InaFabric> fabric, const JobSpec& spec)
-{
-    try
-    {
-        JobRun run(fabric, spec);
-    }
-    catch (const std::exception& e)
-    {
-        return e.what();
-    }
-    return "";
-}
+/// SwitchML's jobs here take at most 2 simulated seconds unless a test says otherwise.
+const JobsRunner RunJobs(2);
 
 /// The sum of a switch program's reason over the job's tree.
 uint64_t
@@ -230,7 +211,7 @@ class SwitchMlFloat16TestCase : public TestCase
         JobSpec bad;
         bad.hosts = Range(0, 2);
         bad.attributes = {{"WireFormat", "float16"}, {"Quantizer", "block-exponent"}};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(Star(2), bad),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(Star(2), bad),
                               "job j1 (switchml): attribute WireFormat float16 needs Quantizer "
                               "global: the switch converts half floats with the model's one "
                               "scaling factor (paper, Section 3.7)",
@@ -624,7 +605,7 @@ class SwitchMlSetupErrorTestCase : public TestCase
             b.name = "j2";
             b.hosts = {2, 3};
             b.attributes = {};
-            const std::string e = InstallError(fabric, b);
+            const std::string e = InstallError<JobRun>(fabric, b);
             NS_TEST_EXPECT_MSG_EQ(e,
                                   "job j2 (switchml): switch tor0: job j1 would get a share of 0 "
                                   "slots: the SwitchML pool has 1 slots for 2 jobs (jobs and "
@@ -633,7 +614,7 @@ class SwitchMlSetupErrorTestCase : public TestCase
                                   "fewer SwitchML jobs on this switch",
                                   "zero share");
             b.attributes = {{"PoolSize", "2"}};
-            const std::string e2 = InstallError(fabric, b);
+            const std::string e2 = InstallError<JobRun>(fabric, b);
             NS_TEST_EXPECT_MSG_EQ(
                 (e2.rfind("job j2 (switchml): switch tor0: the jobs here ask for 2 "
                           "slots but the SwitchML pool has 1 ",
@@ -641,7 +622,7 @@ class SwitchMlSetupErrorTestCase : public TestCase
                 0,
                 e2);
             b.attributes = {{"ElementsPerPacket", "64"}};
-            const std::string e3 = InstallError(fabric, b);
+            const std::string e3 = InstallError<JobRun>(fabric, b);
             NS_TEST_EXPECT_MSG_EQ(e3,
                                   "job j2 (switchml): switch tor0 already runs SwitchML with "
                                   "ElementsPerPacket 32 (installed by another job) but this job "
@@ -654,14 +635,14 @@ class SwitchMlSetupErrorTestCase : public TestCase
         JobSpec s;
         s.hosts = {0, 5};
         s.tiers = {};
-        const std::string e4 = InstallError(fatTree, s);
+        const std::string e4 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e4,
                               "job j1 (switchml): switch.ina_tiers is empty, but SwitchML "
                               "aggregates in switches; allow at least the workers' rack tier "
                               "(this topology's switch tiers: tor, agg, core)",
                               "no tier");
         s.tiers = {"tor"};
-        const std::string e5 = InstallError(fatTree, s);
+        const std::string e5 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e5,
                               "job j1 (switchml): its workers are under tor0, tor2 and no switch "
                               "of the tiers allowed to aggregate (ina_tiers: tor) above them is "
@@ -670,7 +651,7 @@ class SwitchMlSetupErrorTestCase : public TestCase
                               "workers in one rack",
                               "racks span, no higher tier");
         s.tiers = {"tor", "agg"};
-        const std::string e6 = InstallError(fatTree, s);
+        const std::string e6 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ((e6.find("no switch of the tiers allowed to aggregate (ina_tiers: "
                                        "tor, agg)") != std::string::npos),
                               true,
@@ -678,21 +659,21 @@ class SwitchMlSetupErrorTestCase : public TestCase
         s.tiers = {"tor"};
         s.hosts = {0, 1};
         s.attributes = {{"ElementsPerPacket", "48"}};
-        const std::string e7 = InstallError(fatTree, s);
+        const std::string e7 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e7,
                               "job j1 (switchml): attribute ElementsPerPacket is 48; expected 32 "
                               "(2019 paper) or 64 (NSDI'21)",
                               "packet size");
         s.attributes = {};
         s.jobId = 768;
-        const std::string e9 = InstallError(fatTree, s);
+        const std::string e9 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e9,
                               "job j1 (switchml): job id 768 is outside 1..767 (SwitchML's host "
                               "endpoint is 256 + job id)",
                               "job id range");
         s.jobId = 1;
         s.hosts = {1, 1};
-        const std::string e8 = InstallError(fatTree, s);
+        const std::string e8 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e8,
                               "job j1 (switchml): workers 0 and 1 are both on host 1; SwitchML "
                               "needs one worker per host (one endpoint per job)",
