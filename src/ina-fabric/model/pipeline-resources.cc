@@ -344,7 +344,7 @@ class FitCheck
             {
                 if (h.isTable)
                 {
-                    return;
+                    continue; // tables take no stateful ALU
                 }
                 e += first ? "" : ", ";
                 first = false;
@@ -362,7 +362,7 @@ class FitCheck
             {
                 if (!h.isTable)
                 {
-                    return;
+                    continue;
                 }
                 e += first ? "" : ", ";
                 first = false;
@@ -419,6 +419,47 @@ class FitCheck
     const std::string m_lastStage; //!< "N stages (0..N-1)", for placement errors
     const size_t m_candidate;      //!< the program being added (the last demand)
 };
+
+/// One program's part of the usage report: its totals, register arrays, tables and counters.
+nlohmann::json
+ProgramJson(const ProgramUsage& p)
+{
+    using nlohmann::json;
+    json arrays = json::array();
+    for (const RegisterArrayUsage& a : p.registerArrays)
+    {
+        arrays.push_back({{"name", a.name},
+                          {"entries", a.entries},
+                          {"width_bits", a.widthBits},
+                          {"lanes", a.lanes},
+                          {"first_stage", a.firstStage},
+                          {"last_stage", a.lastStage},
+                          {"sram_bytes", a.sramBytes},
+                          {"payload", a.payload}});
+    }
+    json tablesJson = json::array();
+    for (const TableUsage& t : p.tables)
+    {
+        tablesJson.push_back({{"name", t.name},
+                              {"entries", t.entries},
+                              {"key_bits", t.keyBits},
+                              {"value_bits", t.valueBits},
+                              {"stage", t.stage},
+                              {"sram_bytes", t.sramBytes}});
+    }
+    json counters = json::object();
+    for (size_t i = 0; i < p.counterNames.size() && i < p.counterValues.size(); ++i)
+    {
+        counters[p.counterNames[i]] = p.counterValues[i];
+    }
+    return {{"name", p.name},
+            {"protocol", p.protocol},
+            {"sram_bytes", p.sramBytes},
+            {"stateful_alus", p.statefulAlus},
+            {"register_arrays", arrays},
+            {"tables", tablesJson},
+            {"counters", counters}};
+}
 
 } // namespace
 
@@ -531,40 +572,7 @@ PipelineUsage::ToJson() const
     json programsJson = json::array();
     for (const ProgramUsage& p : programs)
     {
-        json arrays = json::array();
-        for (const RegisterArrayUsage& a : p.registerArrays)
-        {
-            arrays.push_back({{"name", a.name},
-                              {"entries", a.entries},
-                              {"width_bits", a.widthBits},
-                              {"lanes", a.lanes},
-                              {"first_stage", a.firstStage},
-                              {"last_stage", a.lastStage},
-                              {"sram_bytes", a.sramBytes},
-                              {"payload", a.payload}});
-        }
-        json tablesJson = json::array();
-        for (const TableUsage& t : p.tables)
-        {
-            tablesJson.push_back({{"name", t.name},
-                                  {"entries", t.entries},
-                                  {"key_bits", t.keyBits},
-                                  {"value_bits", t.valueBits},
-                                  {"stage", t.stage},
-                                  {"sram_bytes", t.sramBytes}});
-        }
-        json counters = json::object();
-        for (size_t i = 0; i < p.counterNames.size() && i < p.counterValues.size(); ++i)
-        {
-            counters[p.counterNames[i]] = p.counterValues[i];
-        }
-        programsJson.push_back({{"name", p.name},
-                                {"protocol", p.protocol},
-                                {"sram_bytes", p.sramBytes},
-                                {"stateful_alus", p.statefulAlus},
-                                {"register_arrays", arrays},
-                                {"tables", tablesJson},
-                                {"counters", counters}});
+        programsJson.push_back(ProgramJson(p));
     }
     j["programs"] = programsJson;
     j["counters"] = {{"packets", packets},
