@@ -33,6 +33,8 @@ constexpr uint8_t LOST = 1;
 constexpr uint8_t ACKED = 2;
 } // namespace
 
+// Longer than 80 lines on purpose: one Attribute per parameter of the transport's window, loss
+// recovery, timers and congestion control, each with its help and default.
 TypeId
 InaTransportSender::GetTypeId()
 {

@@ -37,6 +37,8 @@ static AggregationProtocolRegistry::Registrar g_switchml(
     "self-clocked slot window, shadow-copy loss recovery; 64 elements and block exponents of "
     "NSDI'21 as Attributes");
 
+// Longer than 80 lines on purpose: one Attribute per parameter of SwitchML's packet format, pool,
+// quantizer and timers, each with its help and default.
 TypeId
 SwitchMlProtocol::GetTypeId()
 {
