@@ -534,6 +534,33 @@ ReadTopLevel(const YAML::Node& root, const SweepReader& r, SweepPlan& plan, Swee
 }
 
 /// The swept dimensions: one per axis, one per zip group; `keyWhere` maps each key to its place.
+/// Throws unless the lists of zip group `d` (the node `group`, `label`) have one length: they
+/// move together.
+void
+CheckZipLengths(const Dimension& d,
+                const SweepReader& r,
+                const YAML::Node& group,
+                const std::string& label)
+{
+    for (size_t i = 1; i < d.keys.size(); ++i)
+    {
+        if (d.values[i].size() != d.values[0].size())
+        {
+            std::string sizes;
+            for (size_t j = 0; j < d.keys.size(); ++j)
+            {
+                sizes += (j ? ", " : "") + d.keys[j] + ": " + std::to_string(d.values[j].size()) +
+                         " values";
+            }
+            throw ScenarioError(r.Where(group),
+                                label,
+                                "the lists of a zip group move together and need the same "
+                                "length, got " +
+                                    sizes);
+        }
+    }
+}
+
 std::vector<Dimension>
 ReadDimensions(const SweepSections& sections,
                const SweepReader& r,
@@ -598,23 +625,7 @@ ReadDimensions(const SweepSections& sections,
             {
                 addKey(d, k, v, groupLabel + "." + k.Scalar());
             }
-            for (size_t i = 1; i < d.keys.size(); ++i)
-            {
-                if (d.values[i].size() != d.values[0].size())
-                {
-                    std::string sizes;
-                    for (size_t j = 0; j < d.keys.size(); ++j)
-                    {
-                        sizes += (j ? ", " : "") + d.keys[j] + ": " +
-                                 std::to_string(d.values[j].size()) + " values";
-                    }
-                    throw ScenarioError(r.Where(group),
-                                        groupLabel,
-                                        "the lists of a zip group move together and need the same "
-                                        "length, got " +
-                                            sizes);
-                }
-            }
+            CheckZipLengths(d, r, group, groupLabel);
             dims.push_back(std::move(d));
         }
     }
