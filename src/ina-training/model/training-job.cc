@@ -36,7 +36,7 @@ TrainingJob::GetTypeId()
                                           "Training iterations every worker runs.",
                                           UintegerValue(3),
                                           MakeUintegerAccessor(&TrainingJob::m_iterations),
-                                          MakeUintegerChecker<uint32_t>(1))
+                                          MakeUintegerChecker<uint32_t>(1, MAX_ITERATIONS))
                             .AddAttribute("Start",
                                           "When the workers start their first iteration.",
                                           TimeValue(Seconds(0)),
