@@ -91,22 +91,6 @@ class JobRun : public TypedJobRun<GridProtocol, GridAgent>
         }
         return 0;
     }
-
-    /// A reason summed over the job's switches.
-    uint64_t Reason(uint32_t r) const
-    {
-        uint64_t s = 0;
-        for (const auto& e : protocol->GetSwitches())
-        {
-            s += e.program->GetReasonCount(r);
-        }
-        return s;
-    }
-
-    double Counter(const std::string& name) const
-    {
-        return protocol->GetCounters().at(name);
-    }
 };
 
 /// The 8 workers and the PS of Fig. 1, C_s = 9 Gb/s as in the paper's example.

@@ -5,9 +5,9 @@
 #ifndef POOL_HEADER_H
 #define POOL_HEADER_H
 
-#include "ns3/ecn-codepoints.h"
 #include "ina-protocol-numbers.h"
 
+#include "ns3/ecn-codepoints.h"
 #include "ns3/ina-packet.h"
 
 #include <cstdint>
@@ -79,6 +79,12 @@ struct PoolHeader
         return (jobId << 16) | static_cast<uint32_t>(seq & 0xffff);
     }
 
+    /// \return the job id a Key() holds: whose aggregator it is
+    static constexpr uint32_t JobOfKey(uint32_t key)
+    {
+        return key >> 16;
+    }
+
     /// \return whether the packet saw congestion: its IP codepoint or the header's ECN flag
     bool CongestionSeen(const InaPacket* p) const
     {
@@ -87,6 +93,8 @@ struct PoolHeader
 };
 
 static_assert(sizeof(PoolHeader) <= InaPacket::HDR_BYTES, "PoolHeader must fit InaPacket");
+static_assert(PoolHeader::JobOfKey(PoolHeader::Key(0xffff, 0x12345)) == 0xffff,
+              "a key's job survives any fragment number");
 static_assert(PoolHeader::WIRE_BYTES == 306, "ATP's frame is 306 B (ESA paper, Section 7.1.1)");
 
 } // namespace ns3

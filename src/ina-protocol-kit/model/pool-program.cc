@@ -295,7 +295,7 @@ PoolProgram::LookupJob(const InaPacket* p, PipelinePass& pass, const PoolHeader*
     // into, or free, an aggregator a job it does not belong to holds (found by
     // fuzz-switch-packets: a key-0 packet left its values in a "free" aggregator, and the next
     // job to claim it got them in its sum).
-    return p->jobId <= MAX_JOB_ID && (h->jobIdAndSeq >> 16) == p->jobId &&
+    return p->jobId <= MAX_JOB_ID && PoolHeader::JobOfKey(h->jobIdAndSeq) == p->jobId &&
            h->psIndex < POOL_MAX_PS &&
            pass.Lookup(*m_table, JobTableKey(p->jobId, h->psIndex), entry);
 }
