@@ -101,6 +101,12 @@ class StreamCounter
         }
     }
 
+    /// \return whether worker i's stream to target a has a route to the PS (failed links)
+    bool Routed(uint32_t i, uint32_t a) const
+    {
+        return m_problem.Reaches(i, a) && (a == m_psTarget || m_problem.SwitchReachesPs(a));
+    }
+
     const std::vector<uint32_t>& GetAssignment() const
     {
         return m_assign;
@@ -293,6 +299,15 @@ struct BestMove
 void
 TryMove(StreamCounter& state, const Move& move, BestMove* best)
 {
+    // A move to a target the worker's route (or the switch's route to the PS) no longer reaches
+    // is none: failed links give it no path, so stream counting alone would find it free.
+    for (const auto& [i, b] : move)
+    {
+        if (!state.Routed(i, b))
+        {
+            return;
+        }
+    }
     std::vector<uint32_t> from;
     from.reserve(move.size());
     for (const auto& [i, b] : move)

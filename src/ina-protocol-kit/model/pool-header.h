@@ -66,8 +66,10 @@ struct PoolHeader
     uint8_t priority;         //!< ESA's priority; 0 in ATP
     uint16_t aggregatorIndex; //!< the aggregator at every switch on the way
     uint8_t psIndex;          //!< which of the job's parameter servers (see above)
-    uint8_t reserved;         //!< zero
-    uint32_t jobIdAndSeq;     //!< Key(): the aggregator's owner; 0 would mean "free"
+    /// Zero in ATP; ESA's control message kind; GRID's plan epoch (the controller's version of
+    /// the job's aggregation tree that the sender used: WorkerRoute::epoch).
+    uint8_t reserved;
+    uint32_t jobIdAndSeq; //!< Key(): the aggregator's owner; 0 would mean "free"
 
     /**
      * \param jobId 1..0xffff

@@ -262,6 +262,35 @@ PoolProgram::Find(uint32_t jobId, uint8_t psIndex) const
 }
 
 bool
+PoolProgram::RemoveJob(uint32_t jobId, uint8_t psIndex)
+{
+    NS_LOG_FUNCTION(this << jobId << +psIndex);
+    FcfsAggregatorPool* pool = GetMutableFcfsPool();
+    if (pool == nullptr)
+    {
+        throw std::runtime_error(GetName() + ": RemoveJob needs an aggregator pool that names its "
+                                             "holders' jobs (FcfsAggregatorPool)");
+    }
+    const auto it =
+        std::find_if(m_jobs.begin(), m_jobs.end(), [jobId, psIndex](const JobConfig& j) {
+            return j.jobId == jobId && j.psIndex == psIndex;
+        });
+    if (it == m_jobs.end())
+    {
+        return false;
+    }
+    m_jobs.erase(it);
+    // The table's values index m_jobs: lay them out again (a control-plane rewrite, rare).
+    m_table->Clear();
+    for (uint64_t i = 0; i < m_jobs.size(); ++i)
+    {
+        m_table->Insert(JobTableKey(m_jobs[i].jobId, m_jobs[i].psIndex), i);
+    }
+    pool->FreeJob(jobId);
+    return true;
+}
+
+bool
 PoolProgram::HasJob(uint32_t jobId, uint8_t psIndex) const
 {
     return std::any_of(m_jobs.begin(), m_jobs.end(), [jobId, psIndex](const JobConfig& j) {
