@@ -266,6 +266,45 @@ TEST(TopologyGenerators, InvalidArguments)
     EXPECT_THROW(InaTopology::FatTree(4, G100, {1000, -1}), std::invalid_argument);
 }
 
+// A mistyped size is refused before anything is allocated: a fat-tree of k=1000 died of
+// std::bad_alloc, a leaf-spine of 1.8e9 hosts took 2 GB and 14 s to fail the same way, and a
+// topology of more than MAX_SWITCHES switches would need over 1 GiB of routes.
+TEST(TopologyGenerators, SizeBounds)
+{
+    auto message = [](auto make) {
+        try
+        {
+            make();
+        }
+        catch (const std::exception& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(message([] {
+                  InaTopology::FatTree(1000, G100, G100);
+              }).find("has 251250000 nodes; a topology has at most 1048576"),
+              std::string::npos);
+    EXPECT_NE(message([] {
+                  InaTopology::LeafSpine(60000, 4, 30000, G100, G100);
+              }).find("has 1800060004 nodes; a topology has at most 1048576"),
+              std::string::npos);
+    EXPECT_NE(message([] {
+                  InaTopology::LeafSpine(16381, 4, 1, G100, G100);
+              }).find("has 16385 switches; a topology has at most 16384"),
+              std::string::npos);
+    // The largest fabric inasim is built for stays well within both bounds.
+    EXPECT_EQ(InaTopology::FatTree(48, G100, G100).GetNNodes(), 30528u);
+    EXPECT_EQ(InaTopology::LeafSpine(16380, 4, 1, G100, G100).GetNNodes(), 16380u + 16384u);
+    // A topology file is bounded as it is read, at the line that crosses the bound.
+    const std::string many = "defaults rate=100Gbps delay=1us\nswitch s0..s16384 tier=tor\n";
+    EXPECT_NE(message([&] {
+                  InaTopology::FromString(many, "mem.topo");
+              }).find("mem.topo:2: too many switches (a topology has at most 16384"),
+              std::string::npos);
+}
+
 // ---------------------------------------------------------------- address plan, accessors
 
 TEST(TopologyAddressPlan, FatTreeK4)

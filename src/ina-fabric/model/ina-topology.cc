@@ -23,15 +23,32 @@ namespace
 
 /// Routing tables store ports as uint16_t.
 constexpr uint32_t MAX_PORTS = 65535;
-/// Addresses with INA_MULTICAST_BIT set name multicast groups, so nodes stay below it.
-constexpr uint64_t MAX_NODES = 0x80000000u;
-/// Nodes a topology file may declare: about 35 times the largest fabric inasim is built for
-/// (a k=48 fat-tree, 30,528 nodes). A file beyond it is refused while it is read, before the
-/// parser has spent seconds and gigabytes on names: `./inasim fuzz` found a two-line file
-/// declaring 3.4 million hosts that took longer than 10 s to refuse.
-constexpr uint64_t MAX_FILE_NODES = 1u << 20;
+/// Nodes a topology file may declare: the bound of every topology (InaTopology::MAX_NODES). A
+/// file beyond it is refused while it is read, before the parser has spent seconds and gigabytes
+/// on names: `./inasim fuzz` found a two-line file declaring 3.4 million hosts that took longer
+/// than 10 s to refuse.
+constexpr uint64_t MAX_FILE_NODES = InaTopology::MAX_NODES;
 /// A single range (h0..hN) larger than this is almost certainly a typo.
 constexpr uint64_t MAX_RANGE = MAX_FILE_NODES;
+
+/// A generated topology of `hosts` hosts and `switches` switches is within InaTopology's bounds.
+void
+CheckSize(const std::string& what, uint64_t hosts, uint64_t switches)
+{
+    if (hosts + switches > InaTopology::MAX_NODES)
+    {
+        throw std::invalid_argument(what + " has " + std::to_string(hosts + switches) +
+                                    " nodes; a topology has at most " +
+                                    std::to_string(InaTopology::MAX_NODES));
+    }
+    if (switches > InaTopology::MAX_SWITCHES)
+    {
+        throw std::invalid_argument(what + " has " + std::to_string(switches) +
+                                    " switches; a topology has at most " +
+                                    std::to_string(InaTopology::MAX_SWITCHES) +
+                                    " (its routes take 4 B per pair of switches)");
+    }
+}
 
 void
 CheckLinkSpec(const InaTopology::LinkSpec& spec, const std::string& where)
@@ -264,6 +281,7 @@ class TopologyFileParser
 
     std::string m_source;
     std::vector<PNode> m_nodes;
+    uint64_t m_switches = 0; //!< switches declared so far
     std::unordered_map<std::string, uint32_t> m_byName;
     std::vector<PLink> m_links;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_linkLine; //!< switch pair -> line
@@ -484,6 +502,13 @@ TopologyFileParser::Declare(const std::string& name,
         Fail(line,
              "too many nodes (a topology file declares at most " + std::to_string(MAX_FILE_NODES) +
                  ")");
+    }
+    if (!isHost && ++m_switches > InaTopology::MAX_SWITCHES)
+    {
+        Fail(line,
+             "too many switches (a topology has at most " +
+                 std::to_string(InaTopology::MAX_SWITCHES) +
+                 ": its routes take 4 B per pair of switches)");
     }
     m_byName.emplace(name, static_cast<uint32_t>(m_nodes.size()));
     PNode n;
@@ -1049,12 +1074,10 @@ InaTopology::FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink, uint32_
                                     " ports");
     }
     const uint64_t k64 = k;
-    if (k64 * half * perTor + 5 * k64 * k64 / 4 >= MAX_NODES)
-    {
-        throw std::invalid_argument("InaTopology::FatTree: k=" + std::to_string(k) + " with " +
-                                    std::to_string(perTor) +
-                                    " hosts per ToR has more nodes than the address space holds");
-    }
+    CheckSize("InaTopology::FatTree: k=" + std::to_string(k) + " with " + std::to_string(perTor) +
+                  " hosts per ToR",
+              k64 * half * perTor,
+              5 * k64 * k64 / 4);
     const uint32_t nHosts = k * half * perTor;
     const uint32_t torBase = nHosts;
     const uint32_t aggBase = torBase + k * half;
@@ -1151,12 +1174,10 @@ InaTopology::LeafSpine(uint32_t leaves,
         throw std::invalid_argument("InaTopology::LeafSpine: a switch would have more than " +
                                     std::to_string(MAX_PORTS) + " ports");
     }
-    const uint64_t total = static_cast<uint64_t>(leaves) * hostsPerLeaf + leaves + spines;
-    if (total >= MAX_NODES)
-    {
-        throw std::invalid_argument(
-            "InaTopology::LeafSpine: more nodes than the address space holds");
-    }
+    CheckSize("InaTopology::LeafSpine: " + std::to_string(leaves) + " leaves of " +
+                  std::to_string(hostsPerLeaf) + " hosts and " + std::to_string(spines) + " spines",
+              static_cast<uint64_t>(leaves) * hostsPerLeaf,
+              static_cast<uint64_t>(leaves) + spines);
     const uint32_t nHosts = leaves * hostsPerLeaf;
     InaTopology t;
     t.m_nHosts = nHosts;

@@ -34,6 +34,20 @@ namespace ns3
 class InaTopology
 {
   public:
+    /**
+     * Nodes a topology may have: about 35 times the largest fabric inasim is built for (a k=48
+     * fat-tree, 30,528 nodes). Every node costs its name, adjacency and, once built, an ns-3
+     * Node with its devices, so a size beyond it (a mistyped k or leaf count) is refused before
+     * anything is allocated rather than exhausting memory.
+     */
+    static constexpr uint64_t MAX_NODES = uint64_t{1} << 20;
+    /**
+     * Switches a topology may have. The routing table keeps two uint16 matrices indexed by
+     * (switch, switch), 4 B per pair: 16,384 switches take 1 GiB (a k=48 fat-tree's 2,880 take
+     * 33 MB). Beyond it the routes alone would not fit the machines inasim runs on.
+     */
+    static constexpr uint64_t MAX_SWITCHES = uint64_t{1} << 14;
+
     /// Rate and one-way propagation delay of a kind of link.
     struct LinkSpec
     {
@@ -88,8 +102,8 @@ class InaTopology
      * rate), see Oversubscription(). GRID's evaluation, for example, puts 6 hosts under each ToR
      * of a k=8 fat-tree (1.5:1).
      * \param hostsPerTor hosts under each ToR; 0: k/2
-     * \throws std::invalid_argument unless k is even and >= 4, or if the result would not fit the
-     * address space or a ToR's ports.
+     * \throws std::invalid_argument unless k is even and >= 4, or if the result would have more
+     * than MAX_NODES nodes or MAX_SWITCHES switches, or a ToR more ports than it has.
      */
     static InaTopology FatTree(uint32_t k,
                                LinkSpec hostLink,
@@ -100,7 +114,8 @@ class InaTopology
      * Two tiers: `leaves` leaves ("leaf"), each with `hostsPerLeaf` hosts, and `spines` spines
      * ("spine"), every leaf linked to every spine. Oversubscription is set by the rates:
      * hostsPerLeaf * hostLink.rateBps / (spines * fabricLink.rateBps), see Oversubscription().
-     * \throws std::invalid_argument if a count is 0 or a leaf would have more than 65535 ports.
+     * \throws std::invalid_argument if a count is 0, a leaf would have more than 65535 ports, or
+     * the result more than MAX_NODES nodes or MAX_SWITCHES switches.
      */
     static InaTopology LeafSpine(uint32_t leaves,
                                  uint32_t spines,

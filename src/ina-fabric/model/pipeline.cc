@@ -182,23 +182,13 @@ Pipeline::DoDispose()
     NS_LOG_FUNCTION(this);
     m_recircEvent.Cancel();
     m_recircPending = false;
-    if (m_actions != nullptr)
-    {
-        for (uint64_t i = m_head; i != m_tail; ++i)
-        {
-            m_actions->GetPool().Free(Entry(i).packet);
-        }
-    }
+    // Packets still queued belong to the fabric's pool, which frees its blocks wholesale when the
+    // fabric goes, as for those on a link (InaNetDevice::DoDispose). They are not handed back one
+    // by one: at the end of a simulation the fabric may already be gone (the nodes that hold this
+    // pipeline are disposed last, by Simulator::Destroy), and Free would write into a freed pool.
     m_head = m_txHead = m_tail = 0;
     m_queuedBytes = 0;
     m_aggEvent.Cancel();
-    if (m_actions != nullptr)
-    {
-        for (uint64_t i = m_aggHead; i != m_aggTail; ++i)
-        {
-            m_actions->GetPool().Free(m_aggRing[i & (m_aggRing.size() - 1)].packet);
-        }
-    }
     m_aggHead = m_aggTail = 0;
     m_aggQueuedBytes = 0;
     for (auto& p : m_programs)

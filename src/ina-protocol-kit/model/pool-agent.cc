@@ -116,6 +116,10 @@ PoolAgent::DoSetup()
     m_fastRetransmit = m_protocol->GetFastRetransmit();
     m_rtoPs = m_protocol->GetRto().GetTimeStep();
     m_firstRtoPs = m_protocol->GetFirstRto().GetTimeStep();
+    // A worker that lost its whole burst (its link down, the switch rebooting) resends only when
+    // its FirstRto expires: until the silence has lasted that long, the others cannot tell a dead
+    // fabric from such a peer.
+    SetTimeoutGrace(m_protocol->GetFirstRto());
     uint64_t ring = 2;
     while (ring <= m_slots)
     {
@@ -255,7 +259,7 @@ PoolAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* va
         // A new burst: the other workers may not have reached this tensor yet.
         m_gotFirst = false;
         m_lastActivityPs = Simulator::Now().GetTimeStep();
-        m_lastResultPs = m_lastActivityPs;
+        NoteBurstStart();
     }
     SendNew();
     ArmTimer();
@@ -389,7 +393,6 @@ PoolAgent::Receive(InaPacket* p, uint32_t port)
         return;
     }
     NoteReceived();
-    m_lastResultPs = now;
     if (!m_gotFirst)
     {
         NoteFirstResult(now);
@@ -536,10 +539,8 @@ PoolAgent::OnTimer()
         return;
     }
     ++m_counters.timeouts;
-    // A worker that lost its whole burst (its link down, the switch rebooting) resends only when
-    // its FirstRto expires; until the silence has lasted that long, the others cannot tell a dead
-    // fabric from such a peer, so only the timeouts after it count towards MaxTimeouts.
-    if (now - m_lastResultPs >= m_firstRtoPs && NoteTimeout())
+    // Only the timeouts after FirstRto of silence count towards MaxTimeouts (SetTimeoutGrace).
+    if (NoteTimeout())
     {
         return; // MaxTimeouts in a row: given up, the timer stays off
     }

@@ -257,7 +257,6 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
     EventId m_timer;
     int64_t m_timerDuePs = 0;     //!< when the pending timer fires
     int64_t m_lastActivityPs = 0; //!< last arrival (or the start of the burst)
-    int64_t m_lastResultPs = 0;   //!< last fresh parameter (or the start of the burst)
     bool m_gotFirst = false;      //!< a parameter arrived in this burst
 };
 

@@ -6,6 +6,7 @@
 
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-units.h"
+#include "ns3/training-job.h"
 
 #include <algorithm>
 #include <cctype>
@@ -1173,9 +1174,10 @@ const Rules<ScenarioWorkload>&
 WorkloadRules()
 {
     using T = ScenarioWorkload;
-    static const Rules<T> rules = {StringField("model", &T::model),
-                                   BytesField("tensor_bytes", &T::tensorBytes),
-                                   UintField("iterations", &T::iterations, 1U)};
+    static const Rules<T> rules = {
+        StringField("model", &T::model),
+        BytesField("tensor_bytes", &T::tensorBytes),
+        UintField("iterations", &T::iterations, 1U, TrainingJob::MAX_ITERATIONS)};
     return rules;
 }
 
@@ -1780,6 +1782,31 @@ CheckUnique(const Scenario& s, const std::vector<V>& ids, const std::string& pat
     }
 }
 
+/// A built-in topology's size is within InaTopology's bounds, checked before it is built.
+void
+CheckTopologySize(const Scenario& s,
+                  const std::string& key,
+                  const std::string& what,
+                  uint64_t hosts,
+                  uint64_t switches)
+{
+    if (hosts + switches > InaTopology::MAX_NODES)
+    {
+        throw s.Error(key,
+                      what + " has " + std::to_string(hosts) + " hosts and " +
+                          std::to_string(switches) + " switches; a topology has at most " +
+                          std::to_string(InaTopology::MAX_NODES) + " nodes");
+    }
+    if (switches > InaTopology::MAX_SWITCHES)
+    {
+        throw s.Error(key,
+                      what + " has " + std::to_string(switches) +
+                          " switches; a topology has at most " +
+                          std::to_string(InaTopology::MAX_SWITCHES) +
+                          " (its routes take 4 B per pair of switches)");
+    }
+}
+
 void
 ValidateTopology(const Scenario& s)
 {
@@ -1808,6 +1835,12 @@ ValidateTopology(const Scenario& s)
         }
         hosts =
             static_cast<uint64_t>(t.k) * (t.k / 2) * (t.hostsPerTor == 0 ? t.k / 2 : t.hostsPerTor);
+        CheckTopologySize(s,
+                          t.hostsPerTor == 0 ? "topology.k"
+                                             : Blame(s, {"topology.hosts_per_tor", "topology.k"}),
+                          "a fat-tree of k=" + std::to_string(t.k),
+                          hosts,
+                          5 * static_cast<uint64_t>(t.k) * t.k / 4);
         break;
     case ScenarioTopology::Type::LEAF_SPINE:
         for (const auto& [key, value] : {std::make_pair("leaves", t.leaves),
@@ -1821,6 +1854,12 @@ ValidateTopology(const Scenario& s)
             }
         }
         hosts = static_cast<uint64_t>(t.leaves) * t.hostsPerLeaf;
+        CheckTopologySize(
+            s,
+            Blame(s, {"topology.leaves", "topology.hosts_per_leaf", "topology.spines"}),
+            "a leaf-spine of " + std::to_string(t.leaves) + " leaves",
+            hosts,
+            static_cast<uint64_t>(t.leaves) + t.spines);
         break;
     case ScenarioTopology::Type::FROM_FILE:
         break;
@@ -1960,11 +1999,52 @@ ValidateTraffic(const Scenario& s)
     }
 }
 
+/**
+ * A link_flap's failures, added to `*total` (those of the events before it), stay within
+ * ScenarioEvent::MAX_LINK_FLAP_FAILURES, and its last repair is a time the simulator can hold.
+ * The key named is the one that makes the count: `count`, or `period` with `until`.
+ */
+void
+ValidateFlapBound(const Scenario& s, size_t index, uint64_t* total)
+{
+    const ScenarioEvent& e = s.events[index];
+    const std::string path = "events." + std::to_string(index);
+    const uint64_t failures = e.GetFlapFailures();
+    const std::string key = path + (e.count > 0 ? ".count" : ".period");
+    const std::string made = e.count > 0 ? "count: " + std::to_string(e.count)
+                                         : "period " + InaUnits::FormatTime(e.periodPs) +
+                                               " from 'at' (" + InaUnits::FormatTime(e.atPs) +
+                                               ") to 'until' (" + InaUnits::FormatTime(e.untilPs) +
+                                               ") makes " + std::to_string(failures) + " failures";
+    if (failures > ScenarioEvent::MAX_LINK_FLAP_FAILURES - *total)
+    {
+        throw s.Error(key,
+                      "link_flap events may make at most " +
+                          std::to_string(ScenarioEvent::MAX_LINK_FLAP_FAILURES) +
+                          " failures in all (each is booked when the run is set up); " + made +
+                          (*total > 0
+                               ? ", after " + std::to_string(*total) + " in the events before it"
+                               : std::string()));
+    }
+    *total += failures;
+    // The last failure starts (failures - 1) periods after 'at' and ends down_for later.
+    const int64_t downFor = e.downForPs > 0 ? e.downForPs : e.periodPs / 2;
+    const __int128 lastUp =
+        static_cast<__int128>(e.atPs) + static_cast<__int128>(failures - 1) * e.periodPs + downFor;
+    if (lastUp > std::numeric_limits<int64_t>::max())
+    {
+        throw s.Error(key,
+                      "the flapping would last past the longest time the simulator can hold (" +
+                          InaUnits::FormatTime(std::numeric_limits<int64_t>::max()) + "); " + made);
+    }
+}
+
 /// What each kind of event needs; names are checked against the topology by the runner.
 void
 ValidateEvents(const Scenario& s)
 {
     using K = ScenarioEvent::Kind;
+    uint64_t flapFailures = 0; // of the link_flap events so far
     for (size_t i = 0; i < s.events.size(); ++i)
     {
         const ScenarioEvent& e = s.events[i];
@@ -2032,6 +2112,14 @@ ValidateEvents(const Scenario& s)
             throw s.Error(path + (given("down_for") ? ".down_for" : ""),
                           "a switch_reboot needs 'down_for' > 0, how long the switch is down");
         }
+        if (e.kind == K::SWITCH_REBOOT &&
+            e.downForPs > std::numeric_limits<int64_t>::max() - e.atPs)
+        {
+            throw s.Error(path + ".down_for",
+                          "the switch would come back after the longest time the simulator can "
+                          "hold (" +
+                              InaUnits::FormatTime(std::numeric_limits<int64_t>::max()) + ")");
+        }
         if (e.kind == K::LINK_FLAP)
         {
             if (e.periodPs <= 0)
@@ -2062,6 +2150,7 @@ ValidateEvents(const Scenario& s)
                               "expected a time after 'at' (" + InaUnits::FormatTime(e.atPs) +
                                   "), got " + InaUnits::FormatTime(e.untilPs));
             }
+            ValidateFlapBound(s, i, &flapFailures);
         }
         if (e.kind == K::LOSS)
         {

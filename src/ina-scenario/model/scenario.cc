@@ -210,6 +210,25 @@ ToString(ScenarioEvent::Kind kind)
     return "?";
 }
 
+uint64_t
+ScenarioEvent::GetFlapFailures() const
+{
+    if (kind != Kind::LINK_FLAP || periodPs <= 0)
+    {
+        return 0;
+    }
+    if (count > 0)
+    {
+        return count;
+    }
+    if (untilPs <= atPs)
+    {
+        return 0;
+    }
+    // Periods starting in [at, until), counted without forming at + n * period (no overflow).
+    return static_cast<uint64_t>(untilPs - atPs - 1) / static_cast<uint64_t>(periodPs) + 1;
+}
+
 bool
 operator==(const ScenarioPlanner& a, const ScenarioPlanner& b)
 {

@@ -5,6 +5,7 @@
 #include "aggregation-agent.h"
 
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -69,6 +70,10 @@ AggregationAgent::NotifyDone(uint64_t tensorId)
 bool
 AggregationAgent::NoteTimeout()
 {
+    if (m_timeoutGracePs > 0 && Simulator::Now().GetTimeStep() - m_lastHeardPs < m_timeoutGracePs)
+    {
+        return false; // within the grace: not counted (SetTimeoutGrace)
+    }
     if (m_gaveUp)
     {
         return true;
@@ -95,6 +100,19 @@ void
 AggregationAgent::NoteReceived()
 {
     m_timeoutsInARow = 0;
+    m_lastHeardPs = Simulator::Now().GetTimeStep();
+}
+
+void
+AggregationAgent::SetTimeoutGrace(Time grace)
+{
+    m_timeoutGracePs = grace.GetTimeStep();
+}
+
+void
+AggregationAgent::NoteBurstStart()
+{
+    m_lastHeardPs = Simulator::Now().GetTimeStep();
 }
 
 void

@@ -8,6 +8,7 @@
 #include "aggregation-protocol.h"
 
 #include "ns3/callback.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <cstdint>
@@ -88,8 +89,23 @@ class AggregationAgent : public Object
      * forever.
      */
     bool NoteTimeout();
-    /// Subclasses call this when something for this worker arrived: the row of timeouts ends.
+    /// Subclasses call this when something for this worker arrived: the row of timeouts ends,
+    /// and the silence SetTimeoutGrace measures starts again.
     void NoteReceived();
+
+    /**
+     * Timeouts count towards MaxTimeouts only once nothing has been received for `grace`
+     * (NoteReceived, or the start of a burst: NoteBurstStart); earlier ones return false from
+     * NoteTimeout without counting. For agents whose peers may stay silent that long for a
+     * reason other than a dead fabric: a pool worker that lost its whole burst resends only when
+     * its first-result timeout (FirstRto) expires, so until the silence has lasted that long the
+     * others cannot tell such a peer from a fabric that delivers nothing. 0 (the default): every
+     * timeout counts.
+     */
+    void SetTimeoutGrace(Time grace);
+    /// Subclasses call this when they start sending after being idle: the silence that
+    /// SetTimeoutGrace measures starts now.
+    void NoteBurstStart();
 
     /// Subclasses call this when a fresh piece of an aggregated result (`bytes` of tensor, a
     /// packet's payload) arrived.
@@ -117,6 +133,8 @@ class AggregationAgent : public Object
     Ptr<InaHost> m_host;
     DoneCallback m_done;
     uint32_t m_timeoutsInARow = 0;
+    int64_t m_timeoutGracePs = 0; //!< SetTimeoutGrace
+    int64_t m_lastHeardPs = 0;    //!< last NoteReceived or NoteBurstStart
     uint64_t m_resultBytes = 0;
     bool m_gaveUp = false;
     std::string m_giveUpReason;

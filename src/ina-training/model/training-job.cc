@@ -36,7 +36,7 @@ TrainingJob::GetTypeId()
                                           "Training iterations every worker runs.",
                                           UintegerValue(3),
                                           MakeUintegerAccessor(&TrainingJob::m_iterations),
-                                          MakeUintegerChecker<uint32_t>(1))
+                                          MakeUintegerChecker<uint32_t>(1, MAX_ITERATIONS))
                             .AddAttribute("Start",
                                           "When the workers start their first iteration.",
                                           TimeValue(Seconds(0)),
@@ -57,6 +57,14 @@ void
 TrainingJob::DoDispose()
 {
     m_workers.clear();
+    if (m_protocol != nullptr)
+    {
+        // The job made its protocol (ScenarioRunner, the fuzz target) or was given it, and is its
+        // last user. The protocol and its agents hold each other (and, through their contexts,
+        // the fabric): only an explicit Dispose breaks that cycle, so without it every
+        // simulation of a program that runs many leaked its whole fabric (1.5 MB for 7 hosts).
+        m_protocol->Dispose();
+    }
     m_protocol = nullptr;
     m_ctx.fabric = nullptr;
     Object::DoDispose();

@@ -35,6 +35,14 @@ namespace ns3
 class TrainingJob : public Object
 {
   public:
+    /**
+     * Iterations a job may run. The job keeps a record per iteration from the start (workers
+     * finished, end time) and the outputs a row per iteration; a mistyped count of billions
+     * died of std::bad_alloc while the job was set up. A million iterations of a packet-level
+     * all-reduce is far beyond any run one would simulate.
+     */
+    static constexpr uint32_t MAX_ITERATIONS = 1000000;
+
     static TypeId GetTypeId();
     TrainingJob();
     ~TrainingJob() override;

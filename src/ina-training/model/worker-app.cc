@@ -5,6 +5,7 @@
 #include "worker-app.h"
 
 #include "gradient-values.h"
+#include "job-attribute-error.h"
 #include "training-job.h"
 
 #include "ns3/abort.h"
@@ -127,6 +128,22 @@ FuseAndPartition(const ModelSpec& model, uint64_t fusionBytes, uint64_t partitio
         uint32_t layer;
         uint64_t bytes;
     };
+
+    const auto layers = static_cast<uint32_t>(model.layers.size());
+    // Refused before anything is planned: every partition is a piece, so the bytes over the
+    // partition size are a lower bound of the count (each fusion bucket may add one more).
+    const uint64_t totalBytes = model.TotalBytes();
+    const uint64_t atLeast =
+        partitionBytes == 0 ? 0 : totalBytes / partitionBytes + (totalBytes % partitionBytes != 0);
+    if (atLeast + layers > WorkerApp::MAX_PIECES)
+    {
+        throw JobAttributeError(
+            "PartitionBytes",
+            std::to_string(partitionBytes) + " B partitions cut an iteration's " +
+                std::to_string(totalBytes) + " B of gradients into " + std::to_string(atLeast) +
+                " or more pieces; a worker hands " + "at most " +
+                std::to_string(WorkerApp::MAX_PIECES) + " per iteration; use larger partitions");
+    }
 
     std::vector<WorkerApp::Piece> ready;
     std::vector<Segment> bucket;

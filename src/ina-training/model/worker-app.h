@@ -65,6 +65,14 @@ class WorkerApp : public Application
         ITERATION  //!< one per iteration, before its first piece
     };
 
+    /**
+     * Pieces one iteration may be cut into. Each is planned ahead (PlanIteration) and tracked by
+     * the agents while it is out, so the count is memory: `PartitionBytes: 4` on a 1 TB tensor
+     * asked for 2.5e11 pieces and died of std::bad_alloc after 40 s. 4,194,304 pieces is 4 KB
+     * partitions of a 16 GB model.
+     */
+    static constexpr uint64_t MAX_PIECES = uint64_t{1} << 22;
+
     /// One piece of an iteration's gradients.
     struct Piece
     {
@@ -126,6 +134,8 @@ class WorkerApp : public Application
      * \return the pieces
      * \throws std::invalid_argument if the model has no layers, or BYTESCHEDULER has no positive
      *         rate
+     * \throws JobAttributeError (PartitionBytes) if the iteration would have more than
+     *         MAX_PIECES pieces
      */
     static std::vector<Piece> PlanIteration(const ModelSpec& model,
                                             uint64_t fusionBytes,

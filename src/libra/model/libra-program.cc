@@ -98,23 +98,12 @@ LibraProgram::~LibraProgram() = default;
 void
 LibraProgram::DoDispose()
 {
-    for (auto& [key, h] : m_held)
-    {
-        if (h.copy != nullptr && IsInstalled() && GetPipeline()->GetActions() != nullptr)
-        {
-            GetPool().Free(h.copy);
-        }
-        h.copy = nullptr;
-    }
+    // The held copies (and those of a frozen job's state) belong to the fabric's pool, which
+    // frees its blocks wholesale; at the end of a simulation the fabric may be gone before the
+    // switch that holds this program is disposed (Pipeline::DoDispose), so they are not handed
+    // back one by one.
     m_held.clear();
     m_heldFifo.clear();
-    for (Job& j : m_jobs)
-    {
-        if (j.frozenState && IsInstalled() && GetPipeline()->GetActions() != nullptr)
-        {
-            FreeState(*j.frozenState);
-        }
-    }
     m_jobs.clear();
     SwitchProgram::DoDispose();
 }
