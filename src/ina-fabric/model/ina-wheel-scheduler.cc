@@ -59,6 +59,19 @@ InaWheelScheduler::MarkEmpty(uint32_t slot) const
 }
 
 void
+InaWheelScheduler::Append(uint32_t slot, const Event& ev) const
+{
+    auto& v = m_slots[slot];
+    if (v.capacity() == 0 && !m_spare.empty())
+    {
+        v.swap(m_spare.back());
+        m_spare.pop_back();
+    }
+    v.push_back(ev);
+    MarkNonEmpty(slot);
+}
+
+void
 InaWheelScheduler::Insert(const Event& ev)
 {
     const uint64_t b = BucketOf(ev);
@@ -67,17 +80,14 @@ InaWheelScheduler::Insert(const Event& ev)
     {
         // Due in the bucket being drained (or, after PeekNext turned the wheel past now, before
         // it: the heap still hands it out first).
+        Append(SlotOf(m_current), ev);
         auto& cur = m_slots[SlotOf(m_current)];
-        cur.push_back(ev);
         std::push_heap(cur.begin(), cur.end(), LATER);
-        MarkNonEmpty(SlotOf(m_current));
         return;
     }
     if (b - m_current < BUCKETS)
     {
-        const uint32_t slot = SlotOf(b);
-        m_slots[slot].push_back(ev);
-        MarkNonEmpty(slot);
+        Append(SlotOf(b), ev);
         return;
     }
     m_overflow.push_back(ev);
@@ -132,9 +142,7 @@ InaWheelScheduler::Advance() const
     // The span now reaches further: take in what the overflow holds for it.
     while (!m_overflow.empty() && BucketOf(m_overflow.front()) - m_current < BUCKETS)
     {
-        const uint32_t slot = SlotOf(BucketOf(m_overflow.front()));
-        m_slots[slot].push_back(m_overflow.front());
-        MarkNonEmpty(slot);
+        Append(SlotOf(BucketOf(m_overflow.front())), m_overflow.front());
         std::pop_heap(m_overflow.begin(), m_overflow.end(), LATER);
         m_overflow.pop_back();
     }
@@ -168,6 +176,10 @@ InaWheelScheduler::RemoveNext()
     if (cur.empty())
     {
         MarkEmpty(SlotOf(m_current));
+        // Its storage goes to the next bucket to fill, still in the cache, instead of waiting a
+        // whole turn of the wheel.
+        m_spare.emplace_back();
+        m_spare.back().swap(cur);
     }
     --m_size;
     return ev;

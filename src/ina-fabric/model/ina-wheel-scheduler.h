@@ -26,7 +26,7 @@ namespace ns3
  * picosecond resolution, more than a link's propagation and serialization) is appended to its
  * bucket, and only the bucket being drained is kept as a heap, of the few tens of events due in
  * the same nanosecond. Later events wait in the overflow heap and move into the wheel as it
- * turns.
+ * turns. A drained bucket hands its storage to the next bucket that fills.
  *
  * Order is ns-3's: by time stamp, then by the event's uid (the order they were scheduled in),
  * exactly as every other ns-3 scheduler, so a run gives the same results with any of them.
@@ -68,6 +68,8 @@ class InaWheelScheduler : public Scheduler
     /// wheel's span; UINT64_MAX if every other bucket is empty.
     uint64_t NextNonEmpty() const;
 
+    /// Add `ev` to a bucket, unordered; an empty bucket takes its storage from m_spare.
+    void Append(uint32_t slot, const Event& ev) const;
     void MarkNonEmpty(uint32_t slot) const;
     void MarkEmpty(uint32_t slot) const;
 
@@ -78,8 +80,11 @@ class InaWheelScheduler : public Scheduler
     mutable std::vector<std::vector<Event>> m_slots; //!< BUCKETS buckets
     mutable std::vector<uint64_t> m_nonEmpty;        //!< a bit per slot: it holds an event
     mutable std::vector<Event> m_overflow;           //!< min-heap of events beyond the wheel
-    mutable uint64_t m_current = 0;                  //!< absolute number of the bucket drained
-    uint64_t m_size = 0;                             //!< pending events, wheel and overflow
+    /// Storage of drained buckets, most recent last: a bucket's storage lives only while the
+    /// bucket holds events, so the wheel's memory follows the events pending (and stays warm).
+    mutable std::vector<std::vector<Event>> m_spare;
+    mutable uint64_t m_current = 0; //!< absolute number of the bucket drained
+    uint64_t m_size = 0;            //!< pending events, wheel and overflow
 };
 
 } // namespace ns3
