@@ -130,3 +130,46 @@ TEST(GridProblemFailedLinks, RoutesGoAroundAndCutTargetsAreUnreachable)
     const GridPlan plan = GridPlanner().Plan(cut);
     EXPECT_EQ(plan.lpBoundBps, 0.0);
 }
+
+TEST(GridProblemFailedLinks, PlansAvoidAFailedSwitch)
+{
+    // Two leaves of three workers, the PS on a third leaf, two spines that may aggregate; spine
+    // a1 fails (every link of it down). Before the repair step checked reachability it moved
+    // workers to a1, whose (empty) routes cost nothing in stream counting, and MakePlan then
+    // threw for the missing route.
+    const InaTopology t = InaTopology::FromString("# inasim topology v1\n"
+                                                  "defaults rate=10Gbps delay=1us\n"
+                                                  "switch l1..l3 tier=tor\n"
+                                                  "switch a1..a2 tier=agg\n"
+                                                  "host w1..w3 attach=l1\n"
+                                                  "host w4..w6 attach=l2\n"
+                                                  "host ps attach=l3\n"
+                                                  "link l1 a1\nlink l1 a2\nlink l2 a1\n"
+                                                  "link l2 a2\nlink l3 a1\nlink l3 a2\n",
+                                                  "two-spines.topo");
+    const uint32_t a1 = t.FindNode("a1");
+    std::vector<bool> failed(t.GetNLinks(), false);
+    for (uint32_t l = 0; l < t.GetNLinks(); ++l)
+    {
+        failed[l] = t.GetLink(l).a == a1 || t.GetLink(l).b == a1;
+    }
+    std::vector<uint32_t> workers;
+    for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6"})
+    {
+        workers.push_back(t.FindNode(w));
+    }
+    const std::vector<GridProblem::ProgrammableSwitch> sw{{a1, 40 * G}, {t.FindNode("a2"), 40 * G}};
+    const GridProblem p(t, workers, t.FindNode("ps"), sw, 0, 0, failed);
+    for (uint32_t seed = 1; seed <= 8; ++seed)
+    {
+        GridPlanner::Options o;
+        o.seed = seed;
+        GridPlan plan;
+        ASSERT_NO_THROW(plan = GridPlanner(o).Plan(p)) << "seed " << seed;
+        EXPECT_GT(plan.achievedBps, 0.0) << "seed " << seed;
+        for (const GridPlan::WorkerRoute& w : plan.workers)
+        {
+            EXPECT_NE(w.node, a1) << "seed " << seed;
+        }
+    }
+}

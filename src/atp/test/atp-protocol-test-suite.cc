@@ -41,14 +41,7 @@ namespace
 
 using namespace ns3::tests;
 
-/// What a test asks of one job (100 kB tensors unless it says otherwise).
-struct JobSpec : AllReduceRunner::Spec
-{
-    JobSpec()
-    {
-        tensorBytes = {100000};
-    }
-};
+using JobSpec = SmallJobSpec;
 
 /// One ATP job, and ATP's counters summed over its servers and switches.
 class JobRun : public TypedJobRun<AtpProtocol, AtpAgent>
@@ -70,17 +63,6 @@ class JobRun : public TypedJobRun<AtpProtocol, AtpAgent>
         return s;
     }
 
-    /// A switch reason summed over the job's switches.
-    uint64_t Reason(AtpProgram::Reason r) const
-    {
-        uint64_t s = 0;
-        for (const auto& e : protocol->GetSwitches())
-        {
-            s += e.program->GetReasonCount(r);
-        }
-        return s;
-    }
-
     /// Fragments one worker sends for the tensors (no resends).
     uint64_t Fragments() const
     {
@@ -93,27 +75,8 @@ class JobRun : public TypedJobRun<AtpProtocol, AtpAgent>
     }
 };
 
-/// Runs until every job is done, or `limit` of simulated time.
-void
-RunJobs(const std::vector<JobRun*>& jobs, Time limit = Seconds(2))
-{
-    AllReduceRunner::RunAll({jobs.begin(), jobs.end()}, limit);
-}
-
-/// What installing `spec` on `fabric` threw, or "".
-std::string
-InstallError(Ptr<InaFabric> fabric, const JobSpec& spec)
-{
-    try
-    {
-        JobRun run(fabric, spec);
-    }
-    catch (const std::exception& e)
-    {
-        return e.what();
-    }
-    return "";
-}
+/// ATP's jobs here take at most 2 simulated seconds unless a test says otherwise.
+const JobsRunner RunJobs(2);
 
 /// Drops chosen parameter packets on their way into one worker's agent.
 class ResultDropper : public InaPacketSink
@@ -890,25 +853,25 @@ class AtpSetupErrorTestCase : public TestCase
         JobSpec s;
         s.hosts = {0, 1};
         s.ps = {};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (atp): the job has 0 parameter servers; ATP needs 1..4 "
                               "(ps_hosts; its header's PS index has 2 bits)",
                               "no PS");
         s.ps = {1};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (atp): parameter server 0 shares host 1 with another worker "
                               "or parameter server of the job (ATP binds one endpoint per job and "
                               "host)",
                               "PS on a worker");
         s.ps = {2};
         s.jobId = 5000;
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (atp): job id 5000 is outside 1..4095 (ATP endpoints are "
                               "28672 + job id)",
                               "job id");
         s.jobId = 1;
         s.tiers = {};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (atp): no switch would aggregate its gradients: ATP "
                               "aggregates at rack switches (the workers' and the parameter "
                               "server's, tier 'tor') but switch.ina_tiers allows []; add the rack "
@@ -917,25 +880,25 @@ class AtpSetupErrorTestCase : public TestCase
         s.tiers = {"tor"};
         s.hosts = Range(0, 32);
         s.ps = {33};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (atp): 32 of its workers are under switch tor0; ATP's 5-bit "
                               "fanInDegree0 and bitmap allow 31 per switch",
                               "32 in a rack");
         s.hosts = {0, 1};
         s.ps = {2};
         s.attributes = {{"MaxWindow", "300"}, {"HashRange", "200"}};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (atp): attribute MaxWindow is 300 slots but the hash range "
                               "has 200 aggregators; each slot of a job needs an aggregator of its "
                               "own",
                               "slots beyond the range");
         s.attributes = {{"HashRange", "30000"}};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (atp): attribute HashRange is 30000 but the smallest ATP "
                               "pool on the job's switches has 20000 aggregators",
                               "range beyond the pool");
         s.attributes = {{"InitialWindow", "5"}, {"MinWindow", "12"}};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (atp): windows MinWindow 12 <= InitialWindow 5 <= MaxWindow "
                               "1200 do not hold",
                               "windows");
@@ -943,14 +906,14 @@ class AtpSetupErrorTestCase : public TestCase
                               0,
                               "nothing installed by a refused job");
         s.attributes = {{"PoolSize", "8000"}};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, s), "", "fine alone");
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, s), "", "fine alone");
         JobSpec t = s;
         t.jobId = 2;
         t.name = "j2";
         t.hosts = {3, 4};
         t.ps = {5};
         t.attributes = {{"PoolSize", "9000"}};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(fabric, t),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(fabric, t),
                               "job j2 (atp): switch tor0 already runs ATP with PoolSize 8000 "
                               "(installed by another job) but this job asks for 9000; ATP jobs "
                               "share one pool per switch and must agree on its size",

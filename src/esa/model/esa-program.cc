@@ -512,7 +512,7 @@ EsaProgram::Evict(InaPacket* p,
     h->flags =
         static_cast<uint8_t>((ecnBefore ? PoolHeader::FLAG_ECN : 0) | PoolHeader::FLAG_COLLISION);
     EsaHeader::SetKind(h, EsaHeader::EVICTED);
-    p->jobId = KeyOf(claim.before) >> 16;
+    p->jobId = PoolHeader::JobOfKey(KeyOf(claim.before));
     p->seq = holderSeq;
     pass.Recirculate();
 }

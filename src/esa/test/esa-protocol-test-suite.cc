@@ -39,17 +39,10 @@ namespace
 
 using namespace ns3::tests;
 
-/// What a test asks of one job (100 kB tensors unless it says otherwise).
-struct JobSpec : AllReduceRunner::Spec
-{
-    JobSpec()
-    {
-        tensorBytes = {100000};
-    }
-};
+using JobSpec = SmallJobSpec;
 
-/// One ESA job, and ESA's counters. Tensor t is piece t of iteration 1, as WorkerApp numbers
-/// them (ESA maps pieces to layers).
+/// One ESA job. Tensor t is piece t of iteration 1, as WorkerApp numbers them (ESA maps pieces
+/// to layers).
 class JobRun : public TypedJobRun<EsaProtocol, EsaAgent>
 {
   public:
@@ -57,44 +50,10 @@ class JobRun : public TypedJobRun<EsaProtocol, EsaAgent>
         : TypedJobRun(fabric, "ns3::EsaProtocol", spec)
     {
     }
-
-    /// A switch reason summed over the job's switches.
-    uint64_t Reason(uint32_t r) const
-    {
-        uint64_t s = 0;
-        for (const auto& e : protocol->GetSwitches())
-        {
-            s += e.program->GetReasonCount(r);
-        }
-        return s;
-    }
-
-    /// A protocol counter.
-    double Counter(const std::string& name) const
-    {
-        return protocol->GetCounters().at(name);
-    }
 };
 
-void
-RunJobs(const std::vector<JobRun*>& jobs, Time limit = Seconds(5))
-{
-    AllReduceRunner::RunAll({jobs.begin(), jobs.end()}, limit);
-}
-
-std::string
-InstallError(Ptr<InaFabric> fabric, const JobSpec& spec)
-{
-    try
-    {
-        JobRun run(fabric, spec);
-    }
-    catch (const std::exception& e)
-    {
-        return e.what();
-    }
-    return "";
-}
+/// ESA's jobs here take at most 5 simulated seconds unless a test says otherwise.
+const JobsRunner RunJobs(5);
 
 /// A small pool the jobs must share: 64 aggregators, windows of at most 32 fragments.
 std::vector<std::pair<std::string, std::string>>
@@ -434,15 +393,17 @@ class EsaSetupErrorTestCase : public TestCase
             Ptr<InaFabric> fabric = Star(6);
             JobSpec bad = s;
             bad.attributes = {{"Layers", "2"}, {"TensorLayers", "2,x"}};
-            const std::string e = InstallError(fabric, bad);
+            const std::string e = InstallError<JobRun>(fabric, bad);
             NS_TEST_ASSERT_MSG_EQ(contains(e, "TensorLayers is '2,x'"), true, e);
             bad.attributes = {{"Layers", "2"}, {"TensorLayers", "3,1"}};
-            const std::string f = InstallError(fabric, bad);
+            const std::string f = InstallError<JobRun>(fabric, bad);
             NS_TEST_ASSERT_MSG_EQ(contains(f, "TensorLayers names layer 3 but Layers is 2"),
                                   true,
                                   f);
             bad.attributes = {{"PriorityScale", "0s"}};
-            NS_TEST_ASSERT_MSG_EQ(contains(InstallError(fabric, bad), "PriorityScale"), true, "");
+            NS_TEST_ASSERT_MSG_EQ(contains(InstallError<JobRun>(fabric, bad), "PriorityScale"),
+                                  true,
+                                  "");
             Simulator::Destroy();
         }
         {
@@ -454,7 +415,7 @@ class EsaSetupErrorTestCase : public TestCase
             b.jobId = 2;
             b.hosts = {3, 4};
             b.ps = {5};
-            const std::string e = InstallError(fabric, b);
+            const std::string e = InstallError<JobRun>(fabric, b);
             NS_TEST_ASSERT_MSG_EQ(contains(e, "must agree on Preemption"), true, e);
             Simulator::Destroy();
         }

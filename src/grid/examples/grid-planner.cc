@@ -23,6 +23,7 @@
 #include "ns3/command-line.h"
 #include "ns3/grid-baselines.h"
 #include "ns3/grid-problem.h"
+#include "ns3/ina-list-option.h"
 #include "ns3/ina-split-mix.h"
 #include "ns3/ina-topology.h"
 
@@ -47,31 +48,6 @@ const std::string kDefaultFig1 = std::string(INASIM_TOPOLOGY_DIR) + "/grid-fig1.
 #else
 const std::string kDefaultFig1 = "topologies/grid-fig1.topo";
 #endif
-
-/// \return the positive integers of a comma-separated list; throws naming the option otherwise
-std::vector<uint32_t>
-ParseList(const std::string& text, const std::string& option)
-{
-    std::vector<uint32_t> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (item.empty() || item.size() > 9 ||
-            item.find_first_not_of("0123456789") != std::string::npos || std::stoul(item) == 0)
-        {
-            throw std::invalid_argument("--" + option + "=" + text +
-                                        ": expected comma-separated positive integers, got '" +
-                                        item + "'");
-        }
-        out.push_back(static_cast<uint32_t>(std::stoul(item)));
-    }
-    if (out.empty())
-    {
-        throw std::invalid_argument("--" + option + " is empty");
-    }
-    return out;
-}
 
 /// Uniform on [0, 1) from the top 53 bits (the same on every platform).
 double
@@ -480,7 +456,7 @@ main(int argc, char* argv[])
             }
             return RunSweep(scenario,
                             programmable,
-                            ParseList(workersText, "workers"),
+                            InaParsePositiveList(workersText, "workers"),
                             seeds,
                             options,
                             variants);

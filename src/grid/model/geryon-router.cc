@@ -140,32 +140,38 @@ Evaluate(const GridProblem& problem, const std::vector<uint32_t>& load, bool nam
     return s;
 }
 
-} // namespace
-
-GeryonRouter::Result
-GeryonRouter::Route(const GridProblem& problem)
+/**
+ * Every worker's candidate paths to the PS (its default route first, then simple paths at most
+ * one hop longer), the one each uses, and the streams per directed edge those choices make.
+ */
+struct PathChoice
 {
-    const InaTopology& topo = problem.GetTopology();
-    const uint32_t n = problem.GetNWorkers();
-    const uint32_t ps = problem.GetPs();
-    std::vector<std::vector<Candidate>> candidates(n);
-    for (uint32_t i = 0; i < n; ++i)
+    explicit PathChoice(const GridProblem& problem)
+        : candidates(problem.GetNWorkers())
+        , choice(problem.GetNWorkers(), 0)
+        , load(problem.GetNEdges(), 0)
     {
-        const uint32_t host = problem.GetWorker(i);
-        candidates[i].push_back(MakeCandidate(topo, problem.RouteNodes(host, ps)));
-        std::vector<uint32_t> path{host};
-        Extend(problem, problem.GetRouting().Distance(host, ps) + 1, path, candidates[i]);
-    }
-    std::vector<uint32_t> choice(n, 0);
-    std::vector<uint32_t> load(problem.GetNEdges(), 0);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        for (uint32_t e : candidates[i][0].edges)
+        const uint32_t ps = problem.GetPs();
+        for (uint32_t i = 0; i < candidates.size(); ++i)
         {
-            ++load[e];
+            const uint32_t host = problem.GetWorker(i);
+            candidates[i].push_back(
+                MakeCandidate(problem.GetTopology(), problem.RouteNodes(host, ps)));
+            std::vector<uint32_t> path{host};
+            Extend(problem, problem.GetRouting().Distance(host, ps) + 1, path, candidates[i]);
+        }
+        for (uint32_t i = 0; i < candidates.size(); ++i)
+        {
+            for (uint32_t e : candidates[i][0].edges)
+            {
+                ++load[e];
+            }
         }
     }
-    auto move = [&](uint32_t i, uint32_t to) {
+
+    /// Worker i takes its candidate `to`.
+    void Move(uint32_t i, uint32_t to)
+    {
         for (uint32_t e : candidates[i][choice[i]].edges)
         {
             --load[e];
@@ -175,56 +181,80 @@ GeryonRouter::Route(const GridProblem& problem)
         {
             ++load[e];
         }
-    };
+    }
+
+    std::vector<std::vector<Candidate>> candidates; //!< per worker
+    std::vector<uint32_t> choice;                   //!< per worker: the candidate in use
+    std::vector<uint32_t> load;                     //!< streams per directed edge
+};
+
+/**
+ * The one move, of a worker whose path crosses an edge at the common rate of `now` to another of
+ * its candidates, that beats `now` most, as (worker, candidate); (workers, 0) if none does.
+ */
+std::pair<uint32_t, uint32_t>
+BestMove(const GridProblem& problem, PathChoice& paths, const Score& now)
+{
+    const uint32_t n = problem.GetNWorkers();
+    Score best = now;
+    uint32_t bestWorker = n;
+    uint32_t bestTo = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const std::vector<uint32_t>& mine = paths.candidates[i][paths.choice[i]].edges;
+        const bool onBottleneck = std::any_of(mine.begin(), mine.end(), [&](uint32_t e) {
+            return problem.GetEdgeCapacityBps(e) / paths.load[e] <= now.lambda * (1 + kRelTol);
+        });
+        if (!onBottleneck)
+        {
+            continue;
+        }
+        const uint32_t from = paths.choice[i];
+        for (uint32_t c = 0; c < paths.candidates[i].size(); ++c)
+        {
+            if (c == from)
+            {
+                continue;
+            }
+            paths.Move(i, c);
+            const Score s = Evaluate(problem, paths.load, false);
+            paths.Move(i, from);
+            if (s.Beats(best))
+            {
+                best = s;
+                bestWorker = i;
+                bestTo = c;
+            }
+        }
+    }
+    return {bestWorker, bestTo};
+}
+
+} // namespace
+
+GeryonRouter::Result
+GeryonRouter::Route(const GridProblem& problem)
+{
+    const uint32_t n = problem.GetNWorkers();
+    PathChoice paths(problem);
     // Each accepted move raises lambda or lowers the tight edges at the same lambda, so the
     // search ends; the bound only guards against rounding noise.
     for (uint32_t step = 0; step < 4 * n * MAX_CANDIDATES; ++step)
     {
-        const Score now = Evaluate(problem, load, false);
-        Score best = now;
-        uint32_t bestWorker = n;
-        uint32_t bestTo = 0;
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            const std::vector<uint32_t>& mine = candidates[i][choice[i]].edges;
-            const bool onBottleneck = std::any_of(mine.begin(), mine.end(), [&](uint32_t e) {
-                return problem.GetEdgeCapacityBps(e) / load[e] <= now.lambda * (1 + kRelTol);
-            });
-            if (!onBottleneck)
-            {
-                continue;
-            }
-            const uint32_t from = choice[i];
-            for (uint32_t c = 0; c < candidates[i].size(); ++c)
-            {
-                if (c == from)
-                {
-                    continue;
-                }
-                move(i, c);
-                const Score s = Evaluate(problem, load, false);
-                move(i, from);
-                if (s.Beats(best))
-                {
-                    best = s;
-                    bestWorker = i;
-                    bestTo = c;
-                }
-            }
-        }
-        if (bestWorker == n)
+        const auto [worker, to] = BestMove(problem, paths, Evaluate(problem, paths.load, false));
+        if (worker == n)
         {
             break;
         }
-        move(bestWorker, bestTo);
+        paths.Move(worker, to);
     }
     Result r;
-    const Score final = Evaluate(problem, load, true);
+    const Score final = Evaluate(problem, paths.load, true);
     r.lambdaBps = final.lambda;
     r.bottleneck = final.bottleneck;
     for (uint32_t i = 0; i < n; ++i)
     {
-        r.paths.push_back(candidates[i][choice[i]].nodes);
+        r.paths.push_back(paths.candidates[i][paths.choice[i]].nodes);
     }
     return r;
 }

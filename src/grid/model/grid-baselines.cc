@@ -137,128 +137,185 @@ GridBaselines::SwitchMl(const GridProblem& problem, bool withLinks)
     return GridPlanner::MakePlan(problem, SwitchMlAssignment(problem), withLinks).Rates();
 }
 
-GridBaselines::AtpLoads
-GridBaselines::AtpAt(const GridProblem& problem, double lambdaBps, bool withLinks)
+namespace
 {
-    const uint32_t nWorkers = problem.GetNWorkers();
-    const uint32_t nSwitches = problem.GetNSwitches();
-    const uint32_t psTarget = problem.GetPsTarget();
-    const uint32_t ps = problem.GetPs();
 
-    // The programmable switches on each worker's default route, in route order, with the
-    // position of the edge entering each.
+/// The programmable switches on the workers' default routes to the PS, for ATP's fluid model.
+struct AtpRoutes
+{
+    /// A programmable switch on a route, with the position of the edge entering it.
     struct OnPath
     {
         uint32_t edgePos;
         uint32_t sw;
     };
 
-    std::vector<std::vector<OnPath>> on(nWorkers);
-    std::vector<std::vector<uint32_t>> firstLevel(nSwitches);
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> passing(nSwitches);
+    std::vector<std::vector<OnPath>> on;           //!< per worker, in route order
+    std::vector<std::vector<uint32_t>> firstLevel; //!< per switch: workers it is the first for
+    /// Per switch: (worker, position in on[worker]) of the workers it is a later switch for.
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> passing;
+};
+
+AtpRoutes
+MapAtpRoutes(const GridProblem& problem)
+{
+    const uint32_t nWorkers = problem.GetNWorkers();
+    AtpRoutes r;
+    r.on.resize(nWorkers);
+    r.firstLevel.resize(problem.GetNSwitches());
+    r.passing.resize(problem.GetNSwitches());
     for (uint32_t i = 0; i < nWorkers; ++i)
     {
-        const std::vector<uint32_t>& path = problem.GetWorkerPath(i, psTarget);
+        const std::vector<uint32_t>& path = problem.GetWorkerPath(i, problem.GetPsTarget());
         for (uint32_t k = 0; k < path.size(); ++k)
         {
             const int32_t j = problem.GetSwitchIndex(problem.GetEdgeTo(path[k]));
             if (j >= 0)
             {
-                on[i].push_back({k, static_cast<uint32_t>(j)});
+                r.on[i].push_back({k, static_cast<uint32_t>(j)});
             }
         }
-        for (uint32_t idx = 0; idx < on[i].size(); ++idx)
+        for (uint32_t idx = 0; idx < r.on[i].size(); ++idx)
         {
             if (idx == 0)
             {
-                firstLevel[on[i][0].sw].push_back(i);
+                r.firstLevel[r.on[i][0].sw].push_back(i);
             }
             else
             {
-                passing[on[i][idx].sw].push_back({i, idx});
+                r.passing[r.on[i][idx].sw].push_back({i, idx});
             }
         }
     }
-    // Routes to the PS are shortest paths, so a switch farther from the PS comes earlier on every
-    // route through both: processing by falling distance settles upstream switches first.
+    return r;
+}
+
+/**
+ * The switches by falling distance to the PS. Routes to the PS are shortest paths, so a switch
+ * farther from the PS comes earlier on every route through both: processing in this order
+ * settles upstream switches first.
+ */
+std::vector<uint32_t>
+SwitchesByFallingDistance(const GridProblem& problem)
+{
+    const uint32_t nSwitches = problem.GetNSwitches();
     std::vector<uint32_t> order(nSwitches);
     std::iota(order.begin(), order.end(), 0);
     std::vector<uint32_t> dist(nSwitches);
     for (uint32_t j = 0; j < nSwitches; ++j)
     {
-        dist[j] = problem.GetRouting().Distance(problem.GetSwitchNode(j), ps);
+        dist[j] = problem.GetRouting().Distance(problem.GetSwitchNode(j), problem.GetPs());
     }
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         return dist[a] > dist[b];
     });
+    return order;
+}
 
-    AtpLoads out;
-    out.switchBps.assign(nSwitches, 0.0);
+/**
+ * Each switch, upstream first, aggregates what it can of lambda: an equal share for the workers
+ * it is first for, then a common fraction of what passes it unaggregated. Fills `uAfter` (per
+ * worker and switch on its route: the rate left unaggregated after it), out->switchBps and
+ * out->switchAggregationBps; returns each switch's aggregate stream towards the PS.
+ */
+std::vector<double>
+AggregateAtSwitches(const GridProblem& problem,
+                    const AtpRoutes& routes,
+                    double lambdaBps,
+                    std::vector<std::vector<double>>* uAfter,
+                    GridBaselines::AtpLoads* out)
+{
+    const uint32_t nSwitches = problem.GetNSwitches();
+    out->switchBps.assign(nSwitches, 0.0);
     std::vector<double> y(nSwitches, 0.0);
-    std::vector<std::vector<double>> uAfter(nWorkers);
-    for (uint32_t i = 0; i < nWorkers; ++i)
+    uAfter->assign(problem.GetNWorkers(), {});
+    for (uint32_t i = 0; i < problem.GetNWorkers(); ++i)
     {
-        uAfter[i].assign(on[i].size(), lambdaBps);
+        (*uAfter)[i].assign(routes.on[i].size(), lambdaBps);
     }
-    for (uint32_t j : order)
+    for (uint32_t j : SwitchesByFallingDistance(problem))
     {
         const double cap = problem.GetSwitchCapacityBps(j);
         double load = 0;
         double share = 0;
-        if (!firstLevel[j].empty())
+        if (!routes.firstLevel[j].empty())
         {
-            share = std::min(lambdaBps, cap / firstLevel[j].size());
-            for (uint32_t i : firstLevel[j])
+            share = std::min(lambdaBps, cap / routes.firstLevel[j].size());
+            for (uint32_t i : routes.firstLevel[j])
             {
-                uAfter[i][0] = lambdaBps - share;
+                (*uAfter)[i][0] = lambdaBps - share;
             }
-            load = share * firstLevel[j].size();
+            load = share * routes.firstLevel[j].size();
         }
         double remainder = 0;
         double largest = 0;
-        for (const auto& [i, idx] : passing[j])
+        for (const auto& [i, idx] : routes.passing[j])
         {
-            remainder += uAfter[i][idx - 1];
-            largest = std::max(largest, uAfter[i][idx - 1]);
+            remainder += (*uAfter)[i][idx - 1];
+            largest = std::max(largest, (*uAfter)[i][idx - 1]);
         }
         const double spare = std::max(0.0, cap - load);
         const double taken = remainder > 0 ? std::min(1.0, spare / remainder) : 0.0;
-        for (const auto& [i, idx] : passing[j])
+        for (const auto& [i, idx] : routes.passing[j])
         {
-            uAfter[i][idx] = (1 - taken) * uAfter[i][idx - 1];
+            (*uAfter)[i][idx] = (1 - taken) * (*uAfter)[i][idx - 1];
         }
         load += taken * remainder;
-        out.switchBps[j] = load;
-        out.switchAggregationBps += load;
+        out->switchBps[j] = load;
+        out->switchAggregationBps += load;
         y[j] = std::max(share, taken * largest);
     }
+    return y;
+}
 
-    out.edgeBps.assign(problem.GetNEdges(), 0.0);
-    for (uint32_t i = 0; i < nWorkers; ++i)
+/// Fills out->edgeBps: each worker's stream, thinned after each switch on its route (`uAfter`),
+/// and each switch's aggregate stream `y` on its path to the PS.
+void
+AddEdgeLoads(const GridProblem& problem,
+             const AtpRoutes& routes,
+             double lambdaBps,
+             const std::vector<std::vector<double>>& uAfter,
+             const std::vector<double>& y,
+             GridBaselines::AtpLoads* out)
+{
+    out->edgeBps.assign(problem.GetNEdges(), 0.0);
+    for (uint32_t i = 0; i < problem.GetNWorkers(); ++i)
     {
-        const std::vector<uint32_t>& path = problem.GetWorkerPath(i, psTarget);
+        const std::vector<uint32_t>& path = problem.GetWorkerPath(i, problem.GetPsTarget());
         double rate = lambdaBps;
         uint32_t idx = 0;
         for (uint32_t k = 0; k < path.size(); ++k)
         {
-            out.edgeBps[path[k]] += rate;
-            if (idx < on[i].size() && on[i][idx].edgePos == k)
+            out->edgeBps[path[k]] += rate;
+            if (idx < routes.on[i].size() && routes.on[i][idx].edgePos == k)
             {
                 rate = uAfter[i][idx];
                 ++idx;
             }
         }
     }
-    for (uint32_t j = 0; j < nSwitches; ++j)
+    for (uint32_t j = 0; j < problem.GetNSwitches(); ++j)
     {
         if (y[j] > 0)
         {
             for (uint32_t e : problem.GetSwitchPath(j))
             {
-                out.edgeBps[e] += y[j];
+                out->edgeBps[e] += y[j];
             }
         }
     }
+}
+
+} // namespace
+
+GridBaselines::AtpLoads
+GridBaselines::AtpAt(const GridProblem& problem, double lambdaBps, bool withLinks)
+{
+    const AtpRoutes routes = MapAtpRoutes(problem);
+    AtpLoads out;
+    std::vector<std::vector<double>> uAfter;
+    const std::vector<double> y = AggregateAtSwitches(problem, routes, lambdaBps, &uAfter, &out);
+    AddEdgeLoads(problem, routes, lambdaBps, uAfter, y, &out);
     out.psIngressBps = out.edgeBps[problem.GetPsEdge()];
 
     out.feasible = lambdaBps <= problem.GetMinWorkerRateBps() * (1 + kRelTol) &&

@@ -146,6 +146,7 @@ GridController::RoutesChanged()
 bool
 GridController::PlanStreams(const Entry& e,
                             const std::vector<bool>& failed,
+                            const std::vector<uint32_t>& assignment,
                             std::vector<double>& capacity,
                             std::map<uint32_t, uint32_t>& switchResource,
                             Planned& out,
@@ -160,7 +161,6 @@ GridController::PlanStreams(const Entry& e,
             capacity.push_back(problem.GetEdgeCapacityBps(edge));
         }
     }
-    const std::vector<uint32_t> assignment = e.job->GetPlan().Assignment();
     const bool links = e.job->GetPlan().linkRows;
     const GridPlanner::Evaluation ev = GridPlanner::Evaluate(problem, assignment, links);
     if (!(ev.lambdaBps > 0))
@@ -211,7 +211,7 @@ GridController::ReplanAll(const std::string& trigger)
     std::vector<Planned> planned;
     std::vector<double> capacity;
     std::map<uint32_t, uint32_t> switchResource;
-    for (const Entry& e : m_jobs)
+    for (Entry& e : m_jobs)
     {
         Planned p;
         std::string why;
@@ -219,14 +219,28 @@ GridController::ReplanAll(const std::string& trigger)
         {
             continue;
         }
-        if (PlanStreams(e, failed, capacity, switchResource, p, why))
+        if (PlanStreams(e, failed, e.job->GetPlan().Assignment(), capacity, switchResource, p, why))
         {
             planned.push_back(std::move(p));
+            continue;
         }
-        else
+        // Its aggregation nodes are out of reach: plan it anew without them (at worst every
+        // worker to the PS), or end it with the reason.
+        const std::string& name = e.job->GetContext().name;
+        GridPlan fresh;
+        std::string whyNot;
+        if (e.job->PlanAgain(failed, fresh, whyNot) &&
+            PlanStreams(e, failed, fresh.Assignment(), capacity, switchResource, p, whyNot))
         {
-            rp.stranded.push_back(e.job->GetContext().name + " (" + why + ")");
+            rp.reassigned.push_back(name + " (" + why + "): " + DescribeAssignment(*e.job, fresh));
+            p.reassign = true;
+            p.plan = fresh;
+            planned.push_back(std::move(p));
+            continue;
         }
+        rp.stranded.push_back(name + " (" + why + "; no new plan: " + whyNot + ")");
+        e.ended = true;
+        e.job->Abandon("GRID's controller found no plan after the routes changed (" + whyNot + ")");
     }
     // Jobs not started yet take nothing: their routes are renewed, their rates wait for their
     // start.
@@ -243,7 +257,14 @@ GridController::ReplanAll(const std::string& trigger)
     for (const Planned& p : planned)
     {
         const double rate = p.running ? rates[k++] : p.plan.achievedBps;
-        p.job->ApplyReplan(p.plan, rate);
+        if (p.reassign)
+        {
+            p.job->Reassign(p.plan, rate);
+        }
+        else
+        {
+            p.job->ApplyReplan(p.plan, rate);
+        }
         if (p.running)
         {
             rp.jobs.push_back(p.job->GetContext().name);
@@ -255,6 +276,27 @@ GridController::ReplanAll(const std::string& trigger)
                                    << "): " << rp.jobs.size() << " jobs, " << rp.stranded.size()
                                    << " stranded");
     m_replans.push_back(std::move(rp));
+}
+
+std::string
+GridController::DescribeAssignment(const GridProtocol& job, const GridPlan& plan)
+{
+    const InaTopology& topo = job.GetContext().fabric->GetTopology();
+    std::string text;
+    for (const GridPlan::SwitchRoute& s : plan.switches)
+    {
+        if (s.fanIn > 0)
+        {
+            text += (text.empty() ? "" : ", ") + topo.GetNode(s.node).name + " " +
+                    std::to_string(s.fanIn) + " workers";
+        }
+    }
+    if (plan.directWorkers > 0)
+    {
+        text += (text.empty() ? "" : ", ") + std::string("PS ") +
+                std::to_string(plan.directWorkers) + " direct";
+    }
+    return text;
 }
 
 const std::vector<GridController::Replan>&

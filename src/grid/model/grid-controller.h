@@ -33,19 +33,21 @@ class GridProtocol;
  *
  * A re-plan (*interpretation*: the paper publishes one policy per task and says nothing of
  * several tasks or of failures):
- * - each job keeps its aggregation nodes (its plan's assignment, made when it was installed):
- *   a worker's switch cannot change under fragments already in flight without every worker of
- *   the job moving at one fragment, which GRID's data plane has no message for;
+ * - each job keeps its aggregation nodes (its plan's assignment, made when it was installed)
+ *   while it can reach them: changing a running job's tree costs every fragment in flight
+ *   (GridProtocol::Reassign);
  * - its routes are computed again on the links that are up (GridProblem with failed links) and
  *   pinned again: workers' paths, aggregates' paths to the PS, results to direct workers, the
  *   switches' result multicast trees;
  * - the rates of the running jobs are the max-min fair share of what they share (GridFairRates:
  *   each switch's C_s, each link direction; each job's own NICs and PS ingress), installed as
  *   the workers' NIC caps (Pace). One job alone gets its plan's rate exactly.
- * A job whose workers can no longer reach their aggregation node (a failed switch, a cut link
- * with no way round) keeps what it had and is reported as stranded; it ends by its agents'
- * give-up (MaxTimeouts), as before (GRID's paper has no failover; falling back to the PS would
- * change the job's tree mid-flight, see above).
+ * A job whose workers can no longer reach an aggregation node (a failed switch, a cut link with
+ * no way round) is planned anew without it (GridProtocol::PlanAgain: its own planner on the
+ * links that are up; with no programmable switch left, every worker to the PS) and its new tree
+ * installed under it (GridProtocol::Reassign, the next plan epoch); with no plan at all (a worker
+ * that reaches neither the PS nor a switch that does) the job ends at once, every worker giving
+ * up with the reason (GridProtocol::Abandon), and is reported as stranded.
  *
  * Each re-plan is recorded: the simulated time it applied, what triggered it, the wall time of
  * the computation, and the rate each running job got.
@@ -56,12 +58,15 @@ class GridController : public Object
     /// One re-plan.
     struct Replan
     {
-        Time at;                           //!< simulated time it applied
-        std::string trigger;               //!< "start J", "end J", "routes: N links down"
-        double wallS = 0;                  //!< wall time of computing and installing it
-        std::vector<std::string> jobs;     //!< the running jobs it planned
-        std::vector<double> rateBps;       //!< their rates, same order
-        std::vector<std::string> stranded; //!< jobs with no route to their aggregation nodes
+        Time at;                       //!< simulated time it applied
+        std::string trigger;           //!< "start J", "end J", "routes: N links down"
+        double wallS = 0;              //!< wall time of computing and installing it
+        std::vector<std::string> jobs; //!< the running jobs it planned
+        std::vector<double> rateBps;   //!< their rates, same order
+        /// jobs with no route to their aggregation nodes and no new plan: ended, with why
+        std::vector<std::string> stranded;
+        /// jobs cut off from their aggregation nodes and planned anew: why, and the new nodes
+        std::vector<std::string> reassigned;
     };
 
     static TypeId GetTypeId();
@@ -107,16 +112,19 @@ class GridController : public Object
         bool running = false;    //!< started, not ended
         GridPlan plan;           //!< its assignment on the routes of now, at its own rate
         GridFairRates::Job load; //!< what it puts on the shared resources
+        bool reassign = false;   //!< `plan` is a new assignment (GridProtocol::Reassign)
     };
 
     void JobStarted(GridProtocol* job);
     /**
      * Evaluate one job's assignment on the routes that avoid `failed`, adding the resources it
      * uses (link directions 0 .. 2L-1 on the first call, then switches by node).
-     * eturn false, with `why`, if a stream has no route
+     * \param assignment the target of each worker (GridPlan::Assignment)
+     * \return false, with `why`, if a stream has no route
      */
     bool PlanStreams(const Entry& e,
                      const std::vector<bool>& failed,
+                     const std::vector<uint32_t>& assignment,
                      std::vector<double>& capacity,
                      std::map<uint32_t, uint32_t>& switchResource,
                      Planned& out,
@@ -125,6 +133,8 @@ class GridController : public Object
     /// Re-plan every job not ended (routes), the running ones' rates.
     void ReplanAll(const std::string& trigger);
     Entry* Find(GridProtocol* job);
+    /// \return "s2 3 workers, PS 2 direct": where a plan aggregates
+    static std::string DescribeAssignment(const GridProtocol& job, const GridPlan& plan);
     /// \return whether some job other than `job` runs
     bool OthersRunning(const GridProtocol* job) const;
 

@@ -110,13 +110,19 @@ GridLp::Maximize()
 {
     m_values.clear();
     m_objectiveValue = 0;
-    const int nCols = static_cast<int>(m_objective.size());
-    std::unique_ptr<lprec, LprecDeleter> lp(make_lp(0, nCols));
-    if (!lp)
+    std::unique_ptr<lprec, LprecDeleter> lp(make_lp(0, static_cast<int>(m_objective.size())));
+    if (!lp || !Load(lp.get()))
     {
         return Status::FAILED;
     }
-    set_verbose(lp.get(), NEUTRAL);
+    return Solve(lp.get());
+}
+
+bool
+GridLp::Load(lprec* lp)
+{
+    const int nCols = static_cast<int>(m_objective.size());
+    set_verbose(lp, NEUTRAL);
     // The objective has to be in place before row mode starts adding constraints.
     std::vector<int> objCols;
     std::vector<double> objVals;
@@ -128,11 +134,11 @@ GridLp::Maximize()
             objVals.push_back(m_objective[c]);
         }
     }
-    if (!set_obj_fnex(lp.get(), static_cast<int>(objCols.size()), objVals.data(), objCols.data()))
+    if (!set_obj_fnex(lp, static_cast<int>(objCols.size()), objVals.data(), objCols.data()))
     {
-        return Status::FAILED;
+        return false;
     }
-    set_add_rowmode(lp.get(), TRUE);
+    set_add_rowmode(lp, TRUE);
     for (std::size_t r = 0; r < m_rhs.size(); ++r)
     {
         const uint32_t begin = m_rowStart[r];
@@ -146,24 +152,29 @@ GridLp::Maximize()
         {
             type = GE;
         }
-        if (!add_constraintex(lp.get(),
+        if (!add_constraintex(lp,
                               static_cast<int>(count),
                               m_entryValue.data() + begin,
                               m_entryColumn.data() + begin,
                               type,
                               m_rhs[r]))
         {
-            return Status::FAILED;
+            return false;
         }
     }
-    set_add_rowmode(lp.get(), FALSE);
-    const double inf = get_infinite(lp.get());
+    set_add_rowmode(lp, FALSE);
+    const double inf = get_infinite(lp);
     for (int c = 0; c < nCols; ++c)
     {
-        set_upbo(lp.get(), c + 1, std::isinf(m_upper[c]) ? inf : m_upper[c]);
+        set_upbo(lp, c + 1, std::isinf(m_upper[c]) ? inf : m_upper[c]);
     }
-    set_maxim(lp.get());
+    set_maxim(lp);
+    return true;
+}
 
+GridLp::Status
+GridLp::Solve(lprec* lp)
+{
     // lp_solve's default (dual simplex in phase 1, then primal) stalls for minutes in degenerate
     // GRIA LPs of a fat-tree (100 workers, 32 switches) that primal-primal solves in ~7k
     // iterations; but primal-primal with Devex pricing ends in an "accuracy error" on some of
@@ -180,13 +191,14 @@ GridLp::Maximize()
                               {SIMPLEX_PRIMAL_PRIMAL, PRICER_DANTZIG | PRICE_ADAPTIVE},
                               {SIMPLEX_PRIMAL_PRIMAL, PRICER_STEEPESTEDGE | PRICE_ADAPTIVE},
                               {SIMPLEX_DUAL_PRIMAL, PRICER_DEVEX | PRICE_ADAPTIVE}};
+    const int nCols = static_cast<int>(m_objective.size());
     for (const Setting& setting : ladder)
     {
-        default_basis(lp.get());
-        set_simplextype(lp.get(), setting.simplex);
-        set_pivoting(lp.get(), setting.pricing);
-        set_timeout(lp.get(), kTimeLimitS);
-        const int ret = solve(lp.get());
+        default_basis(lp);
+        set_simplextype(lp, setting.simplex);
+        set_pivoting(lp, setting.pricing);
+        set_timeout(lp, kTimeLimitS);
+        const int ret = solve(lp);
         m_solverCode = ret;
         if (ret == kLpInfeasible)
         {
@@ -201,7 +213,7 @@ GridLp::Maximize()
             continue;
         }
         m_values.assign(nCols, 0.0);
-        if (nCols > 0 && !get_variables(lp.get(), m_values.data()))
+        if (nCols > 0 && !get_variables(lp, m_values.data()))
         {
             m_values.clear();
             continue;
@@ -211,7 +223,7 @@ GridLp::Maximize()
             m_values.clear();
             continue;
         }
-        m_objectiveValue = get_objective(lp.get());
+        m_objectiveValue = get_objective(lp);
         return Status::OPTIMAL;
     }
     return Status::FAILED;

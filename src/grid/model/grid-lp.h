@@ -9,6 +9,9 @@
 #include <limits>
 #include <vector>
 
+// lp_solve's model (lprec in lp_lib.h), declared here so that its API stays out of this header.
+struct _lprec;
+
 namespace ns3
 {
 
@@ -99,6 +102,13 @@ class GridLp
   private:
     /// Seconds lp_solve may spend on one attempt before the next setting is tried.
     static constexpr long kTimeLimitS = 60;
+
+    /// Puts the objective, the rows and the bounds into lp_solve's (empty) model; false if it
+    /// refused one.
+    bool Load(_lprec* lp);
+    /// Solves the loaded model with a ladder of simplex settings; keeps the first optimum that
+    /// passes Feasible() in m_values and m_objectiveValue.
+    Status Solve(_lprec* lp);
 
     /// Whether x satisfies every row and bound (up to a relative 1e-7).
     bool Feasible(const std::vector<double>& x) const;

@@ -56,6 +56,32 @@ GridParameterServer::GetResultTargets() const
 }
 
 void
+GridParameterServer::SetEpoch(uint8_t epoch)
+{
+    m_epoch = epoch;
+}
+
+uint64_t
+GridParameterServer::GetStaleEpochDrops() const
+{
+    return m_staleEpoch;
+}
+
+void
+GridParameterServer::Receive(InaPacket* p, uint32_t port)
+{
+    const PoolHeader* h = p->Header<PoolHeader>();
+    if (p->protocol == m_config.protocol && p->jobId == m_config.jobId &&
+        (h->flags & PoolHeader::FLAG_ACK) == 0 && h->reserved != m_epoch)
+    {
+        ++m_staleEpoch;
+        m_config.host->GetPool().Free(p);
+        return;
+    }
+    PoolParameterServer::Receive(p, port);
+}
+
+void
 GridParameterServer::SendResult(InaPacket* p, uint32_t slot)
 {
     NS_ABORT_MSG_IF(m_targets.empty(), "GridParameterServer: SetResultTargets was not called");

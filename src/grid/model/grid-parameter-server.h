@@ -49,10 +49,25 @@ class GridParameterServer : public PoolParameterServer
     /// \return the result targets
     const std::vector<InaAddress>& GetResultTargets() const;
 
+    /**
+     * The job's plan epoch from now on (GridController's re-assignment; 0 at install): a gradient
+     * sent under another epoch numbers its workers by groups that are gone, and is dropped.
+     * \param epoch PoolHeader::reserved of the current tree's gradients
+     */
+    void SetEpoch(uint8_t epoch);
+
+    /// \return gradients dropped for a stale epoch
+    uint64_t GetStaleEpochDrops() const;
+
+    /// Gradients of the current epoch go to ATP's server; others are dropped.
+    void Receive(InaPacket* p, uint32_t port) override;
+
   protected:
     void SendResult(InaPacket* p, uint32_t slot) override;
 
   private:
+    uint8_t m_epoch = 0;               //!< the current plan epoch
+    uint64_t m_staleEpoch = 0;         //!< gradients dropped for another epoch
     std::vector<InaAddress> m_targets; //!< one per aggregation node
     std::vector<uint32_t> m_flows;     //!< per target: its results' flow id (0: the job's)
     uint32_t m_jobResultFlow = 0;      //!< the job's result flow id (read at the first result)

@@ -101,6 +101,12 @@ class StreamCounter
         }
     }
 
+    /// \return whether worker i's stream to target a has a route to the PS (failed links)
+    bool Routed(uint32_t i, uint32_t a) const
+    {
+        return m_problem.Reaches(i, a) && (a == m_psTarget || m_problem.SwitchReachesPs(a));
+    }
+
     const std::vector<uint32_t>& GetAssignment() const
     {
         return m_assign;
@@ -279,6 +285,133 @@ Better(const Score& a, const Score& b)
     return false;
 }
 
+/// A repair move: (worker, new target) pairs, applied together.
+using Move = std::vector<std::pair<uint32_t, uint32_t>>;
+
+/// The best move of one repair step so far, and the score it reaches.
+struct BestMove
+{
+    Move move;
+    Score score;
+};
+
+/// Applies `move` to `state`, scores it and undoes it; keeps it in `best` if it beats it.
+void
+TryMove(StreamCounter& state, const Move& move, BestMove* best)
+{
+    // A move to a target the worker's route (or the switch's route to the PS) no longer reaches
+    // is none: failed links give it no path, so stream counting alone would find it free.
+    for (const auto& [i, b] : move)
+    {
+        if (!state.Routed(i, b))
+        {
+            return;
+        }
+    }
+    std::vector<uint32_t> from;
+    from.reserve(move.size());
+    for (const auto& [i, b] : move)
+    {
+        from.push_back(state.GetAssignment()[i]);
+        state.Move(i, b);
+    }
+    const Score s = state.GetScore();
+    for (std::size_t k = move.size(); k-- > 0;)
+    {
+        state.Move(move[k].first, from[k]);
+    }
+    if (Better(s, best->score))
+    {
+        best->score = s;
+        best->move = move;
+    }
+}
+
+/// Repair moves of the first kind: one `hot` worker to another target.
+void
+TrySingleMoves(StreamCounter& state,
+               const std::vector<uint32_t>& hot,
+               uint32_t nTargets,
+               BestMove* best)
+{
+    const std::vector<uint32_t> now = state.GetAssignment();
+    for (uint32_t i : hot)
+    {
+        for (uint32_t b = 0; b < nTargets; ++b)
+        {
+            if (b != now[i])
+            {
+                TryMove(state, {{i, b}}, best);
+            }
+        }
+    }
+}
+
+/**
+ * Repair moves of the second kind, closing a switch: all its workers (`members` per target) to
+ * one other target. This is what removes a stream into the PS, which no single move does while
+ * the switch has several workers.
+ */
+void
+TryClosingSwitches(StreamCounter& state,
+                   const std::vector<std::vector<uint32_t>>& members,
+                   uint32_t psTarget,
+                   BestMove* best)
+{
+    Move trial;
+    for (uint32_t a = 0; a < psTarget; ++a)
+    {
+        if (members[a].size() < 2)
+        {
+            continue;
+        }
+        for (uint32_t b = 0; b <= psTarget; ++b)
+        {
+            if (b == a)
+            {
+                continue;
+            }
+            trial.clear();
+            for (uint32_t i : members[a])
+            {
+                trial.push_back({i, b});
+            }
+            TryMove(state, trial, best);
+        }
+    }
+}
+
+/**
+ * Repair moves of the third kind, for when the others are stuck: open an idle switch with a `hot`
+ * worker that loads a binding constraint and a direct worker, whose stream into the PS pays for
+ * the new aggregate's.
+ */
+void
+TryOpeningSwitch(StreamCounter& state,
+                 const std::vector<std::vector<uint32_t>>& members,
+                 const std::vector<uint32_t>& hot,
+                 uint32_t psTarget,
+                 BestMove* best)
+{
+    for (uint32_t b = 0; b < psTarget; ++b)
+    {
+        if (!members[b].empty())
+        {
+            continue;
+        }
+        for (uint32_t i : hot)
+        {
+            for (uint32_t j : members[psTarget])
+            {
+                if (j != i)
+                {
+                    TryMove(state, {{i, b}, {j, b}}, best);
+                }
+            }
+        }
+    }
+}
+
 } // namespace
 
 std::vector<uint32_t>
@@ -289,31 +422,6 @@ GridPlanner::Repair(const GridProblem& problem,
     StreamCounter state(problem, assignment, withLinks);
     const uint32_t nTargets = problem.GetPsTarget() + 1;
     const uint32_t psTarget = problem.GetPsTarget();
-    using Move = std::vector<std::pair<uint32_t, uint32_t>>; // (worker, new target)
-    Move trial;
-    Move best;
-    Score bestScore;
-    // Applies `move`, scores it, undoes it; keeps it if it beats the best so far.
-    auto tryMove = [&](const Move& move) {
-        std::vector<uint32_t> from;
-        from.reserve(move.size());
-        for (const auto& [i, b] : move)
-        {
-            from.push_back(state.GetAssignment()[i]);
-            state.Move(i, b);
-        }
-        const Score s = state.GetScore();
-        for (std::size_t k = move.size(); k-- > 0;)
-        {
-            state.Move(move[k].first, from[k]);
-        }
-        if (Better(s, bestScore))
-        {
-            bestScore = s;
-            best = move;
-        }
-    };
-
     // Each accepted move strictly improves the leximin score, so this ends; the cap only bounds
     // the work on large instances.
     const uint32_t maxMoves = 4 * problem.GetNWorkers() + 16;
@@ -324,79 +432,28 @@ GridPlanner::Repair(const GridProblem& problem,
         {
             break; // every worker at its NIC rate: nothing to gain
         }
-        bestScore = score;
-        best.clear();
-        const std::vector<uint32_t> now = state.GetAssignment();
+        BestMove best{{}, score};
         const std::vector<uint32_t> hot = state.Candidates(score[kScoreDepth - 1]);
         std::vector<std::vector<uint32_t>> members(nTargets);
-        for (uint32_t i = 0; i < now.size(); ++i)
+        for (uint32_t i = 0; i < state.GetAssignment().size(); ++i)
         {
-            members[now[i]].push_back(i);
+            members[state.GetAssignment()[i]].push_back(i);
         }
-        // 1. One worker to another target.
-        for (uint32_t i : hot)
+        TrySingleMoves(state, hot, nTargets, &best);
+        TryClosingSwitches(state, members, psTarget, &best);
+        if (best.move.empty())
         {
-            for (uint32_t b = 0; b < nTargets; ++b)
-            {
-                if (b != now[i])
-                {
-                    tryMove({{i, b}});
-                }
-            }
+            TryOpeningSwitch(state, members, hot, psTarget, &best);
         }
-        // 2. Close a switch: all its workers to one other target. This is what removes a stream
-        //    into the PS, which no single move does while the switch has several workers.
-        for (uint32_t a = 0; a < psTarget; ++a)
-        {
-            if (members[a].size() < 2)
-            {
-                continue;
-            }
-            for (uint32_t b = 0; b < nTargets; ++b)
-            {
-                if (b == a)
-                {
-                    continue;
-                }
-                trial.clear();
-                for (uint32_t i : members[a])
-                {
-                    trial.push_back({i, b});
-                }
-                tryMove(trial);
-            }
-        }
-        // 3. Only when stuck: open an idle switch with a worker that loads a binding constraint
-        //    and a direct worker, whose stream into the PS pays for the new aggregate's.
-        if (best.empty())
-        {
-            for (uint32_t b = 0; b < psTarget; ++b)
-            {
-                if (!members[b].empty())
-                {
-                    continue;
-                }
-                for (uint32_t i : hot)
-                {
-                    for (uint32_t j : members[psTarget])
-                    {
-                        if (j != i)
-                        {
-                            tryMove({{i, b}, {j, b}});
-                        }
-                    }
-                }
-            }
-        }
-        if (best.empty())
+        if (best.move.empty())
         {
             break;
         }
-        for (const auto& [i, b] : best)
+        for (const auto& [i, b] : best.move)
         {
             state.Move(i, b);
         }
-        score = bestScore;
+        score = best.score;
     }
     return state.GetAssignment();
 }
@@ -415,13 +472,43 @@ GridPlanner::GridPlanner(const Options& options)
     }
 }
 
-GridPlanner::Evaluation
-GridPlanner::Evaluate(const GridProblem& problem,
-                      const std::vector<uint32_t>& assignment,
-                      bool withLinks)
+namespace
+{
+
+/// The constraint that sets an evaluation's common rate, named once at the end.
+struct Binding
+{
+    enum Kind
+    {
+        NIC,
+        SWITCH,
+        PS,
+        EDGE
+    };
+
+    Kind kind = NIC;
+    uint32_t which = 0; //!< the worker, switch or edge
+    double rateBps = 0;
+
+    /// Takes `rate` of constraint (kind, which) if it is lower than the binding one so far.
+    void Consider(Kind k, uint32_t w, double rate)
+    {
+        if (rate < rateBps)
+        {
+            rateBps = rate;
+            kind = k;
+            which = w;
+        }
+    }
+};
+
+/// Counts ev's fan-in per switch and its streams into the PS; throws for a wrong assignment.
+void
+CountFanIn(const GridProblem& problem,
+           const std::vector<uint32_t>& assignment,
+           GridPlanner::Evaluation* ev)
 {
     const uint32_t nWorkers = problem.GetNWorkers();
-    const uint32_t nSwitches = problem.GetNSwitches();
     const uint32_t psTarget = problem.GetPsTarget();
     if (assignment.size() != nWorkers)
     {
@@ -429,8 +516,7 @@ GridPlanner::Evaluate(const GridProblem& problem,
                                     std::to_string(assignment.size()) + " entries: expected " +
                                     std::to_string(nWorkers) + " (one per worker)");
     }
-    Evaluation ev;
-    ev.fanIn.assign(nSwitches, 0);
+    ev->fanIn.assign(problem.GetNSwitches(), 0);
     uint32_t direct = 0;
     for (uint32_t i = 0; i < nWorkers; ++i)
     {
@@ -448,96 +534,118 @@ GridPlanner::Evaluate(const GridProblem& problem,
         }
         else
         {
-            ++ev.fanIn[a];
+            ++ev->fanIn[a];
         }
     }
-    ev.psStreams = direct;
-    for (uint32_t j = 0; j < nSwitches; ++j)
+    ev->psStreams = direct;
+    for (uint32_t fanIn : ev->fanIn)
     {
-        ev.psStreams += ev.fanIn[j] > 0 ? 1 : 0;
+        ev->psStreams += fanIn > 0 ? 1 : 0;
     }
+}
 
-    // Track the binding constraint as (kind, index) and name it once at the end.
-    enum Kind
+/// Counts ev's streams per directed edge: each worker's to its target, each used switch's to the
+/// PS.
+void
+CountEdgeStreams(const GridProblem& problem,
+                 const std::vector<uint32_t>& assignment,
+                 GridPlanner::Evaluation* ev)
+{
+    ev->streams.assign(problem.GetNEdges(), 0);
+    for (uint32_t i = 0; i < problem.GetNWorkers(); ++i)
     {
-        NIC,
-        SWITCH,
-        PS,
-        EDGE
-    };
-
-    Kind kind = NIC;
-    uint32_t which = 0;
-    double lambda = problem.GetWorkerRateBps(0);
-    for (uint32_t i = 1; i < nWorkers; ++i)
-    {
-        if (problem.GetWorkerRateBps(i) < lambda)
+        for (uint32_t e : problem.GetWorkerPath(i, assignment[i]))
         {
-            lambda = problem.GetWorkerRateBps(i);
-            which = i;
+            ++ev->streams[e];
         }
     }
-    for (uint32_t j = 0; j < nSwitches; ++j)
+    for (uint32_t j = 0; j < problem.GetNSwitches(); ++j)
+    {
+        if (ev->fanIn[j] > 0)
+        {
+            for (uint32_t e : problem.GetSwitchPath(j))
+            {
+                ++ev->streams[e];
+            }
+        }
+    }
+}
+
+/// The lowest rate of all constraints the counted `ev` loads: NICs, switches, the PS, and with
+/// `withLinks` the edges (the first of equal ones in that order).
+Binding
+FindBinding(const GridProblem& problem, const GridPlanner::Evaluation& ev, bool withLinks)
+{
+    Binding bind;
+    bind.rateBps = problem.GetWorkerRateBps(0);
+    for (uint32_t i = 1; i < problem.GetNWorkers(); ++i)
+    {
+        bind.Consider(Binding::NIC, i, problem.GetWorkerRateBps(i));
+    }
+    for (uint32_t j = 0; j < ev.fanIn.size(); ++j)
     {
         if (ev.fanIn[j] > 0)
         {
-            const double r = problem.GetSwitchCapacityBps(j) / ev.fanIn[j];
-            if (r < lambda)
-            {
-                lambda = r;
-                kind = SWITCH;
-                which = j;
-            }
+            bind.Consider(Binding::SWITCH, j, problem.GetSwitchCapacityBps(j) / ev.fanIn[j]);
         }
     }
-    const double psRate = problem.GetPsIngressBps() / ev.psStreams;
-    if (psRate < lambda)
-    {
-        lambda = psRate;
-        kind = PS;
-    }
+    bind.Consider(Binding::PS, 0, problem.GetPsIngressBps() / ev.psStreams);
     if (withLinks)
     {
-        ev.streams.assign(problem.GetNEdges(), 0);
-        for (uint32_t i = 0; i < nWorkers; ++i)
-        {
-            for (uint32_t e : problem.GetWorkerPath(i, assignment[i]))
-            {
-                ++ev.streams[e];
-            }
-        }
-        for (uint32_t j = 0; j < nSwitches; ++j)
-        {
-            if (ev.fanIn[j] > 0)
-            {
-                for (uint32_t e : problem.GetSwitchPath(j))
-                {
-                    ++ev.streams[e];
-                }
-            }
-        }
         for (uint32_t e = 0; e < ev.streams.size(); ++e)
         {
             if (ev.streams[e] > 0)
             {
-                const double r = problem.GetEdgeCapacityBps(e) / ev.streams[e];
-                if (r < lambda)
-                {
-                    lambda = r;
-                    kind = EDGE;
-                    which = e;
-                }
+                bind.Consider(Binding::EDGE, e, problem.GetEdgeCapacityBps(e) / ev.streams[e]);
             }
         }
     }
-    ev.lambdaBps = lambda;
+    return bind;
+}
+
+/// Names the binding constraint `bind` of `ev` for the plan's bottleneck.
+std::string
+NameBinding(const GridProblem& problem, const GridPlanner::Evaluation& ev, const Binding& bind)
+{
     const InaTopology& topo = problem.GetTopology();
-    for (uint32_t i = 0; i < nWorkers; ++i)
+    switch (bind.kind)
+    {
+    case Binding::NIC:
+        return "worker NIC (" + topo.GetNode(problem.GetWorker(bind.which)).name + ")";
+    case Binding::SWITCH:
+        return "capacity of " + topo.GetNode(problem.GetSwitchNode(bind.which)).name + " / " +
+               std::to_string(ev.fanIn[bind.which]) + " workers";
+    case Binding::PS:
+        return "PS ingress / " + std::to_string(ev.psStreams) + " streams";
+    case Binding::EDGE:
+        return "link " + problem.EdgeName(bind.which) + " / " +
+               std::to_string(ev.streams[bind.which]) + " streams";
+    }
+    return "";
+}
+
+} // namespace
+
+GridPlanner::Evaluation
+GridPlanner::Evaluate(const GridProblem& problem,
+                      const std::vector<uint32_t>& assignment,
+                      bool withLinks)
+{
+    Evaluation ev;
+    CountFanIn(problem, assignment, &ev);
+    if (withLinks)
+    {
+        CountEdgeStreams(problem, assignment, &ev);
+    }
+    const Binding bind = FindBinding(problem, ev, withLinks);
+    const uint32_t psTarget = problem.GetPsTarget();
+    for (uint32_t i = 0; i < problem.GetNWorkers(); ++i)
     {
         const uint32_t a = assignment[i];
         if (!problem.Reaches(i, a) || (a != psTarget && !problem.SwitchReachesPs(a)))
         {
             // Failed links cut the worker's stream: nothing moves.
+            const InaTopology& topo = problem.GetTopology();
             ev.lambdaBps = 0;
             ev.bottleneck = "no route from " + topo.GetNode(problem.GetWorker(i)).name +
                             " through " + topo.GetNode(problem.GetTargetNode(a)).name +
@@ -545,23 +653,8 @@ GridPlanner::Evaluate(const GridProblem& problem,
             return ev;
         }
     }
-    switch (kind)
-    {
-    case NIC:
-        ev.bottleneck = "worker NIC (" + topo.GetNode(problem.GetWorker(which)).name + ")";
-        break;
-    case SWITCH:
-        ev.bottleneck = "capacity of " + topo.GetNode(problem.GetSwitchNode(which)).name + " / " +
-                        std::to_string(ev.fanIn[which]) + " workers";
-        break;
-    case PS:
-        ev.bottleneck = "PS ingress / " + std::to_string(ev.psStreams) + " streams";
-        break;
-    case EDGE:
-        ev.bottleneck = "link " + problem.EdgeName(which) + " / " +
-                        std::to_string(ev.streams[which]) + " streams";
-        break;
-    }
+    ev.lambdaBps = bind.rateBps;
+    ev.bottleneck = NameBinding(problem, ev, bind);
     return ev;
 }
 

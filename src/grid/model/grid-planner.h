@@ -84,7 +84,8 @@ class GridPlanner
                                bool withLinks);
 
     /**
-     * The repair step: from a rounding, move one worker at a time to another target while that
+     * The repair step: from a rounding, move one worker at a time to another target it reaches
+     * (failed links) while that
      * raises the common rate, or keeps it and leaves fewer constraints at it (steepest move
      * first, only workers that load a constraint at the current rate). A local optimum for
      * single moves; lambda never drops.

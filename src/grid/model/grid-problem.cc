@@ -37,6 +37,16 @@ GridProblem::GridProblem(const InaTopology& topology,
     , m_pathSeed(pathSeed)
 {
     const InaTopology& topo = m_routing.GetTopology();
+    SetWorkers(topo);
+    SetSwitches(topo);
+    SetCapacities(topo, failedLinks, psIngressBps);
+    SetPaths();
+}
+
+void
+GridProblem::SetWorkers(const InaTopology& topo)
+{
+    const uint32_t ps = m_ps;
     const uint32_t nNodes = topo.GetNNodes();
     if (nNodes > 65536)
     {
@@ -86,7 +96,12 @@ GridProblem::GridProblem(const InaTopology& topology,
         m_workerRate.push_back(static_cast<double>(topo.GetLink(link).rateBps));
     }
     m_minWorkerRate = *std::min_element(m_workerRate.begin(), m_workerRate.end());
+}
 
+void
+GridProblem::SetSwitches(const InaTopology& topo)
+{
+    const uint32_t nNodes = topo.GetNNodes();
     m_switchIndex.assign(nNodes, -1);
     for (std::size_t j = 0; j < m_switches.size(); ++j)
     {
@@ -114,7 +129,14 @@ GridProblem::GridProblem(const InaTopology& topology,
         }
         m_switchIndex[s.node] = static_cast<int32_t>(j);
     }
+}
 
+void
+GridProblem::SetCapacities(const InaTopology& topo,
+                           const std::vector<bool>& failedLinks,
+                           double psIngressBps)
+{
+    const uint32_t ps = m_ps;
     m_edgeCapacity.resize(2 * static_cast<std::size_t>(topo.GetNLinks()));
     for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
     {
@@ -136,7 +158,12 @@ GridProblem::GridProblem(const InaTopology& topology,
                                     "PS's link");
     }
     m_psIngress = psIngressBps > 0 ? psIngressBps : m_edgeCapacity[m_psEdge];
+}
 
+void
+GridProblem::SetPaths()
+{
+    const uint32_t ps = m_ps;
     const std::size_t targets = m_switches.size() + 1;
     m_workerPaths.resize(m_workers.size() * targets);
     m_workerReaches.assign(m_workers.size() * targets, true);

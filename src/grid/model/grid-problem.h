@@ -221,6 +221,18 @@ class GridProblem
     /// Whether the fixed route from src reaches dst over links that are up.
     bool Connected(uint32_t src, uint32_t dst) const;
 
+    // The constructor's steps, in order; each throws std::invalid_argument naming what is wrong.
+    /// Checks the topology's size, the workers and the PS; takes the workers' NIC rates.
+    void SetWorkers(const InaTopology& topo);
+    /// Checks the programmable switches and indexes them by node.
+    void SetSwitches(const InaTopology& topo);
+    /// Takes every directed edge's capacity (0 where `failedLinks` says down) and the PS ingress.
+    void SetCapacities(const InaTopology& topo,
+                       const std::vector<bool>& failedLinks,
+                       double psIngressBps);
+    /// Routes every worker to every target and every switch to the PS, where links allow.
+    void SetPaths();
+
     InaRoutingTable m_routing;
     std::vector<uint32_t> m_workers;
     std::vector<double> m_workerRate;

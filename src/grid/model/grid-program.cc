@@ -27,7 +27,7 @@ GridProgram::GetTypeId()
 }
 
 GridProgram::GridProgram()
-    : PoolProgram("ack", {"notice_sent", "readdressed", "result_multicast"})
+    : PoolProgram("ack", {"notice_sent", "readdressed", "result_multicast", "stale_epoch"})
 {
     NS_LOG_FUNCTION(this);
 }
@@ -97,6 +97,22 @@ GridProgram::SetGridJob(const GridJob& job)
     m_grid.push_back(job);
 }
 
+bool
+GridProgram::RemoveGridJob(uint32_t jobId)
+{
+    if (jobId < m_byJob.size() && m_byJob[jobId] >= 0)
+    {
+        const auto at = static_cast<std::size_t>(m_byJob[jobId]);
+        m_grid.erase(m_grid.begin() + static_cast<std::ptrdiff_t>(at));
+        m_byJob[jobId] = -1;
+        for (int32_t& i : m_byJob)
+        {
+            i -= i > static_cast<int32_t>(at) ? 1 : 0;
+        }
+    }
+    return RemoveJob(jobId, 0);
+}
+
 const GridProgram::GridJob&
 GridProgram::GetGridJob(uint32_t jobId) const
 {
@@ -129,6 +145,14 @@ GridProgram::DoProcess(InaPacket* p, PipelinePass& pass)
             p->dst = g.resultGroup;
             CountReason(RESULT_MULTICAST);
         }
+        else if (h->reserved != g.epoch)
+        {
+            // Sent to a tree the controller has replaced (GridController's re-assignment): its
+            // bitmaps number the old groups. The worker sent the fragment again on the new tree.
+            CountReason(STALE_EPOCH);
+            Consume(p);
+            return;
+        }
         else
         {
             // Whatever leaves with it (aggregate, flush, pass) must take the planned path to the
@@ -137,6 +161,14 @@ GridProgram::DoProcess(InaPacket* p, PipelinePass& pass)
             p->flowId = g.aggregateFlowId;
             CountReason(READDRESSED);
         }
+    }
+    else if (p->dst == GetSwitchAddress())
+    {
+        // Addressed to this switch by a job it no longer aggregates for (the controller moved
+        // the job's aggregation elsewhere): sent under an older plan, and going nowhere.
+        CountReason(STALE_EPOCH);
+        Consume(p);
+        return;
     }
     const JobConfig* job = nullptr;
     FcfsAggregatorPool::Result collision{COLLISION};

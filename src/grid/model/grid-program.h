@@ -41,7 +41,8 @@ class GridProgram : public PoolProgram
         NOTICE_SENT = PoolReasons::N_REASONS, //!< a collision notice sent to a worker
         READDRESSED,                          //!< a gradient for this switch sent on to the PS
         RESULT_MULTICAST,                     //!< a result for this switch sent to its workers
-        N_GRID_REASONS                        //!< number of reasons
+        STALE_EPOCH,   //!< a gradient for this switch sent under an older plan: dropped
+        N_GRID_REASONS //!< number of reasons
     };
 
     /// Where GRID's packets of one job go from this switch.
@@ -53,6 +54,9 @@ class GridProgram : public PoolProgram
         InaAddress resultGroup = INA_NO_ADDRESS; //!< multicast group to its aggregated workers
         uint32_t aggregateFlowId = 0;            //!< flow id of its aggregates toward the PS
         uint32_t noticeFlowId = 0;               //!< flow id of its collision notices
+        /// The job's plan epoch (PoolHeader::reserved): a gradient addressed to this switch
+        /// under another one was sent to a tree the controller has since replaced
+        uint8_t epoch = 0;
     };
 
     /**
@@ -73,6 +77,15 @@ class GridProgram : public PoolProgram
      * \param job the job's addresses and flow ids
      */
     void SetGridJob(const GridJob& job);
+
+    /**
+     * Take a job off this switch (GRID's controller moves its aggregation): its GRID entry and
+     * its job-table entry go, and the aggregators its fragments hold are freed
+     * (PoolProgram::RemoveJob).
+     * \param jobId the job
+     * \return whether it was here
+     */
+    bool RemoveGridJob(uint32_t jobId);
 
     /// \return the job's entry (throws std::out_of_range if SetGridJob was not called for it)
     const GridJob& GetGridJob(uint32_t jobId) const;

@@ -271,34 +271,79 @@ GridProtocol::PlanningCapacity(uint32_t node) const
     return capacity;
 }
 
+GridPlanner::Options
+GridProtocol::PlannerOptions() const
+{
+    GridPlanner::Options options;
+    options.trials = m_trials;
+    options.seed = m_seed;
+    options.linkRows = m_linkRows;
+    return options;
+}
+
 void
 GridProtocol::BuildTrees()
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const std::vector<GridProblem::ProgrammableSwitch> programmable = Programmable();
+    try
+    {
+        GridProblem problem(topo, ctx.workerHosts, ctx.psHosts[0], programmable, m_psIngress);
+        m_plan = PlanJob(problem, PlannerOptions());
+    }
+    catch (const std::exception& e)
+    {
+        Fail("the " + GetProtocolLabel() + " planner failed: " + e.what());
+    }
+    const std::string why = CheckTrees(m_plan);
+    if (!why.empty())
+    {
+        Fail(why);
+    }
+    LayTrees();
+}
+
+std::string
+GridProtocol::CheckTrees(const GridPlan& plan) const
+{
+    const InaTopology& topo = GetContext().fabric->GetTopology();
+    uint32_t streams = plan.directWorkers;
+    for (const GridPlan::SwitchRoute& s : plan.switches)
+    {
+        if (s.fanIn > PoolHeader::MAX_FAN_IN)
+        {
+            return "the plan gives switch " + topo.GetNode(s.node).name + " " +
+                   std::to_string(s.fanIn) + " workers; the 5-bit fan-in and bitmap allow " +
+                   std::to_string(PoolHeader::MAX_FAN_IN);
+        }
+        streams += s.fanIn > 0 ? 1 : 0;
+    }
+    if (streams > PoolHeader::MAX_FAN_IN)
+    {
+        return "the plan has " + std::to_string(streams) +
+               " aggregation streams into the PS (switches plus direct workers); the 5-bit "
+               "fanInDegree1 allows " +
+               std::to_string(PoolHeader::MAX_FAN_IN);
+    }
+    return "";
+}
+
+void
+GridProtocol::LayTrees()
 {
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
     const uint32_t n = ctx.workerHosts.size();
     const uint32_t ps = ctx.psHosts[0];
 
-    GridPlanner::Options options;
-    options.trials = m_trials;
-    options.seed = m_seed;
-    options.linkRows = m_linkRows;
-    const std::vector<GridProblem::ProgrammableSwitch> programmable = Programmable();
-    try
-    {
-        GridProblem problem(topo, ctx.workerHosts, ps, programmable, m_psIngress);
-        m_plan = PlanJob(problem, options);
-    }
-    catch (const std::exception& e)
-    {
-        Fail("the " + GetProtocolLabel() + " planner failed: " + e.what());
-    }
-
-    Tree t;
+    // A re-assignment keeps the tree's server and result group (CreateServers made them).
+    Tree t = m_trees.empty() ? Tree{} : m_trees[0];
     t.psIndex = 0;
     t.psHost = ps;
     t.psRack = topo.RackOf(ps);
     t.level2 = false;
+    t.groups.clear();
     m_groupSwitch.clear();
     m_aggNode.assign(n, ps);
     for (uint32_t j = 0; j < m_plan.switches.size(); ++j)
@@ -307,12 +352,6 @@ GridProtocol::BuildTrees()
         if (s.fanIn == 0)
         {
             continue;
-        }
-        if (s.fanIn > PoolHeader::MAX_FAN_IN)
-        {
-            Fail("the plan gives switch " + topo.GetNode(s.node).name + " " +
-                 std::to_string(s.fanIn) + " workers; the 5-bit fan-in and bitmap allow " +
-                 std::to_string(PoolHeader::MAX_FAN_IN));
         }
         t.groups.push_back(Group{s.node, true, 0, s.workers});
         m_groupSwitch.push_back(static_cast<int32_t>(j));
@@ -328,13 +367,6 @@ GridProtocol::BuildTrees()
             t.groups.push_back(Group{topo.RackOf(ctx.workerHosts[r]), false, 0, {r}});
             m_groupSwitch.push_back(-1);
         }
-    }
-    if (t.groups.size() > PoolHeader::MAX_FAN_IN)
-    {
-        Fail("the plan has " + std::to_string(t.groups.size()) +
-             " aggregation streams into the PS (switches plus direct workers); the 5-bit "
-             "fanInDegree1 allows " +
-             std::to_string(PoolHeader::MAX_FAN_IN));
     }
     uint32_t first = 0;
     for (Group& g : t.groups)
@@ -362,6 +394,7 @@ GridProtocol::BuildTrees()
             w.fanIn1 = static_cast<uint8_t>(t.groups.size());
             w.edge = !grp.aggregates;
             w.flowId = GetWorkerFlowId(grp.ranks[i]);
+            w.epoch = m_epoch;
         }
     }
     m_trees.assign(1, t);
@@ -409,6 +442,7 @@ GridProtocol::ConfigureGrid()
         job.resultGroup = ctx.fabric->CreateMulticastGroup(s.node, Members(j));
         job.aggregateFlowId = GetAggregateFlowId(j);
         job.noticeFlowId = GetNoticeFlowId();
+        job.epoch = m_epoch;
         m_resultGroups[j] = job.resultGroup;
         try
         {
@@ -502,6 +536,20 @@ GridProtocol::PaceWorkers()
 }
 
 void
+GridProtocol::SetPlanRate(double rateBps)
+{
+    m_plan.achievedBps = rateBps;
+    for (GridPlan::WorkerRoute& w : m_plan.workers)
+    {
+        w.rateBps = rateBps;
+    }
+    for (GridPlan::SwitchRoute& sw : m_plan.switches)
+    {
+        sw.rateBps = rateBps;
+    }
+}
+
+void
 GridProtocol::ApplyReplan(const GridPlan& plan, double rateBps)
 {
     if (plan.Assignment() != m_plan.Assignment() || !(rateBps > 0))
@@ -512,15 +560,7 @@ GridProtocol::ApplyReplan(const GridPlan& plan, double rateBps)
     m_plan.workers = plan.workers;
     m_plan.switches = plan.switches;
     m_plan.bottleneck = plan.bottleneck;
-    m_plan.achievedBps = rateBps;
-    for (GridPlan::WorkerRoute& w : m_plan.workers)
-    {
-        w.rateBps = rateBps;
-    }
-    for (GridPlan::SwitchRoute& sw : m_plan.switches)
-    {
-        sw.rateBps = rateBps;
-    }
+    SetPlanRate(rateBps);
     PinRoutes();
     const JobContext& ctx = GetContext();
     for (uint32_t j = 0; j < m_plan.switches.size(); ++j)
@@ -528,6 +568,110 @@ GridProtocol::ApplyReplan(const GridPlan& plan, double rateBps)
         ctx.fabric->RelayMulticastGroup(m_resultGroups.at(j), m_plan.switches[j].node, Members(j));
     }
     PaceWorkers();
+}
+
+bool
+GridProtocol::PlanAgain(const std::vector<bool>& failedLinks,
+                        GridPlan& plan,
+                        std::string& why) const
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const GridProblem problem = BuildProblem(failedLinks);
+    for (uint32_t i = 0; i < problem.GetNWorkers(); ++i)
+    {
+        bool reaches = problem.Reaches(i, problem.GetPsTarget());
+        for (uint32_t j = 0; j < problem.GetNSwitches() && !reaches; ++j)
+        {
+            reaches = problem.Reaches(i, j) && problem.SwitchReachesPs(j);
+        }
+        if (!reaches)
+        {
+            why = "worker " + std::to_string(i) + " (" + topo.GetNode(problem.GetWorker(i)).name +
+                  ") reaches neither the PS nor a programmable switch that reaches it";
+            return false;
+        }
+    }
+    try
+    {
+        plan = PlanJob(problem, PlannerOptions());
+    }
+    catch (const std::exception& e)
+    {
+        why = "the " + GetProtocolLabel() + " planner failed: " + e.what();
+        return false;
+    }
+    if (!(plan.achievedBps > 0))
+    {
+        why = "the new plan moves nothing (" + plan.bottleneck + ")";
+        return false;
+    }
+    why = CheckTrees(plan);
+    return why.empty();
+}
+
+void
+GridProtocol::Reassign(const GridPlan& plan, double rateBps)
+{
+    if (!CheckTrees(plan).empty() || !(rateBps > 0))
+    {
+        throw std::logic_error("GridProtocol::Reassign: a plan the data plane can run (CheckTrees) "
+                               "and a rate > 0");
+    }
+    const JobContext& ctx = GetContext();
+    // The new tree's epoch: what was sent to the old one is told apart and dropped.
+    ++m_epoch;
+    for (const SwitchEntry& e : GetSwitches())
+    {
+        Ptr<GridProgram> program = DynamicCast<GridProgram>(e.program);
+        if (program)
+        {
+            program->RemoveGridJob(ctx.jobId);
+        }
+    }
+    m_plan = plan;
+    SetPlanRate(rateBps);
+    LayTrees();
+    InstallPrograms();
+    ConfigureGrid();
+    const Tree& t = m_trees.at(0);
+    std::vector<PoolParameterServer::Group> groups;
+    std::vector<uint32_t> ranks;
+    for (const Group& g : t.groups)
+    {
+        groups.push_back(
+            PoolParameterServer::Group{g.firstWorker, static_cast<uint32_t>(g.ranks.size())});
+        ranks.insert(ranks.end(), g.ranks.begin(), g.ranks.end());
+    }
+    Ptr<GridParameterServer> server = DynamicCast<GridParameterServer>(t.server);
+    server->Regroup(groups, ranks);
+    server->SetEpoch(m_epoch);
+    for (const Ptr<PoolAgent>& agent : GetPoolAgents())
+    {
+        if (agent)
+        {
+            agent->Reroute();
+        }
+    }
+    ++m_reassignments;
+}
+
+void
+GridProtocol::Abandon(const std::string& why)
+{
+    for (const Ptr<PoolAgent>& agent : GetPoolAgents())
+    {
+        if (agent)
+        {
+            agent->Abandon(why);
+        }
+    }
+}
+
+uint8_t
+GridProtocol::GetEpoch() const
+{
+    return m_epoch;
 }
 
 void
@@ -602,6 +746,10 @@ GridProtocol::GetCounters() const
     c["plan_lp_bound_bps"] = m_plan.lpBoundBps;
     c["plan_direct_workers"] = m_plan.directWorkers;
     c["plan_ps_fan_in"] = m_plan.psFanIn;
+    c["reassignments"] = m_reassignments;
+    Ptr<GridParameterServer> server =
+        m_trees.empty() ? nullptr : DynamicCast<GridParameterServer>(m_trees[0].server);
+    c["stale_epoch_ps"] = server ? static_cast<double>(server->GetStaleEpochDrops()) : 0.0;
     return c;
 }
 

@@ -104,6 +104,51 @@ class GridProtocol : public PoolProtocol
      */
     void ApplyReplan(const GridPlan& plan, double rateBps);
 
+    /**
+     * Plan the job anew on the links that are up, as at install (GridController, when its
+     * aggregation nodes can no longer be reached: a failed switch, a cut with no way round). The
+     * failed elements are unreachable targets, so the plan avoids them; with no programmable
+     * switch left every worker goes to the PS (the PS fallback).
+     * \param failedLinks per topology link, failed or not
+     * \param[out] plan the new plan
+     * \param[out] why when there is none: a worker that reaches neither the PS nor a switch that
+     *             does, the planner's error, a plan that moves nothing, or one the 5-bit fan-ins
+     *             cannot carry (CheckTrees)
+     * \return whether there is a plan
+     */
+    bool PlanAgain(const std::vector<bool>& failedLinks, GridPlan& plan, std::string& why) const;
+
+    /**
+     * Install a new assignment under the running job (GridController): the next plan epoch; the
+     * job is taken off every switch it used (entries and held aggregators, GridProgram::
+     * RemoveGridJob), the new tree's programs, routes, result multicast trees and paces are
+     * installed, the PS regrouped (open fragments emptied, completed ones kept) and told the
+     * epoch, and every worker sends its fragments in flight again on the new tree
+     * (PoolAgent::Reroute). Packets of the old epoch still on their way are dropped where they
+     * arrive (GridProgram, GridParameterServer), so no sum mixes the two numberings.
+     * \param plan a plan from PlanAgain
+     * \param rateBps the job's rate, > 0
+     * \throws std::logic_error if CheckTrees refuses the plan or the rate is not > 0
+     */
+    void Reassign(const GridPlan& plan, double rateBps);
+
+    /**
+     * End the job: no plan reaches every worker (GridController); every worker gives up with
+     * `why` and the job ends incomplete with that reason.
+     * \param why the reason
+     */
+    void Abandon(const std::string& why);
+
+    /**
+     * \param plan a plan of this job
+     * \return "" if the data plane can carry it, else why not (a switch with more than 31
+     *         workers, more than 31 streams into the PS)
+     */
+    std::string CheckTrees(const GridPlan& plan) const;
+
+    /// \return the plan epoch (0 at install, one more per Reassign)
+    uint8_t GetEpoch() const;
+
     /// Tells the controller, which re-plans the jobs still running.
     void NotifyJobEnded() override;
 
@@ -136,6 +181,12 @@ class GridProtocol : public PoolProtocol
     Ptr<PoolAgent> CreatePoolAgent() const override;
 
   private:
+    /// \return the planner's options from the Attributes
+    GridPlanner::Options PlannerOptions() const;
+    /// Every stream of m_plan at one rate (a re-plan's share).
+    void SetPlanRate(double rateBps);
+    /// Lay m_plan out as the job's tree: groups, aggregation nodes, workers' header fields.
+    void LayTrees();
     /// Program the switches, pin the routes, tell the server where results go.
     void ConfigureGrid();
     /// Pin every path of m_plan: workers to their nodes, results to direct workers, aggregates.
@@ -164,6 +215,8 @@ class GridProtocol : public PoolProtocol
     std::vector<uint32_t> m_aggNode;                  //!< per rank: aggregation node
     std::vector<InaAddress> m_resultGroups;           //!< per plan switch: its result group
     Ptr<GridController> m_controller;                 //!< the fabric's, once installed
+    uint8_t m_epoch = 0;                              //!< plan epoch (Reassign)
+    uint32_t m_reassignments = 0;                     //!< Reassign calls
     mutable std::vector<Ptr<GridAgent>> m_gridAgents; //!< for the counters
 };
 

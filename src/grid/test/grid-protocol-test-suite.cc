@@ -24,6 +24,8 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -90,22 +92,6 @@ class JobRun : public TypedJobRun<GridProtocol, GridAgent>
             }
         }
         return 0;
-    }
-
-    /// A reason summed over the job's switches.
-    uint64_t Reason(uint32_t r) const
-    {
-        uint64_t s = 0;
-        for (const auto& e : protocol->GetSwitches())
-        {
-            s += e.program->GetReasonCount(r);
-        }
-        return s;
-    }
-
-    double Counter(const std::string& name) const
-    {
-        return protocol->GetCounters().at(name);
     }
 };
 
@@ -706,6 +692,210 @@ class GridReplanLinkDownTestCase : public TestCase
     }
 };
 
+/// Two leaves of three workers and a third leaf with the PS under two spines (10 Gb/s links);
+/// GRID's jobs below aggregate at tier agg: the tiers of spines a1 and a2 say which may.
+std::string
+TwoSpines(const std::string& a1Tier, const std::string& a2Tier)
+{
+    return "# inasim topology v1\n"
+           "defaults rate=10Gbps delay=1us\n"
+           "switch l1..l3 tier=tor\n"
+           "switch a1 tier=" +
+           a1Tier + "\nswitch a2 tier=" + a2Tier +
+           "\nhost w1..w3 attach=l1\nhost w4..w6 attach=l2\nhost ps attach=l3\n"
+           "link l1 a1\nlink l1 a2\nlink l2 a1\nlink l2 a2\nlink l3 a1\nlink l3 a2\n";
+}
+
+/// The six workers and the PS of TwoSpines, aggregating at tier agg.
+AllReduceRunner::Spec
+SpineJob(Ptr<InaFabric> fabric)
+{
+    const InaTopology& t = fabric->GetTopology();
+    AllReduceRunner::Spec s;
+    for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6"})
+    {
+        s.hosts.push_back(t.FindNode(w));
+    }
+    s.ps = {t.FindNode("ps")};
+    s.tiers = {"agg"};
+    s.tensorBytes = {1000000};
+    return s;
+}
+
+/// A GRID job on TwoSpines whose switch `fail(run)` fails at 100 us, run to its end.
+struct SpineFailure
+{
+    Ptr<InaFabric> fabric;
+    AllReduceRunner::Spec spec;
+    std::unique_ptr<JobRun> run;
+    uint32_t failed = 0;
+
+    SpineFailure(const std::string& a1Tier,
+                 const std::string& a2Tier,
+                 const std::function<uint32_t(const JobRun&)>& fail)
+    {
+        InaFabricHelper helper;
+        helper.SetQueue(1000000, 0);
+        fabric = helper.Build(InaTopology::FromString(TwoSpines(a1Tier, a2Tier), "spines"));
+        spec = SpineJob(fabric);
+        run = std::make_unique<JobRun>(fabric, spec);
+        failed = fail(*run);
+    }
+
+    void Run()
+    {
+        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+        faults->SetFabric(fabric);
+        faults->ScheduleSwitchDown(failed, MicroSeconds(100));
+        AllReduceRunner::RunAll({run.get()}, Seconds(5));
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * A switch that aggregates for a running job fails for good (GRID's online setting with a
+ * failure; GridController): once the routing has detected it, the controller finds the job cut
+ * off from it and plans the job anew without it. Here both spines aggregate at first (each leaf's
+ * workers split over the two uplinks); the one worker 0 uses fails at 100 us, mid-all-reduce, and
+ * the job is moved to the other (epoch 1): the fragments in flight are sent again on the new
+ * tree, what was sent to the old one is dropped where it arrives, and the job completes exact.
+ */
+class GridSwitchFailReassignTestCase : public TestCase
+{
+  public:
+    GridSwitchFailReassignTestCase()
+        : TestCase("switch failure: the job is planned anew without the switch, exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SpineFailure f("agg", "agg", [](const JobRun& r) {
+            return r.protocol->GetAggregationNode(0);
+        });
+        const JobRun& run = *f.run;
+        const AllReduceRunner::Spec& s = f.spec;
+        const uint32_t failed = f.failed;
+        NS_TEST_ASSERT_MSG_EQ(f.fabric->GetTopology().GetTier(failed),
+                              "agg",
+                              "worker 0 aggregates at a spine");
+        f.Run();
+        const Ptr<InaFabric> fabric = f.fabric;
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        const auto& replans = GridController::Of(fabric)->GetReplans();
+        NS_TEST_ASSERT_MSG_EQ(replans.size(), 1u, "one re-plan, when the routing converged");
+        if (!replans.empty())
+        {
+            NS_TEST_ASSERT_MSG_GT(replans[0].at, MicroSeconds(100), "after the detection delay");
+            NS_TEST_ASSERT_MSG_EQ(replans[0].reassigned.size(), 1u, "the job moved");
+            NS_TEST_ASSERT_MSG_EQ(replans[0].stranded.size(),
+                                  0u,
+                                  (replans[0].stranded.empty() ? "" : replans[0].stranded[0]));
+        }
+        NS_TEST_ASSERT_MSG_EQ(+run.protocol->GetEpoch(), 1, "one re-assignment");
+        for (uint32_t r = 0; r < s.hosts.size(); ++r)
+        {
+            NS_TEST_ASSERT_MSG_NE(run.protocol->GetAggregationNode(r), failed, "off the failed");
+        }
+        NS_TEST_ASSERT_MSG_GT(run.Counter("reassignments"), 0, "counted");
+        NS_TEST_ASSERT_MSG_GT(run.Sum(&AggregationAgent::Stats::retransmissions),
+                              0u,
+                              "the fragments in flight were sent again");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * The PS fallback: only a1 may aggregate (a2 is a plain spine), and the plan has worker 0 there;
+ * a1 fails at 100 us, and with no
+ * programmable switch left the controller's new plan sends every worker to the PS (six direct
+ * streams, unicast results along each path reversed). The job completes exact.
+ */
+class GridSwitchFailPsFallbackTestCase : public TestCase
+{
+  public:
+    GridSwitchFailPsFallbackTestCase()
+        : TestCase("switch failure, no switch left: every worker falls back to the PS, exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SpineFailure f("agg", "spine", [](const JobRun& r) {
+            return r.protocol->GetContext().fabric->GetTopology().FindNode("a1");
+        });
+        const JobRun& run = *f.run;
+        const AllReduceRunner::Spec& s = f.spec;
+        NS_TEST_ASSERT_MSG_EQ(run.protocol->GetAggregationNode(0),
+                              f.failed,
+                              "aggregated at a1 at first");
+        f.Run();
+        const Ptr<InaFabric> fabric = f.fabric;
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        NS_TEST_ASSERT_MSG_EQ(run.protocol->GetPlan().directWorkers, 6u, "all to the PS");
+        for (uint32_t r = 0; r < s.hosts.size(); ++r)
+        {
+            NS_TEST_ASSERT_MSG_EQ(run.protocol->GetAggregationNode(r), s.ps[0], "direct");
+        }
+        const auto& replans = GridController::Of(fabric)->GetReplans();
+        NS_TEST_ASSERT_MSG_EQ(replans.size(), 1u, "one re-plan");
+        if (!replans.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(replans[0].reassigned.size(), 1u, "the job moved");
+            NS_TEST_ASSERT_MSG_EQ(replans[0].rateBps.at(0), 10e9 / 6, "PS ingress / 6 streams");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * No plan at all: on Fig. 1, s2 fails at 100 us, and w5 and w6 (attached to s2 only) reach
+ * neither the PS nor any switch. The controller ends the job at its re-plan with the reason: every
+ * worker gives up with it (not by its timeouts), and the job is incomplete.
+ */
+class GridSwitchFailNoPlanTestCase : public TestCase
+{
+  public:
+    GridSwitchFailNoPlanTestCase()
+        : TestCase("switch failure, workers cut off: the job ends with the reason")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Fig1();
+        const InaTopology& t = fabric->GetTopology();
+        JobRun run(fabric, Fig1Job(fabric));
+        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+        faults->SetFabric(fabric);
+        faults->ScheduleSwitchDown(t.FindNode("s2"), MicroSeconds(100));
+        AllReduceRunner::RunAll({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), false, "incomplete");
+        const auto& replans = GridController::Of(fabric)->GetReplans();
+        NS_TEST_ASSERT_MSG_EQ(replans.size(), 1u, "one re-plan");
+        if (!replans.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(replans[0].stranded.size(), 1u, "the job ended");
+            NS_TEST_ASSERT_MSG_EQ(replans[0].reassigned.size(), 0u, "not moved");
+        }
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            Ptr<AggregationAgent> agent = run.GetAgent(r);
+            NS_TEST_ASSERT_MSG_EQ(agent->HasGivenUp(), true, "every worker gave up");
+            const std::string why = agent->GetGiveUpReason();
+            NS_TEST_ASSERT_MSG_NE(why.find("reaches neither the PS nor"), std::string::npos, why);
+        }
+        Simulator::Destroy();
+    }
+};
+
 /**
  * \ingroup grid-test
  * Set-up errors name the job and what is expected.
@@ -773,6 +963,9 @@ class GridProtocolTestSuite : public InaTestSuite
         AddTestCase(new GridSetupErrorTestCase);
         AddTestCase(new GridReplanJobsTestCase);
         AddTestCase(new GridReplanLinkDownTestCase);
+        AddTestCase(new GridSwitchFailReassignTestCase);
+        AddTestCase(new GridSwitchFailPsFallbackTestCase);
+        AddTestCase(new GridSwitchFailNoPlanTestCase);
     }
 };
 

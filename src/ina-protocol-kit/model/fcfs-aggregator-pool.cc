@@ -258,6 +258,30 @@ FcfsAggregatorPool::Peek(uint32_t index, uint32_t key) const
     return (m_regs.bitmap->ControlRead(index) & PASSING) != 0 ? Holder::PASSING : Holder::SAME;
 }
 
+uint32_t
+FcfsAggregatorPool::FreeJob(uint32_t jobId)
+{
+    uint32_t freed = 0;
+    for (uint32_t index = 0; index < m_regs.id->GetEntries(); ++index)
+    {
+        const uint64_t holder = m_regs.id->ControlRead(index);
+        if (holder == 0 || (holder >> 16) != jobId)
+        {
+            continue;
+        }
+        m_regs.id->ControlWrite(index, 0, 0);
+        m_regs.bitmap->ControlWrite(index, 0, 0);
+        if (m_regs.counter != nullptr)
+        {
+            m_regs.counter->ControlWrite(index, 0, 0);
+        }
+        m_regs.ecn->ControlWrite(index, 0, 0);
+        m_occupancy.Freed();
+        ++freed;
+    }
+    return freed;
+}
+
 FcfsAggregatorPool::Result
 FcfsAggregatorPool::Release(PipelinePass& pass, const PoolHeader* h)
 {

@@ -143,6 +143,15 @@ class FcfsAggregatorPool
      */
     Holder Peek(uint32_t index, uint32_t key) const;
 
+    /**
+     * The control plane frees every aggregator a job's fragments hold (their keys carry the job
+     * id above the 16-bit sequence number, PoolHeader::Key), as when it takes the job off this
+     * switch: a later packet of the job finds them free.
+     * \param jobId the job
+     * \return the aggregators freed
+     */
+    uint32_t FreeJob(uint32_t jobId);
+
     /// The registers were cleared behind the pool's back (a switch reboot): nothing is held.
     void ForgetHeld()
     {

@@ -130,6 +130,42 @@ PoolAgent::DoSetup()
     m_bound = true;
 }
 
+uint32_t
+PoolAgent::Reroute()
+{
+    for (uint32_t p = 0; p < m_servers; ++p)
+    {
+        m_routes.at(p) = m_protocol->GetWorkerRoute(static_cast<uint8_t>(p), GetRank());
+    }
+    if (HasGivenUp())
+    {
+        return 0;
+    }
+    // Sent as new, not flagged as resends: the new tree's switches aggregate them (a resend
+    // would pass every worker's copy to the parameter server, an incast of the whole window).
+    // A fragment some worker has already completed does not complete at a switch; its other
+    // workers' timeouts resend it, and the server answers it again.
+    uint32_t n = 0;
+    for (uint64_t s = m_lastAck + 1; s < m_nextSeq; ++s)
+    {
+        if (m_done[s & m_ringMask] == 0)
+        {
+            SendFragment(s, false);
+            ++m_stats.retransmissions;
+            ++n;
+        }
+    }
+    ArmTimer();
+    return n;
+}
+
+void
+PoolAgent::Abandon(const std::string& why)
+{
+    GiveUp(why);
+    m_timer.Cancel();
+}
+
 void
 PoolAgent::UpdateWindow()
 {
@@ -260,7 +296,7 @@ PoolAgent::SendFragment(uint64_t seq, bool resend)
     h->priority = PriorityOf(seq);
     h->aggregatorIndex = IndexOf(seq);
     h->psIndex = t.ps;
-    h->reserved = 0;
+    h->reserved = r.epoch;
     h->jobIdAndSeq = PoolHeader::Key(m_jobId, seq);
     if (t.values != nullptr)
     {

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -89,6 +90,22 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
     uint32_t GetPendingTensors() const;
     /// \return highest fragment with every parameter up to it in
     uint64_t GetLastAck() const;
+
+    /**
+     * The job's trees changed under this worker (GRID's controller re-assigned its aggregation
+     * nodes): take its header fields again from the protocol (GetWorkerRoute) and send every
+     * fragment in flight again on the new route, as new fragments that the new tree aggregates
+     * (counted as retransmissions).
+     * \return the fragments sent again (0 once the agent gave up)
+     */
+    uint32_t Reroute();
+
+    /**
+     * The control plane ends this worker's part of the job (no aggregation node it can reach):
+     * it gives up with `why` and sends nothing more.
+     * \param why completes "worker R (host H) gave up: ..."
+     */
+    void Abandon(const std::string& why);
 
     /// Called by the parameter server for a packet of this worker that it had to aggregate.
     void NotePsFallback()

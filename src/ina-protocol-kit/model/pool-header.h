@@ -5,9 +5,9 @@
 #ifndef POOL_HEADER_H
 #define POOL_HEADER_H
 
-#include "ns3/ecn-codepoints.h"
 #include "ina-protocol-numbers.h"
 
+#include "ns3/ecn-codepoints.h"
 #include "ns3/ina-packet.h"
 
 #include <cstdint>
@@ -66,8 +66,10 @@ struct PoolHeader
     uint8_t priority;         //!< ESA's priority; 0 in ATP
     uint16_t aggregatorIndex; //!< the aggregator at every switch on the way
     uint8_t psIndex;          //!< which of the job's parameter servers (see above)
-    uint8_t reserved;         //!< zero
-    uint32_t jobIdAndSeq;     //!< Key(): the aggregator's owner; 0 would mean "free"
+    /// Zero in ATP; ESA's control message kind; GRID's plan epoch (the controller's version of
+    /// the job's aggregation tree that the sender used: WorkerRoute::epoch).
+    uint8_t reserved;
+    uint32_t jobIdAndSeq; //!< Key(): the aggregator's owner; 0 would mean "free"
 
     /**
      * \param jobId 1..0xffff
@@ -79,6 +81,12 @@ struct PoolHeader
         return (jobId << 16) | static_cast<uint32_t>(seq & 0xffff);
     }
 
+    /// \return the job id a Key() holds: whose aggregator it is
+    static constexpr uint32_t JobOfKey(uint32_t key)
+    {
+        return key >> 16;
+    }
+
     /// \return whether the packet saw congestion: its IP codepoint or the header's ECN flag
     bool CongestionSeen(const InaPacket* p) const
     {
@@ -87,6 +95,8 @@ struct PoolHeader
 };
 
 static_assert(sizeof(PoolHeader) <= InaPacket::HDR_BYTES, "PoolHeader must fit InaPacket");
+static_assert(PoolHeader::JobOfKey(PoolHeader::Key(0xffff, 0x12345)) == 0xffff,
+              "a key's job survives any fragment number");
 static_assert(PoolHeader::WIRE_BYTES == 306, "ATP's frame is 306 B (ESA paper, Section 7.1.1)");
 
 } // namespace ns3

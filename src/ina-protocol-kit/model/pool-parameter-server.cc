@@ -45,34 +45,72 @@ PoolParameterServer::DoDispose()
     Object::DoDispose();
 }
 
-void
-PoolParameterServer::Setup(const Config& config)
+uint32_t
+PoolParameterServer::CheckGroups(const std::string& name,
+                                 const std::vector<Group>& groups,
+                                 const std::vector<uint32_t>& rankOfWorker)
 {
-    NS_LOG_FUNCTION(this << config.name);
-    if (config.groups.empty() || config.groups.size() > PoolHeader::MAX_FAN_IN)
+    if (groups.empty() || groups.size() > PoolHeader::MAX_FAN_IN)
     {
-        throw std::invalid_argument(config.name + ": " + std::to_string(config.groups.size()) +
+        throw std::invalid_argument(name + ": " + std::to_string(groups.size()) +
                                     " worker groups; expected 1.." +
                                     std::to_string(PoolHeader::MAX_FAN_IN));
     }
     uint32_t workers = 0;
-    for (const Group& g : config.groups)
+    for (const Group& g : groups)
     {
         if (g.size == 0 || g.size > PoolHeader::MAX_FAN_IN || g.firstWorker != workers)
         {
-            throw std::invalid_argument(config.name + ": a group of " + std::to_string(g.size) +
+            throw std::invalid_argument(name + ": a group of " + std::to_string(g.size) +
                                         " workers from worker " + std::to_string(g.firstWorker) +
                                         "; expected 1.." + std::to_string(PoolHeader::MAX_FAN_IN) +
                                         " workers numbered after the previous group");
         }
         workers += g.size;
     }
-    if (config.rankOfWorker.size() != workers)
+    if (rankOfWorker.size() != workers)
     {
-        throw std::invalid_argument(config.name + ": the groups hold " + std::to_string(workers) +
+        throw std::invalid_argument(name + ": the groups hold " + std::to_string(workers) +
                                     " workers but the rank map has " +
-                                    std::to_string(config.rankOfWorker.size()));
+                                    std::to_string(rankOfWorker.size()));
     }
+    return workers;
+}
+
+uint32_t
+PoolParameterServer::Regroup(const std::vector<Group>& groups,
+                             const std::vector<uint32_t>& rankOfWorker)
+{
+    if (CheckGroups(m_config.name, groups, rankOfWorker) != m_workers)
+    {
+        throw std::invalid_argument(m_config.name + ": regrouped to " +
+                                    std::to_string(rankOfWorker.size()) + " workers, not the " +
+                                    std::to_string(m_workers) + " it serves");
+    }
+    m_config.groups = groups;
+    m_config.rankOfWorker = rankOfWorker;
+    uint32_t emptied = 0;
+    for (size_t slot = 0; slot < m_seq.size(); ++slot)
+    {
+        if (m_seq[slot] != 0 && m_count[slot] < m_workers)
+        {
+            // The sequence number stays, so that older fragments are still told stale.
+            m_count[slot] = 0;
+            m_flags[slot] = 0;
+            std::fill(m_mask.begin() + static_cast<std::ptrdiff_t>(slot * m_words),
+                      m_mask.begin() + static_cast<std::ptrdiff_t>((slot + 1) * m_words),
+                      0);
+            ++emptied;
+        }
+    }
+    return emptied;
+}
+
+void
+PoolParameterServer::Setup(const Config& config)
+{
+    NS_LOG_FUNCTION(this << config.name);
+    const uint32_t workers = CheckGroups(config.name, config.groups, config.rankOfWorker);
     if (!config.host)
     {
         throw std::invalid_argument(config.name + ": no host");

@@ -109,6 +109,18 @@ class PoolParameterServer : public Object, public InaPacketSink
     void Setup(const Config& config);
 
     /**
+     * The job's trees changed under the server (GRID's controller re-assigned its aggregation
+     * nodes): the new groups and rank map (the same workers), checked as Setup checks them.
+     * Completed fragments stay, to be answered again; the open ones are emptied, since their
+     * partial sums were recorded by the old groups' worker numbering and the workers send those
+     * fragments again (PoolAgent::Reroute).
+     * \param groups the new groups, by bitmap1 position
+     * \param rankOfWorker flat worker index -> worker rank
+     * \return the open fragments emptied
+     */
+    uint32_t Regroup(const std::vector<Group>& groups, const std::vector<uint32_t>& rankOfWorker);
+
+    /**
      * Fallback packets are counted in the agent of the worker they carry (the lowest one).
      * \param rank a worker
      * \param agent its agent (must outlive the server, or be reset to nullptr)
@@ -195,6 +207,16 @@ class PoolParameterServer : public Object, public InaPacketSink
     Counters m_counts; //!< the counters
 
   private:
+    /**
+     * \param name the server's name, for messages
+     * \param groups groups by bitmap1 position
+     * \param rankOfWorker the rank map
+     * \return the workers the groups hold; throws std::invalid_argument when inconsistent
+     */
+    static uint32_t CheckGroups(const std::string& name,
+                                const std::vector<Group>& groups,
+                                const std::vector<uint32_t>& rankOfWorker);
+
     /// Per-slot flags.
     static constexpr uint8_t COLLIDED = 1; //!< the fragment ever collided
     static constexpr uint8_t FILLED = 2;   //!< the slot holds values

@@ -262,6 +262,35 @@ PoolProgram::Find(uint32_t jobId, uint8_t psIndex) const
 }
 
 bool
+PoolProgram::RemoveJob(uint32_t jobId, uint8_t psIndex)
+{
+    NS_LOG_FUNCTION(this << jobId << +psIndex);
+    FcfsAggregatorPool* pool = GetMutableFcfsPool();
+    if (pool == nullptr)
+    {
+        throw std::runtime_error(GetName() + ": RemoveJob needs an aggregator pool that names its "
+                                             "holders' jobs (FcfsAggregatorPool)");
+    }
+    const auto it =
+        std::find_if(m_jobs.begin(), m_jobs.end(), [jobId, psIndex](const JobConfig& j) {
+            return j.jobId == jobId && j.psIndex == psIndex;
+        });
+    if (it == m_jobs.end())
+    {
+        return false;
+    }
+    m_jobs.erase(it);
+    // The table's values index m_jobs: lay them out again (a control-plane rewrite, rare).
+    m_table->Clear();
+    for (uint64_t i = 0; i < m_jobs.size(); ++i)
+    {
+        m_table->Insert(JobTableKey(m_jobs[i].jobId, m_jobs[i].psIndex), i);
+    }
+    pool->FreeJob(jobId);
+    return true;
+}
+
+bool
 PoolProgram::HasJob(uint32_t jobId, uint8_t psIndex) const
 {
     return std::any_of(m_jobs.begin(), m_jobs.end(), [jobId, psIndex](const JobConfig& j) {
@@ -295,7 +324,7 @@ PoolProgram::LookupJob(const InaPacket* p, PipelinePass& pass, const PoolHeader*
     // into, or free, an aggregator a job it does not belong to holds (found by
     // fuzz-switch-packets: a key-0 packet left its values in a "free" aggregator, and the next
     // job to claim it got them in its sum).
-    return p->jobId <= MAX_JOB_ID && (h->jobIdAndSeq >> 16) == p->jobId &&
+    return p->jobId <= MAX_JOB_ID && PoolHeader::JobOfKey(h->jobIdAndSeq) == p->jobId &&
            h->psIndex < POOL_MAX_PS &&
            pass.Lookup(*m_table, JobTableKey(p->jobId, h->psIndex), entry);
 }

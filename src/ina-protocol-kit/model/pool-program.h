@@ -91,6 +91,17 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     void AddJob(const JobConfig& job);
 
     /**
+     * Take a (job, parameter server) off this switch, as a control plane that moves the job's
+     * aggregation elsewhere: its job-table entry goes, and every aggregator the job's fragments
+     * hold is freed (FcfsAggregatorPool::FreeJob). Throws std::runtime_error for a program with
+     * no FcfsAggregatorPool (ESA's cells keep no job id to free by).
+     * \param jobId the job
+     * \param psIndex its parameter server
+     * \return whether the pair was installed here
+     */
+    bool RemoveJob(uint32_t jobId, uint8_t psIndex);
+
+    /**
      * \param jobId a job
      * \param psIndex one of its parameter servers
      * \return whether this switch aggregates for it
@@ -134,6 +145,12 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     /// \return the program's FcfsAggregatorPool, or nullptr (ESA's cells), which refuses
     /// PassWhenFull
     virtual const FcfsAggregatorPool* GetFcfsPool() const;
+
+    /// \return the same pool, for the control plane's writes (RemoveJob)
+    FcfsAggregatorPool* GetMutableFcfsPool()
+    {
+        return const_cast<FcfsAggregatorPool*>(GetFcfsPool());
+    }
 
     /**
      * The demand of a pool program: the "jobs" table, (job id, PS index) -> job entry, in stage

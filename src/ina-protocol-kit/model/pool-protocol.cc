@@ -410,7 +410,9 @@ PoolProtocol::InstallPrograms()
             points.push_back(Point{t.psRack, t.psIndex, PoolProgram::Role::LEVEL2, 0});
         }
     }
-    m_switches.clear();
+    // A later call (a protocol that re-plans its trees, GRID) keeps the switches the job used:
+    // their counters stay the job's; the job's entries there were removed beforehand.
+    const std::size_t known = m_switches.size();
     for (const Point& pt : points)
     {
         if (std::any_of(m_switches.begin(), m_switches.end(), [&pt](const SwitchEntry& e) {
@@ -444,7 +446,26 @@ PoolProtocol::InstallPrograms()
         m_switches.push_back(SwitchEntry{pt.node, program});
     }
     // Everything that can be refused is checked before any switch changes.
-    BuildIndexTable();
+    if (known == 0)
+    {
+        BuildIndexTable();
+    }
+    else
+    {
+        // The job's fragments keep their aggregator indices: a new switch must hold them all.
+        const uint32_t created = m_poolSize != 0 ? m_poolSize : PoolProgram::DEFAULT_POOL_SIZE;
+        for (std::size_t i = known; i < m_switches.size(); ++i)
+        {
+            const SwitchEntry& e = m_switches[i];
+            const uint32_t size = e.program ? e.program->GetPoolSize() : created;
+            if (size < m_range)
+            {
+                Fail("switch " + topo.GetNode(e.node).name + " has a pool of " +
+                     std::to_string(size) + " aggregators, fewer than the job's hash range " +
+                     std::to_string(m_range) + " in use");
+            }
+        }
+    }
     for (SwitchEntry& e : m_switches)
     {
         if (e.program)
@@ -737,6 +758,12 @@ const std::vector<PoolProtocol::Tree>&
 PoolProtocol::GetTrees() const
 {
     return m_trees;
+}
+
+const std::vector<Ptr<PoolAgent>>&
+PoolProtocol::GetPoolAgents() const
+{
+    return m_agents;
 }
 
 const std::vector<PoolProtocol::SwitchEntry>&

@@ -89,6 +89,9 @@ class PoolProtocol : public AggregationProtocol
         /// 0: the job's flow toward this server (flowIdBase + psIndex, shared by the workers);
         /// else a flow of the worker's own, for a protocol that pins each worker's path (GRID)
         uint32_t flowId = 0;
+        /// PoolHeader::reserved of its gradients: 0, or GRID's plan epoch (a protocol that
+        /// changes its trees under a running job tells stale packets from current ones by it)
+        uint8_t epoch = 0;
     };
 
     /// A switch running the program for this job.
@@ -202,6 +205,17 @@ class PoolProtocol : public AggregationProtocol
      */
     virtual void BuildTrees();
 
+    /**
+     * Install or join the program at every aggregating switch of m_trees and add the job's
+     * entries there (PoolProgram::AddJob). Called again after the trees changed (GRID's
+     * re-assignment, with the job's entries removed first): the switches the job used stay in
+     * GetSwitches, the new ones are added, the aggregator indices stay.
+     */
+    void InstallPrograms();
+
+    /// \return the workers' agents, by rank (empty before they are created)
+    const std::vector<Ptr<PoolAgent>>& GetPoolAgents() const;
+
     std::vector<Tree> m_trees;                      //!< by PS index
     std::vector<std::vector<WorkerRoute>> m_routes; //!< [ps][rank]
 
@@ -210,8 +224,6 @@ class PoolProtocol : public AggregationProtocol
 
     /// Check the attributes and the job's hosts.
     void CheckSetup() const;
-    /// Install or join the program at every aggregating switch.
-    void InstallPrograms();
     /// Fix the hash range and the slot table.
     void BuildIndexTable();
     /// Create and set up the parameter servers.

@@ -5,12 +5,14 @@
 #ifndef PROTOCOL_TEST_FABRIC_H
 #define PROTOCOL_TEST_FABRIC_H
 
-// Shared by the protocol test suites: the fabrics they run jobs on (100 Gb/s, 1 us links) and a
-// job run whose protocol and agents are typed, so a suite reads its protocol's own counters.
+// Shared by the protocol test suites: the fabrics they run jobs on (100 Gb/s, 1 us links), a
+// job run whose protocol and agents are typed, so a suite reads its protocol's own counters, and
+// the ways a suite runs its jobs and catches a set-up refusal.
 
 #include "ns3/all-reduce-runner.h"
 #include "ns3/ina-fabric-helper.h"
 
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -73,6 +75,24 @@ class TypedJobRun : public AllReduceRunner
         }
     }
 
+    /// A switch program's reason summed over the job's switches (protocols with GetSwitches()).
+    template<typename R>
+    uint64_t Reason(R r) const
+    {
+        uint64_t s = 0;
+        for (const auto& e : protocol->GetSwitches())
+        {
+            s += e.program->GetReasonCount(r);
+        }
+        return s;
+    }
+
+    /// One of the protocol's named counters (protocols with GetCounters()).
+    double Counter(const std::string& name) const
+    {
+        return protocol->GetCounters().at(name);
+    }
+
     /// An agent counter (A::Counters) summed over the workers.
     template<typename C>
     uint64_t SumCounter(uint64_t C::*field) const
@@ -87,6 +107,72 @@ class TypedJobRun : public AllReduceRunner
 
     Ptr<P> protocol;
     std::vector<Ptr<A>> agents;
+};
+
+/// What a test asks of one job: tensors of 100 kB unless it says otherwise.
+struct SmallJobSpec : AllReduceRunner::Spec
+{
+    SmallJobSpec()
+    {
+        tensorBytes = {100000};
+    }
+};
+
+/// What constructing the job run `Run` of `spec` on `fabric` threw, or "": the set-up refusals.
+template<typename Run, typename Spec>
+std::string
+InstallError(Ptr<InaFabric> fabric, const Spec& spec)
+{
+    try
+    {
+        Run run(fabric, spec);
+    }
+    catch (const std::exception& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/**
+ * Runs a suite's jobs until every job is done or a limit of simulated time: the suite's own
+ * (how long its usual job may take) unless a test names another. A suite declares one,
+ * `const JobsRunner RunJobs(2);`, and calls `RunJobs({&a, &b})`.
+ */
+class JobsRunner
+{
+  public:
+    /// `limitSeconds`: the suite's limit, in simulated seconds.
+    explicit JobsRunner(double limitSeconds)
+        : m_limitSeconds(limitSeconds)
+    {
+    }
+
+    void operator()(const std::vector<AllReduceRunner*>& jobs) const
+    {
+        AllReduceRunner::RunAll(jobs, Seconds(m_limitSeconds));
+    }
+
+    void operator()(const std::vector<AllReduceRunner*>& jobs, Time limit) const
+    {
+        AllReduceRunner::RunAll(jobs, limit);
+    }
+
+    /// A test's own list of runs of one type.
+    template<typename Run>
+    void operator()(const std::vector<Run*>& jobs) const
+    {
+        (*this)({jobs.begin(), jobs.end()});
+    }
+
+    template<typename Run>
+    void operator()(const std::vector<Run*>& jobs, Time limit) const
+    {
+        (*this)({jobs.begin(), jobs.end()}, limit);
+    }
+
+  private:
+    double m_limitSeconds;
 };
 
 } // namespace tests

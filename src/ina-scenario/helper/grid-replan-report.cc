@@ -54,6 +54,10 @@ GridReplanReport::Summary(Ptr<InaFabric> fabric)
                       {"trigger", r.trigger},
                       {"wall_s", r.wallS},
                       {"rates_gbps", rates}};
+        if (!r.reassigned.empty())
+        {
+            entry["reassigned"] = r.reassigned;
+        }
         if (!r.stranded.empty())
         {
             entry["stranded"] = r.stranded;
@@ -76,19 +80,22 @@ GridReplanReport::ConsoleLine(Ptr<InaFabric> fabric)
     }
     double total = 0;
     std::size_t stranded = 0;
+    std::size_t reassigned = 0;
     for (const GridController::Replan& r : *replans)
     {
         total += r.wallS;
         stranded += r.stranded.size();
+        reassigned += r.reassigned.size();
     }
-    char line[200];
+    char line[240];
     std::snprintf(line,
                   sizeof(line),
-                  "  GRID re-plans: %zu (%.3f ms wall in total), last at %.6f s simulated%s",
+                  "  GRID re-plans: %zu (%.3f ms wall in total), last at %.6f s simulated%s%s",
                   replans->size(),
                   total * 1e3,
                   replans->back().at.GetSeconds(),
-                  stranded == 0 ? "" : "; some jobs left without a route (summary.json)");
+                  reassigned == 0 ? "" : "; jobs moved to new aggregation nodes (summary.json)",
+                  stranded == 0 ? "" : "; jobs ended with no plan (summary.json)");
     return line;
 }
 

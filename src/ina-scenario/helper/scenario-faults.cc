@@ -98,6 +98,46 @@ ScenarioFaults::FindSwitch(const Scenario& s, size_t index, const std::string& n
     return node;
 }
 
+std::vector<uint32_t>
+ScenarioFaults::FindLossLinks(const Scenario& s, size_t index) const
+{
+    const ScenarioEvent& e = s.events[index];
+    if (!e.link.empty())
+    {
+        return {FindLink(s, index, e.link)};
+    }
+    const InaTopology& topo = m_fabric->GetTopology();
+    const std::string path = "events." + std::to_string(index) + ".tiers";
+    for (const std::string& tier : e.tiers)
+    {
+        if (!topo.HasTier(tier))
+        {
+            std::string known;
+            for (const std::string& t : topo.GetTiers())
+            {
+                known += (known.empty() ? "" : ", ") + t;
+            }
+            throw s.Error(path,
+                          "no tier '" + tier + "' in this topology (its tiers: " + known + ")");
+        }
+    }
+    std::vector<uint32_t> links;
+    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    {
+        const std::string& ta = topo.GetTier(topo.GetLink(l).a);
+        const std::string& tb = topo.GetTier(topo.GetLink(l).b);
+        if ((ta == e.tiers[0] && tb == e.tiers[1]) || (ta == e.tiers[1] && tb == e.tiers[0]))
+        {
+            links.push_back(l);
+        }
+    }
+    if (links.empty())
+    {
+        throw s.Error(path, "no link joins tier " + e.tiers[0] + " to tier " + e.tiers[1]);
+    }
+    return links;
+}
+
 void
 ScenarioFaults::Schedule(const Scenario& s, size_t index)
 {
@@ -112,21 +152,9 @@ ScenarioFaults::Schedule(const Scenario& s, size_t index)
     case K::LINK_UP:
         m_injector->ScheduleLinkUp(FindLink(s, index, e.link), at);
         return;
-    case K::LINK_FLAP: {
-        const uint32_t link = FindLink(s, index, e.link);
-        const int64_t downFor = e.downForPs > 0 ? e.downForPs : e.periodPs / 2;
-        for (uint32_t n = 0;; ++n)
-        {
-            const int64_t start = e.atPs + static_cast<int64_t>(n) * e.periodPs;
-            if ((e.count > 0 && n >= e.count) || (e.count == 0 && start >= e.untilPs))
-            {
-                break;
-            }
-            m_injector->ScheduleLinkDown(link, TimeStep(start));
-            m_injector->ScheduleLinkUp(link, TimeStep(start + downFor));
-        }
+    case K::LINK_FLAP:
+        ScheduleFlap(s, index);
         return;
-    }
     case K::SWITCH_FAIL:
         m_injector->ScheduleSwitchDown(FindSwitch(s, index, e.switchName), at);
         return;
@@ -136,56 +164,44 @@ ScenarioFaults::Schedule(const Scenario& s, size_t index)
         m_injector->ScheduleSwitchUp(node, TimeStep(e.atPs + e.downForPs));
         return;
     }
-    case K::LOSS: {
-        const InaTopology& topo = m_fabric->GetTopology();
-        std::vector<uint32_t> links;
-        if (!e.link.empty())
-        {
-            links.push_back(FindLink(s, index, e.link));
-        }
-        else
-        {
-            const std::string path = "events." + std::to_string(index) + ".tiers";
-            for (const std::string& tier : e.tiers)
-            {
-                if (!topo.HasTier(tier))
-                {
-                    std::string known;
-                    for (const std::string& t : topo.GetTiers())
-                    {
-                        known += (known.empty() ? "" : ", ") + t;
-                    }
-                    throw s.Error(path,
-                                  "no tier '" + tier + "' in this topology (its tiers: " + known +
-                                      ")");
-                }
-            }
-            for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
-            {
-                const std::string& ta = topo.GetTier(topo.GetLink(l).a);
-                const std::string& tb = topo.GetTier(topo.GetLink(l).b);
-                if ((ta == e.tiers[0] && tb == e.tiers[1]) ||
-                    (ta == e.tiers[1] && tb == e.tiers[0]))
-                {
-                    links.push_back(l);
-                }
-            }
-            if (links.empty())
-            {
-                throw s.Error(path, "no link joins tier " + e.tiers[0] + " to tier " + e.tiers[1]);
-            }
-        }
-        const int64_t perEvent = 2 * static_cast<int64_t>(topo.GetNLinks());
-        for (uint32_t l : links)
-        {
-            m_injector->ScheduleLinkLoss(l,
-                                         e.rate,
-                                         at,
-                                         LOSS_STREAM_BASE + static_cast<int64_t>(index) * perEvent +
-                                             2 * l);
-        }
+    case K::LOSS:
+        ScheduleLoss(s, index);
         return;
     }
+}
+
+void
+ScenarioFaults::ScheduleFlap(const Scenario& s, size_t index)
+{
+    const ScenarioEvent& e = s.events[index];
+    const uint32_t link = FindLink(s, index, e.link);
+    const int64_t downFor = e.downForPs > 0 ? e.downForPs : e.periodPs / 2;
+    for (uint32_t n = 0;; ++n)
+    {
+        const int64_t start = e.atPs + static_cast<int64_t>(n) * e.periodPs;
+        if ((e.count > 0 && n >= e.count) || (e.count == 0 && start >= e.untilPs))
+        {
+            break;
+        }
+        m_injector->ScheduleLinkDown(link, TimeStep(start));
+        m_injector->ScheduleLinkUp(link, TimeStep(start + downFor));
+    }
+}
+
+void
+ScenarioFaults::ScheduleLoss(const Scenario& s, size_t index)
+{
+    const ScenarioEvent& e = s.events[index];
+    const std::vector<uint32_t> links = FindLossLinks(s, index);
+    // Each event and link direction its own random stream, whatever other events there are.
+    const int64_t perEvent = 2 * static_cast<int64_t>(m_fabric->GetTopology().GetNLinks());
+    for (uint32_t l : links)
+    {
+        m_injector->ScheduleLinkLoss(l,
+                                     e.rate,
+                                     TimeStep(e.atPs),
+                                     LOSS_STREAM_BASE + static_cast<int64_t>(index) * perEvent +
+                                         2 * l);
     }
 }
 

@@ -41,7 +41,12 @@ class ScenarioFaults
     /// The topology link index between the two named ends of events.<index>.link.
     uint32_t FindLink(const Scenario& s, size_t index, const std::vector<std::string>& ends) const;
     uint32_t FindSwitch(const Scenario& s, size_t index, const std::string& name) const;
+    /// The links a `loss` event names: its one link, or every link between its two tiers.
+    std::vector<uint32_t> FindLossLinks(const Scenario& s, size_t index) const;
     void Schedule(const Scenario& s, size_t index);
+    /// Books every down/up pair of a `link_flap` event.
+    void ScheduleFlap(const Scenario& s, size_t index);
+    void ScheduleLoss(const Scenario& s, size_t index);
 
     Ptr<InaFabric> m_fabric;
     Ptr<InaFaultInjector> m_injector;

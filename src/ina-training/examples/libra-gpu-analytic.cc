@@ -20,6 +20,7 @@
 #include "ns3/gpu-contention-fit.h"
 #include "ns3/gpu-contention-model.h"
 #include "ns3/gpu-contention-params.h"
+#include "ns3/ina-list-option.h"
 #include "ns3/model-zoo.h"
 #include "ns3/thread-alloc-dp.h"
 #include "ns3/thread-alloc-policy.h"
@@ -36,31 +37,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// \return the positive integers of a comma-separated list; throws naming the option otherwise
-std::vector<uint32_t>
-ParseList(const std::string& text, const std::string& option)
-{
-    std::vector<uint32_t> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (item.empty() || item.size() > 9 ||
-            item.find_first_not_of("0123456789") != std::string::npos || std::stoul(item) == 0)
-        {
-            throw std::invalid_argument("--" + option + "=" + text +
-                                        ": expected comma-separated positive integers, got '" +
-                                        item + "'");
-        }
-        out.push_back(static_cast<uint32_t>(std::stoul(item)));
-    }
-    if (out.empty())
-    {
-        throw std::invalid_argument("--" + option + " is empty");
-    }
-    return out;
-}
 
 std::string
 Join(const std::vector<uint32_t>& v)
@@ -169,8 +145,8 @@ main(int argc, char* argv[])
         }
         options.horovodCycleS = cycleMs * 1e-3;
         options.horovodFusionBytes = fusionMiB * 1048576.0;
-        options.dp.threads = ParseList(threadsText, "threads");
-        const std::vector<uint32_t> nodes = ParseList(nodesText, "nodes");
+        options.dp.threads = InaParsePositiveList(threadsText, "threads");
+        const std::vector<uint32_t> nodes = InaParsePositiveList(nodesText, "nodes");
         std::vector<ThreadAllocPolicy::Kind> policies;
         {
             std::stringstream ss(policiesText);

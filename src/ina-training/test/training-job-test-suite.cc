@@ -160,6 +160,45 @@ Star(uint32_t hosts, uint64_t rateBps = 100000000000ULL)
     return helper.Build(InaTopology::Star(hosts, {rateBps, 1000000}));
 }
 
+/**
+ * One training job with a DelayProtocol on a star of its workers: a test sets the protocol's and
+ * the workers' settings, then sets the job up on every host, or also runs it to its end.
+ */
+struct DelayJobRig
+{
+    explicit DelayJobRig(uint32_t iterations,
+                         uint32_t workers = 2,
+                         uint64_t rateBps = 100000000000ULL)
+        : workers(workers)
+        , fabric(Star(workers, rateBps))
+        , protocol(CreateObject<DelayProtocol>())
+        , job(CreateObject<TrainingJob>())
+    {
+        job->SetAttribute("Iterations", UintegerValue(iterations));
+    }
+
+    /// Sets the job up on every host with `model`, checking values if `values`.
+    void Setup(const ModelSpec& model, bool values, uint64_t seed = 11)
+    {
+        JobContext ctx = Context(fabric, workers, values);
+        ctx.seed = seed;
+        job->Setup(ctx, model, protocol);
+    }
+
+    /// Sets the job up (as Setup) and runs the simulation to its end.
+    void Run(const ModelSpec& model, bool values, uint64_t seed = 11)
+    {
+        Setup(model, values, seed);
+        job->Start();
+        Simulator::Run();
+    }
+
+    uint32_t workers;
+    Ptr<InaFabric> fabric;
+    Ptr<DelayProtocol> protocol;
+    Ptr<TrainingJob> job;
+};
+
 } // namespace
 
 /**
@@ -178,20 +217,16 @@ class TrainingIterationTimeTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = Star(2);
-        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(2));
-        job->Setup(Context(fabric, 2, false), TwoLayers(), protocol);
-        job->Start();
-        Simulator::Run();
+        DelayJobRig rig(2);
+        rig.Run(TwoLayers(), false);
+        const Ptr<TrainingJob>& job = rig.job;
         NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
         std::vector<Time> it = job->GetIterationTimes();
         NS_TEST_ASSERT_MSG_EQ(it.size(), 2, "two iterations");
         NS_TEST_EXPECT_MSG_EQ(it[0], MicroSeconds(22), "first iteration");
         NS_TEST_EXPECT_MSG_EQ(it[1], MicroSeconds(22), "second iteration");
         NS_TEST_EXPECT_MSG_EQ(job->GetJct(), MicroSeconds(44), "JCT");
-        const auto& h = protocol->Rank0();
+        const auto& h = rig.protocol->Rank0();
         NS_TEST_ASSERT_MSG_EQ(h.size(), 4, "two tensors per iteration");
         NS_TEST_EXPECT_MSG_EQ(h[0].at, 10000000, "last layer's gradient first, at 10 us");
         NS_TEST_EXPECT_MSG_EQ(h[1].at, 12000000, "first layer's at 12 us");
@@ -214,16 +249,12 @@ class TrainingFusionTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = Star(2);
-        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(1));
+        DelayJobRig rig(1);
+        const Ptr<TrainingJob>& job = rig.job;
         job->SetWorkerAttribute("FusionBytes", UintegerValue(100000));
         job->SetWorkerAttribute("PartitionBytes", UintegerValue(5000));
-        job->Setup(Context(fabric, 2, true), TwoLayers(), protocol);
-        job->Start();
-        Simulator::Run();
-        const auto& h = protocol->Rank0();
+        rig.Run(TwoLayers(), true);
+        const auto& h = rig.protocol->Rank0();
         NS_TEST_ASSERT_MSG_EQ(h.size(), 3, "12000 B fused, in pieces of 5000, 5000, 2000");
         for (const Handed& x : h)
         {
@@ -247,16 +278,11 @@ class TrainingValueCheckTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = Star(4);
-        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
-        protocol->corrupt = true;
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(1));
-        job->Setup(Context(fabric, 4, true), TwoLayers(), protocol);
-        job->Start();
-        Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(), 4 * 3000, "all checked");
-        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 2, "one bad element per tensor at rank 1");
+        DelayJobRig rig(1, 4);
+        rig.protocol->corrupt = true;
+        rig.Run(TwoLayers(), true);
+        NS_TEST_EXPECT_MSG_EQ(rig.job->GetValuesChecked(), 4 * 3000, "all checked");
+        NS_TEST_EXPECT_MSG_EQ(rig.job->GetValueErrors(), 2, "one bad element per tensor at rank 1");
         Simulator::Destroy();
     }
 };
@@ -349,19 +375,12 @@ class TrainingSendJitterTestCase : public TestCase
   private:
     static std::vector<std::vector<Handed>> Run(uint64_t seed, Time* jct)
     {
-        Ptr<InaFabric> fabric = Star(2);
-        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(1));
-        job->SetWorkerAttribute("PartitionBytes", UintegerValue(4000));
-        job->SetWorkerAttribute("SendJitter", TimeValue(MicroSeconds(100)));
-        JobContext ctx = Context(fabric, 2, true);
-        ctx.seed = seed;
-        job->Setup(ctx, OneLayer(), protocol);
-        job->Start();
-        Simulator::Run();
-        *jct = job->GetJct();
-        auto h = protocol->handed;
+        DelayJobRig rig(1);
+        rig.job->SetWorkerAttribute("PartitionBytes", UintegerValue(4000));
+        rig.job->SetWorkerAttribute("SendJitter", TimeValue(MicroSeconds(100)));
+        rig.Run(OneLayer(), true, seed);
+        *jct = rig.job->GetJct();
+        auto h = rig.protocol->handed;
         Simulator::Destroy();
         return h;
     }
@@ -428,17 +447,13 @@ class TrainingJitterScopeTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = Star(2);
-        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(2));
+        DelayJobRig rig(2);
+        const Ptr<TrainingJob>& job = rig.job;
         job->SetWorkerAttribute("PartitionBytes", UintegerValue(4000));
         job->SetWorkerAttribute("SendJitter", TimeValue(MicroSeconds(100)));
         job->SetWorkerAttribute("JitterScope", StringValue("iteration"));
-        job->Setup(Context(fabric, 2, false), OneLayer(), protocol);
-        job->Start();
-        Simulator::Run();
-        const auto& h = protocol->handed;
+        rig.Run(OneLayer(), false);
+        const auto& h = rig.protocol->handed;
         NS_TEST_ASSERT_MSG_EQ(h[0].size(), 8, "four pieces, twice");
         for (uint32_t p = 0; p < 4; ++p)
         {
@@ -482,19 +497,15 @@ class TrainingSendOrderTestCase : public TestCase
         m.name = "paper-like";
         m.layers.push_back({"l0", 6000, 0, 0});
         m.layers.push_back({"l1", 9000, 0, 0});
-        Ptr<InaFabric> fabric = Star(2);
-        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(1));
+        DelayJobRig rig(1);
+        const Ptr<TrainingJob>& job = rig.job;
         job->SetWorkerAttribute("PartitionBytes", UintegerValue(5000));
         job->SetWorkerAttribute("SendOrder", StringValue(order));
-        job->Setup(Context(fabric, 2, true), m, protocol);
-        job->Start();
-        Simulator::Run();
+        rig.Run(m, true);
         *plan = job->GetWorkers()[1]->GetPlan();
         *checked = job->GetValuesChecked();
         *errors = job->GetValueErrors();
-        auto h = protocol->handed[1];
+        auto h = rig.protocol->handed[1];
         Simulator::Destroy();
         return h;
     }
@@ -558,19 +569,15 @@ class TrainingOverlapTestCase : public TestCase
         m.name = "overlap";
         m.layers.push_back({"l0", 4000, 5000000, 2000000});
         m.layers.push_back({"l1", 8000, 3000000, 6000000});
-        Ptr<InaFabric> fabric = Star(2, 1000000000ULL);
-        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
-        protocol->serial = true;
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(2));
+        DelayJobRig rig(2, 2, 1000000000ULL);
+        rig.protocol->serial = true;
+        const Ptr<TrainingJob>& job = rig.job;
         job->SetWorkerAttribute("PartitionBytes", UintegerValue(4000));
         job->SetWorkerAttribute("SendOrder", StringValue("bytescheduler"));
         job->SetWorkerAttribute("OverlapForward", BooleanValue(overlap));
-        job->Setup(Context(fabric, 2, true), m, protocol);
-        job->Start();
-        Simulator::Run();
+        rig.Run(m, true);
         *checked = job->GetValueErrors() == 0 ? job->GetValuesChecked() : 0;
-        *handed = protocol->Rank0();
+        *handed = rig.protocol->Rank0();
         auto t = job->GetIterationTimes();
         Simulator::Destroy();
         return t;
@@ -617,15 +624,13 @@ class TrainingJobContextTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = Star(2);
-        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(4));
+        DelayJobRig rig(4);
+        const Ptr<TrainingJob>& job = rig.job;
         job->SetWorkerAttribute("FusionBytes", UintegerValue(100000));
         job->SetWorkerAttribute("PartitionBytes", UintegerValue(5000));
         job->SetWorkerAttribute("SendOrder", StringValue("bytescheduler"));
-        job->Setup(Context(fabric, 2, false), TwoLayers(), protocol);
-        const JobContext& c = protocol->GetContext();
+        rig.Setup(TwoLayers(), false);
+        const JobContext& c = rig.protocol->GetContext();
         NS_TEST_ASSERT_MSG_EQ((c.model != nullptr), true, "the model");
         NS_TEST_EXPECT_MSG_EQ(c.model->name, "two-layers", "its name");
         NS_TEST_EXPECT_MSG_EQ(c.model->layers.size(), 2, "its layers");

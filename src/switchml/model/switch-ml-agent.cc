@@ -270,8 +270,7 @@ void
 SwitchMlAgent::Receive(InaPacket* p, uint32_t port)
 {
     const SwitchMlHeader* h = p->Header<SwitchMlHeader>();
-    if (p->protocol != SWITCHML_PROTOCOL || h->type != SwitchMlHeader::RESULT ||
-        p->jobId != m_jobId || h->idx >= m_window)
+    if (!IsAwaitedResult(p, h))
     {
         ++m_counters.staleResults;
         m_pool->Free(p);
@@ -279,14 +278,6 @@ SwitchMlAgent::Receive(InaPacket* p, uint32_t port)
     }
     const uint32_t s = h->idx;
     Slot& st = m_slots[s];
-    const bool data = (h->flags & SwitchMlHeader::FLAG_DATA) != 0;
-    if (!st.busy || h->ver != st.ver || h->off != static_cast<uint32_t>(st.chunk) ||
-        data == st.boot)
-    {
-        ++m_counters.staleResults;
-        m_pool->Free(p);
-        return;
-    }
     Unlink(s);
     NoteReceived();
     ++m_counters.phases;
@@ -304,30 +295,57 @@ SwitchMlAgent::Receive(InaPacket* p, uint32_t port)
     Tensor& t = m_tensors[st.tensorSeq - m_frontSeq];
     // A chunk's elements (the last of a tensor is padded; the job's progress allows for that).
     NoteResultBytes(4ULL * m_elements);
-    if (t.values != nullptr && p->values != nullptr)
-    {
-        const uint64_t begin = (st.chunk - t.firstChunk) * m_elements;
-        if (begin < t.elements)
-        {
-            const double factor =
-                m_block ? SwitchMlQuantizer::BlockFactor(m_workers, st.emax) : m_factor;
-            const uint32_t n =
-                static_cast<uint32_t>(std::min<uint64_t>(m_elements, t.elements - begin));
-            float* out = t.values->data() + begin;
-            SwitchMlQuantizer::Dequantize(p->values->AsInt32(), n, factor, out);
-            if (m_half)
-            {
-                // The switch returns the aggregate as a half float (its int32 -> float16 table).
-                for (uint32_t i = 0; i < n; ++i)
-                {
-                    out[i] = SwitchMlQuantizer::ToHalf(out[i]);
-                }
-            }
-        }
-    }
+    TakeValues(p, st, t);
     // The result also carries the agreed exponent of the slot's next chunk in this tensor.
     st.emax = h->exponent;
     m_pool->Free(p);
+    FinishChunk(s, t);
+}
+
+bool
+SwitchMlAgent::IsAwaitedResult(const InaPacket* p, const SwitchMlHeader* h) const
+{
+    if (p->protocol != SWITCHML_PROTOCOL || h->type != SwitchMlHeader::RESULT ||
+        p->jobId != m_jobId || h->idx >= m_window)
+    {
+        return false;
+    }
+    const Slot& st = m_slots[h->idx];
+    const bool data = (h->flags & SwitchMlHeader::FLAG_DATA) != 0;
+    return st.busy && h->ver == st.ver && h->off == static_cast<uint32_t>(st.chunk) &&
+           data != st.boot;
+}
+
+void
+SwitchMlAgent::TakeValues(const InaPacket* p, const Slot& st, const Tensor& t) const
+{
+    if (t.values == nullptr || p->values == nullptr)
+    {
+        return;
+    }
+    const uint64_t begin = (st.chunk - t.firstChunk) * m_elements;
+    if (begin >= t.elements)
+    {
+        return;
+    }
+    const double factor = m_block ? SwitchMlQuantizer::BlockFactor(m_workers, st.emax) : m_factor;
+    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(m_elements, t.elements - begin));
+    float* out = t.values->data() + begin;
+    SwitchMlQuantizer::Dequantize(p->values->AsInt32(), n, factor, out);
+    if (m_half)
+    {
+        // The switch returns the aggregate as a half float (its int32 -> float16 table).
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            out[i] = SwitchMlQuantizer::ToHalf(out[i]);
+        }
+    }
+}
+
+void
+SwitchMlAgent::FinishChunk(uint32_t s, Tensor& t)
+{
+    Slot& st = m_slots[s];
     const bool tensorDone = ++t.done == t.chunks;
     const uint64_t doneId = t.id;
     if (tensorDone)

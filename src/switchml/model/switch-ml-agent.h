@@ -18,6 +18,8 @@
 namespace ns3
 {
 
+struct SwitchMlHeader;
+
 /**
  * \ingroup switchml
  * The worker side of SwitchML (Algorithm 4 of the paper): a window of s slots, each used by one
@@ -28,7 +30,8 @@ namespace ns3
  * of the stream belongs to slot g mod s, so slot i carries chunks i, i + s, i + 2s, ... and every
  * worker agrees with no coordination. A tensor's last chunk is zero-padded; chunks never span
  * tensors. A slot whose next chunk is not handed yet idles until it is. Each slot's version bit
- * flips at every phase and is never reset, across tensors too (a slot reused by the next tensor must not look like its old phase).
+ * flips at every phase and is never reset, across tensors too (a slot reused by the next tensor
+ * must not look like its old phase).
  *
  * Block-exponent mode: before the first chunk of a tensor on a slot, that slot runs one
  * exponent-only phase announcing that chunk's exponent; every later phase carries one chunk's data
@@ -124,6 +127,15 @@ class SwitchMlAgent : public AggregationAgent, public InaPacketSink
     void SendPhase(uint32_t s, bool retransmission);
     /// The tensor holding chunk `chunk`, searching from `seq`; updates `seq`.
     Tensor& TensorOf(uint64_t chunk, uint64_t& seq);
+    /// Whether `p` is the result slot h->idx waits for: this job's, of the slot's outstanding
+    /// phase (version, chunk, and exponent-only or not); anything else is stale.
+    bool IsAwaitedResult(const InaPacket* p, const SwitchMlHeader* h) const;
+    /// Writes the sums a data result `p` of slot `st` carries into tensor `t`'s values (check
+    /// values only).
+    void TakeValues(const InaPacket* p, const Slot& st, const Tensor& t) const;
+    /// Slot `s`'s chunk of tensor `t` is back: counts it, moves the slot on, reports the tensor
+    /// if that was its last chunk.
+    void FinishChunk(uint32_t s, Tensor& t);
     /// Take slot `s` out of the timer list (if in it).
     void Unlink(uint32_t s);
     /// Give slot `s` the deadline nowPs + RTO, at the list's tail; start the timer if idle.

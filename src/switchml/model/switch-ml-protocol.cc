@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -228,22 +229,12 @@ SwitchMlProtocol::BuildTree()
 {
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
-    const InaRoutingTable& routes = ctx.fabric->GetRoutes();
     const uint32_t n = ctx.workerHosts.size();
-    auto allowed = [&](uint32_t node) {
-        return std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), topo.GetTier(node)) !=
-               ctx.inaTiers.end();
-    };
-    std::string tiers;
-    for (size_t i = 1; i < topo.GetTiers().size(); ++i)
-    {
-        tiers += (tiers.empty() ? "" : ", ") + topo.GetTiers()[i];
-    }
     if (ctx.inaTiers.empty())
     {
         Fail("switch.ina_tiers is empty, but SwitchML aggregates in switches; allow at least "
              "the workers' rack tier (this topology's switch tiers: " +
-             tiers + ")");
+             SwitchTierNames() + ")");
     }
 
     std::vector<uint32_t> rackOf(n);
@@ -259,20 +250,79 @@ SwitchMlProtocol::BuildTree()
     m_routes.assign(n, WorkerRoute{});
 
     const uint32_t firstRack = *racks.begin();
-    if (racks.size() == 1 && allowed(firstRack))
-    {
-        TreeSwitch root;
-        root.node = firstRack;
-        root.isRoot = true;
-        root.fanIn = n;
-        m_tree.push_back(root);
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            m_routes[r] = {firstRack, static_cast<uint16_t>(r)};
-        }
-        return;
-    }
+    TreeSwitch root;
+    root.isRoot = true;
+    root.node = racks.size() == 1 && IsAggregationTier(firstRack) ? firstRack
+                                                                  : ChooseRoot(racks, rackLevel);
+    m_tree.push_back(root);
 
+    // Bottom-up (the paper's Section 6, "Scaling beyond a rack"): the racks that may aggregate
+    // take their workers, then every allowed tier between the racks and the root groups what
+    // still goes up, and the root takes the rest.
+    std::vector<Contributor> up;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        up.push_back({ctx.workerHosts[r], false, r});
+    }
+    if (root.node != firstRack)
+    {
+        up = AggregateRacks(up, rackOf, racks);
+        const uint32_t rootLevel = topo.GetLevel(root.node);
+        for (uint32_t level = rackLevel + 1; level < rootLevel; ++level)
+        {
+            const std::string& tier = topo.GetTiers()[level];
+            if (std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) != ctx.inaTiers.end())
+            {
+                up = AggregateAt(tier, up);
+            }
+        }
+    }
+    Attach(0, up);
+    for (size_t i = 1; i < m_tree.size(); ++i)
+    {
+        m_tree[i].upFlowId = ctx.flowIdBase + n + i - 1;
+    }
+    m_levels = 0;
+    for (const WorkerRoute& route : m_routes)
+    {
+        m_levels = std::max<uint32_t>(m_levels, PathToRoot(route.aggregator).size());
+    }
+}
+
+std::string
+SwitchMlProtocol::SwitchTierNames() const
+{
+    const InaTopology& topo = GetContext().fabric->GetTopology();
+    std::string tiers;
+    for (size_t i = 1; i < topo.GetTiers().size(); ++i)
+    {
+        tiers += (tiers.empty() ? "" : ", ") + topo.GetTiers()[i];
+    }
+    return tiers;
+}
+
+bool
+SwitchMlProtocol::IsAggregationTier(uint32_t node) const
+{
+    const JobContext& ctx = GetContext();
+    const std::string& tier = ctx.fabric->GetTopology().GetTier(node);
+    return std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) != ctx.inaTiers.end();
+}
+
+bool
+SwitchMlProtocol::IsUpwardPath(uint32_t from, uint32_t to) const
+{
+    const InaTopology& topo = GetContext().fabric->GetTopology();
+    const uint32_t a = topo.GetLevel(from);
+    const uint32_t b = topo.GetLevel(to);
+    return b > a && GetContext().fabric->GetRoutes().Distance(from, to) == b - a;
+}
+
+uint32_t
+SwitchMlProtocol::ChooseRoot(const std::set<uint32_t>& racks, uint32_t rackLevel) const
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
     // The lowest allowed tier above the racks with a switch every rack reaches going up only.
     std::vector<uint32_t> candidates;
     for (const std::string& tier : topo.GetTiers())
@@ -284,15 +334,10 @@ SwitchMlProtocol::BuildTree()
         }
         for (uint32_t c : topo.NodesInTier(tier))
         {
-            const uint32_t level = topo.GetLevel(c);
-            if (level <= rackLevel)
-            {
-                continue;
-            }
-            const bool ancestor = std::all_of(racks.begin(), racks.end(), [&](uint32_t rack) {
-                return routes.Distance(rack, c) == level - topo.GetLevel(rack);
-            });
-            if (ancestor)
+            if (topo.GetLevel(c) > rackLevel &&
+                std::all_of(racks.begin(), racks.end(), [&](uint32_t rack) {
+                    return IsUpwardPath(rack, c);
+                }))
             {
                 candidates.push_back(c);
             }
@@ -320,44 +365,175 @@ SwitchMlProtocol::BuildTree()
              asked +
              ") above them is a common ancestor reached by an "
              "upward path; allow a higher tier (this topology's switch tiers: " +
-             tiers + ") or place the job's workers in one rack");
+             SwitchTierNames() + ") or place the job's workers in one rack");
     }
-    const uint32_t rootNode = candidates[ctx.jobId % candidates.size()];
+    return candidates[ctx.jobId % candidates.size()];
+}
 
-    TreeSwitch root;
-    root.node = rootNode;
-    root.isRoot = true;
-    m_tree.push_back(root);
-    uint16_t childId = 0;
+std::vector<SwitchMlProtocol::Contributor>
+SwitchMlProtocol::AggregateRacks(const std::vector<Contributor>& workers,
+                                 const std::vector<uint32_t>& rackOf,
+                                 const std::set<uint32_t>& racks)
+{
+    std::vector<Contributor> up;
     for (uint32_t rack : racks)
     {
-        if (!allowed(rack))
+        if (!IsAggregationTier(rack))
         {
             continue;
         }
-        TreeSwitch ts;
-        ts.node = rack;
-        ts.parent = rootNode;
-        ts.childId = childId++;
-        uint16_t wid = 0;
-        for (uint32_t r = 0; r < n; ++r)
+        std::vector<Contributor> mine;
+        for (const Contributor& w : workers)
         {
-            if (rackOf[r] == rack)
+            if (rackOf[w.index] == rack)
             {
-                m_routes[r] = {rack, wid++};
+                mine.push_back(w);
             }
         }
-        ts.fanIn = wid;
+        TreeSwitch ts;
+        ts.node = rack;
         m_tree.push_back(ts);
+        Attach(m_tree.size() - 1, mine);
+        up.push_back({rack, true, static_cast<uint32_t>(m_tree.size() - 1)});
     }
-    for (uint32_t r = 0; r < n; ++r)
+    for (const Contributor& w : workers)
     {
-        if (!allowed(rackOf[r]))
+        if (!IsAggregationTier(rackOf[w.index]))
         {
-            m_routes[r] = {rootNode, childId++};
+            up.push_back(w);
         }
     }
-    m_tree[0].fanIn = childId;
+    return up;
+}
+
+std::vector<SwitchMlProtocol::Contributor>
+SwitchMlProtocol::AggregateAt(const std::string& tier, const std::vector<Contributor>& up)
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    const uint32_t root = m_tree.front().node;
+    // Who each switch of the tier could aggregate: the contributors below it on an upward path,
+    // if it is itself below the root on one (so partials climb, never turn).
+    std::vector<std::pair<uint32_t, std::vector<size_t>>> reach;
+    for (uint32_t c : topo.NodesInTier(tier))
+    {
+        if (!IsUpwardPath(c, root))
+        {
+            continue;
+        }
+        std::vector<size_t> below;
+        for (size_t i = 0; i < up.size(); ++i)
+        {
+            if (IsUpwardPath(up[i].node, c))
+            {
+                below.push_back(i);
+            }
+        }
+        reach.emplace_back(c, below);
+    }
+    // Greedily, the switch that gathers the most contributors still going up; switches that
+    // would gather the same ones are spread over jobs by job id, as the root is. A switch with
+    // one contributor would only copy its partial (and hold slots for it): it stays a forwarder.
+    std::vector<bool> taken(up.size(), false);
+    std::vector<Contributor> next;
+    while (true)
+    {
+        auto open = [&](const std::vector<size_t>& below) {
+            std::vector<size_t> o;
+            std::copy_if(below.begin(), below.end(), std::back_inserter(o), [&](size_t i) {
+                return !taken[i];
+            });
+            return o;
+        };
+        std::vector<size_t> group;
+        for (const auto& [c, below] : reach)
+        {
+            std::vector<size_t> o = open(below);
+            if (o.size() > group.size())
+            {
+                group = o;
+            }
+        }
+        if (group.size() < 2)
+        {
+            break;
+        }
+        std::vector<uint32_t> same;
+        for (const auto& [c, below] : reach)
+        {
+            if (open(below) == group)
+            {
+                same.push_back(c);
+            }
+        }
+        TreeSwitch ts;
+        ts.node = same[ctx.jobId % same.size()];
+        m_tree.push_back(ts);
+        std::vector<Contributor> members;
+        for (size_t i : group)
+        {
+            members.push_back(up[i]);
+            taken[i] = true;
+        }
+        Attach(m_tree.size() - 1, members);
+        next.push_back({ts.node, true, static_cast<uint32_t>(m_tree.size() - 1)});
+    }
+    for (size_t i = 0; i < up.size(); ++i)
+    {
+        if (!taken[i])
+        {
+            next.push_back(up[i]);
+        }
+    }
+    return next;
+}
+
+void
+SwitchMlProtocol::Attach(size_t parent, std::vector<Contributor> children)
+{
+    // Child switches first (in the order they were made), then workers by rank: the ids a
+    // two-level tree has always given.
+    std::stable_sort(children.begin(),
+                     children.end(),
+                     [](const Contributor& a, const Contributor& b) {
+                         return std::make_pair(!a.isSwitch, a.index) <
+                                std::make_pair(!b.isSwitch, b.index);
+                     });
+    const uint32_t node = m_tree[parent].node;
+    uint16_t id = 0;
+    for (const Contributor& c : children)
+    {
+        if (c.isSwitch)
+        {
+            m_tree[c.index].parent = node;
+            m_tree[c.index].childId = id++;
+        }
+        else
+        {
+            m_routes[c.index] = {node, id++};
+        }
+    }
+    m_tree[parent].fanIn = id;
+}
+
+std::vector<size_t>
+SwitchMlProtocol::PathToRoot(uint32_t first) const
+{
+    std::vector<size_t> path;
+    uint32_t node = first;
+    while (true)
+    {
+        const auto it = std::find_if(m_tree.begin(), m_tree.end(), [node](const TreeSwitch& ts) {
+            return ts.node == node;
+        });
+        NS_ASSERT_MSG(it != m_tree.end() && path.size() < m_tree.size(), "not a tree");
+        path.push_back(it - m_tree.begin());
+        if (it->isRoot)
+        {
+            return path;
+        }
+        node = it->parent;
+    }
 }
 
 void
@@ -386,31 +562,28 @@ SwitchMlProtocol::ComputeAutoPoolSize()
         return ps;
     };
     // A 64-element result takes one recirculation at every aggregating switch it leaves.
-    double harvestPs = 0;
-    if (m_elements > 32)
-    {
-        for (const TreeSwitch& ts : m_tree)
+    auto harvestPs = [&](size_t treeIndex) {
+        if (m_elements <= 32)
         {
-            const PipelineUsage u = ctx.fabric->GetSwitch(ts.node)->GetPipeline()->GetUsage();
-            harvestPs += u.recirculationLatencyPs +
-                         (u.recirculationRateBps > 0 ? bytes * 8e12 / u.recirculationRateBps : 0);
+            return 0.0;
         }
-    }
-    const uint32_t root = m_tree.front().node;
+        const PipelineUsage u =
+            ctx.fabric->GetSwitch(m_tree[treeIndex].node)->GetPipeline()->GetUsage();
+        return u.recirculationLatencyPs +
+               (u.recirculationRateBps > 0 ? bytes * 8e12 / u.recirculationRateBps : 0);
+    };
     // Every stream of the tree advances one packet per slot phase, so the slots in flight are
-    // bounded by the rate of the most shared link a worker's packets and its rack's partials
+    // bounded by the rate of the most shared link a worker's packets and the partials above it
     // cross: the window is that share's bandwidth-delay product (Section 3.6, whose "BDP of each
     // server" assumes, as Section 6's hierarchy does, that no upstream link carries more than a
-    // worker's link; where racks' partials converge on one link before the root, they share it).
+    // worker's link; where partials converge on one link before their parent, they share it).
     const uint32_t n = ctx.workerHosts.size();
     TreeLinkLoad load(ctx.fabric);
-    std::map<uint32_t, uint32_t> upFlow; // rack aggregator -> flow id of its partials
     for (const TreeSwitch& ts : m_tree)
     {
         if (!ts.isRoot)
         {
-            upFlow[ts.node] = ctx.flowIdBase + n + ts.childId;
-            load.AddStream(ts.node, root, upFlow[ts.node]);
+            load.AddStream(ts.node, ts.parent, ts.upFlowId);
         }
     }
     for (uint32_t r = 0; r < n; ++r)
@@ -422,12 +595,20 @@ SwitchMlProtocol::ComputeAutoPoolSize()
     {
         const uint32_t host = ctx.workerHosts[r];
         const uint32_t first = m_routes[r].aggregator;
-        const double rtt = 2 * (oneWay(host, first) + oneWay(first, root)) + harvestPs;
+        double oneWayPs = oneWay(host, first);
+        double harvest = 0;
         double share = load.ShareBps(host, first, ctx.flowIdBase + r);
-        if (first != root)
+        for (size_t i : PathToRoot(first))
         {
-            share = std::min(share, load.ShareBps(first, root, upFlow.at(first)));
+            const TreeSwitch& ts = m_tree[i];
+            harvest += harvestPs(i);
+            if (!ts.isRoot)
+            {
+                oneWayPs += oneWay(ts.node, ts.parent);
+                share = std::min(share, load.ShareBps(ts.node, ts.parent, ts.upFlowId));
+            }
         }
+        const double rtt = 2 * oneWayPs + harvest;
         window = std::max(window, std::ceil(share * rtt / 8e12 / bytes));
     }
     m_maxStreams = load.GetMaxStreams();
@@ -527,7 +708,7 @@ SwitchMlProtocol::InstallPrograms()
         cfg.isRoot = ts.isRoot;
         cfg.parent = ts.parent;
         cfg.childId = ts.childId;
-        cfg.upFlowId = ctx.flowIdBase + n + ts.childId;
+        cfg.upFlowId = ts.upFlowId;
         cfg.resultGroup = m_group;
         cfg.endpoint = m_endpoint;
         try
@@ -583,7 +764,7 @@ SwitchMlProtocol::GetCounters() const
     std::map<std::string, double> c;
     c["window"] = m_window;
     c["aggregating_switches"] = m_tree.size();
-    c["tree_levels"] = m_tree.size() > 1 ? 2 : (m_tree.empty() ? 0 : 1);
+    c["tree_levels"] = m_levels;
     double timeouts = 0;
     double stale = 0;
     double overflows = 0;

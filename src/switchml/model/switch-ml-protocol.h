@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,8 +70,9 @@ class SwitchMlProtocol : public AggregationProtocol
     {
         uint32_t node = 0;            //!< topology node index (= its address)
         bool isRoot = false;          //!< completes the aggregate
-        uint32_t parent = 0;          //!< below the root: the root's node
-        uint16_t childId = 0;         //!< below the root: its contributor id at the root
+        uint32_t parent = 0;          //!< below the root: its parent switch's node
+        uint16_t childId = 0;         //!< below the root: its contributor id at the parent
+        uint32_t upFlowId = 0;        //!< below the root: the flow id of its partials
         uint32_t fanIn = 0;           //!< contributors here
         Ptr<SwitchMlProgram> program; //!< the program it runs
     };
@@ -154,8 +156,36 @@ class SwitchMlProtocol : public AggregationProtocol
     void DoInstall() override;
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
 
+    /// Something that sends upward while the tree is built: a worker or an aggregating switch.
+    struct Contributor
+    {
+        uint32_t node = 0;     //!< its topology node
+        bool isSwitch = false; //!< m_tree[index], or else the worker of rank index
+        uint32_t index = 0;    //!< tree index or rank
+    };
+
     /// Choose the aggregating switches and every worker's route.
     void BuildTree();
+    /// \return the topology's switch tiers, bottom-up, for messages
+    std::string SwitchTierNames() const;
+    /// \return whether the node's tier may aggregate (ctx.inaTiers)
+    bool IsAggregationTier(uint32_t node) const;
+    /// \return whether `to` is above `from` and a shortest path climbs one tier per hop
+    bool IsUpwardPath(uint32_t from, uint32_t to) const;
+    /// The root: a switch of the lowest allowed tier above `racks` that every rack reaches going
+    /// up, spread over jobs by job id; throws when there is none.
+    uint32_t ChooseRoot(const std::set<uint32_t>& racks, uint32_t rackLevel) const;
+    /// Racks of an allowed tier take their workers; \return what goes on up
+    std::vector<Contributor> AggregateRacks(const std::vector<Contributor>& workers,
+                                            const std::vector<uint32_t>& rackOf,
+                                            const std::set<uint32_t>& racks);
+    /// Switches of `tier` below the root take two or more of `up` each; \return what goes on up
+    std::vector<Contributor> AggregateAt(const std::string& tier,
+                                         const std::vector<Contributor>& up);
+    /// Make `children` the contributors of m_tree[parent], numbering them from 0.
+    void Attach(size_t parent, std::vector<Contributor> children);
+    /// \return the tree indices from the aggregating switch `first` up to the root
+    std::vector<size_t> PathToRoot(uint32_t first) const;
     /// The BDP-derived window.
     void ComputeAutoPoolSize();
     /// Install or join the program at every tree switch; make the result group.
@@ -179,6 +209,7 @@ class SwitchMlProtocol : public AggregationProtocol
     std::vector<WorkerRoute> m_routes;        //!< by rank
     uint32_t m_autoPool = 0;                  //!< BDP-derived window
     uint32_t m_maxStreams = 0;                //!< most of the tree's streams on one link
+    uint32_t m_levels = 0;                    //!< most aggregating switches on a worker's path
     uint32_t m_window = 0;                    //!< fixed by the first GetWindow
     double m_factor = 0;                      //!< global factor in use
     uint16_t m_endpoint = 0;                  //!< host endpoint

@@ -6,7 +6,8 @@
 // leaf-spine): every worker all-reduces real gradients (GradientValues) and gets back their sum
 // within the quantization bound, with and without random loss on every link; line-rate timing;
 // the retransmission timer; stale results; versions across tensors; jobs sharing a pool; trees
-// over two tiers; and the set-up errors. Set INASIM_LONG_TESTS=1 for 100 MB tensors under loss.
+// over two and three tiers; and the set-up errors. Set INASIM_LONG_TESTS=1 for 100 MB tensors
+// under loss.
 
 #include "../../ina-protocol-kit/test/protocol-test-fabric.h"
 
@@ -28,6 +29,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,27 +53,8 @@ class JobRun : public TypedJobRun<SwitchMlProtocol, SwitchMlAgent>
     }
 };
 
-/// Runs until every job is done, or `limit` of simulated time.
-void
-RunJobs(std::vector<JobRun*> jobs, Time limit = Seconds(2))
-{
-    AllReduceRunner::RunAll({jobs.begin(), jobs.end()}, limit);
-}
-
-/// What installing `spec` on `fabric` threw, or "".
-std::string
-InstallError(Ptr<InaFabric> fabric, const JobSpec& spec)
-{
-    try
-    {
-        JobRun run(fabric, spec);
-    }
-    catch (const std::exception& e)
-    {
-        return e.what();
-    }
-    return "";
-}
+/// SwitchML's jobs here take at most 2 simulated seconds unless a test says otherwise.
+const JobsRunner RunJobs(2);
 
 /// The sum of a switch program's reason over the job's tree.
 uint64_t
@@ -228,7 +211,7 @@ class SwitchMlFloat16TestCase : public TestCase
         JobSpec bad;
         bad.hosts = Range(0, 2);
         bad.attributes = {{"WireFormat", "float16"}, {"Quantizer", "block-exponent"}};
-        NS_TEST_EXPECT_MSG_EQ(InstallError(Star(2), bad),
+        NS_TEST_EXPECT_MSG_EQ(InstallError<JobRun>(Star(2), bad),
                               "job j1 (switchml): attribute WireFormat float16 needs Quantizer "
                               "global: the switch converts half floats with the model's one "
                               "scaling factor (paper, Section 3.7)",
@@ -622,7 +605,7 @@ class SwitchMlSetupErrorTestCase : public TestCase
             b.name = "j2";
             b.hosts = {2, 3};
             b.attributes = {};
-            const std::string e = InstallError(fabric, b);
+            const std::string e = InstallError<JobRun>(fabric, b);
             NS_TEST_EXPECT_MSG_EQ(e,
                                   "job j2 (switchml): switch tor0: job j1 would get a share of 0 "
                                   "slots: the SwitchML pool has 1 slots for 2 jobs (jobs and "
@@ -631,7 +614,7 @@ class SwitchMlSetupErrorTestCase : public TestCase
                                   "fewer SwitchML jobs on this switch",
                                   "zero share");
             b.attributes = {{"PoolSize", "2"}};
-            const std::string e2 = InstallError(fabric, b);
+            const std::string e2 = InstallError<JobRun>(fabric, b);
             NS_TEST_EXPECT_MSG_EQ(
                 (e2.rfind("job j2 (switchml): switch tor0: the jobs here ask for 2 "
                           "slots but the SwitchML pool has 1 ",
@@ -639,7 +622,7 @@ class SwitchMlSetupErrorTestCase : public TestCase
                 0,
                 e2);
             b.attributes = {{"ElementsPerPacket", "64"}};
-            const std::string e3 = InstallError(fabric, b);
+            const std::string e3 = InstallError<JobRun>(fabric, b);
             NS_TEST_EXPECT_MSG_EQ(e3,
                                   "job j2 (switchml): switch tor0 already runs SwitchML with "
                                   "ElementsPerPacket 32 (installed by another job) but this job "
@@ -652,14 +635,14 @@ class SwitchMlSetupErrorTestCase : public TestCase
         JobSpec s;
         s.hosts = {0, 5};
         s.tiers = {};
-        const std::string e4 = InstallError(fatTree, s);
+        const std::string e4 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e4,
                               "job j1 (switchml): switch.ina_tiers is empty, but SwitchML "
                               "aggregates in switches; allow at least the workers' rack tier "
                               "(this topology's switch tiers: tor, agg, core)",
                               "no tier");
         s.tiers = {"tor"};
-        const std::string e5 = InstallError(fatTree, s);
+        const std::string e5 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e5,
                               "job j1 (switchml): its workers are under tor0, tor2 and no switch "
                               "of the tiers allowed to aggregate (ina_tiers: tor) above them is "
@@ -668,7 +651,7 @@ class SwitchMlSetupErrorTestCase : public TestCase
                               "workers in one rack",
                               "racks span, no higher tier");
         s.tiers = {"tor", "agg"};
-        const std::string e6 = InstallError(fatTree, s);
+        const std::string e6 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ((e6.find("no switch of the tiers allowed to aggregate (ina_tiers: "
                                        "tor, agg)") != std::string::npos),
                               true,
@@ -676,21 +659,21 @@ class SwitchMlSetupErrorTestCase : public TestCase
         s.tiers = {"tor"};
         s.hosts = {0, 1};
         s.attributes = {{"ElementsPerPacket", "48"}};
-        const std::string e7 = InstallError(fatTree, s);
+        const std::string e7 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e7,
                               "job j1 (switchml): attribute ElementsPerPacket is 48; expected 32 "
                               "(2019 paper) or 64 (NSDI'21)",
                               "packet size");
         s.attributes = {};
         s.jobId = 768;
-        const std::string e9 = InstallError(fatTree, s);
+        const std::string e9 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e9,
                               "job j1 (switchml): job id 768 is outside 1..767 (SwitchML's host "
                               "endpoint is 256 + job id)",
                               "job id range");
         s.jobId = 1;
         s.hosts = {1, 1};
-        const std::string e8 = InstallError(fatTree, s);
+        const std::string e8 = InstallError<JobRun>(fatTree, s);
         NS_TEST_EXPECT_MSG_EQ(e8,
                               "job j1 (switchml): workers 0 and 1 are both on host 1; SwitchML "
                               "needs one worker per host (one endpoint per job)",
@@ -702,15 +685,18 @@ class SwitchMlSetupErrorTestCase : public TestCase
 /**
  * \ingroup switchml-test
  * Workers in several racks, aggregated at the racks and then at a common ancestor:
- * a fat-tree pod (ToRs, then an agg), across pods (ToRs, then a core; the aggs between only
- * forward), across pods with only agg/core allowed (workers straight to the core), and a
- * leaf-spine (leaves, then a spine); with 1 % loss on every link for two of them.
+ * a fat-tree pod (ToRs, then an agg), across pods with ToRs and cores allowed (ToRs, then a core;
+ * the aggs between only forward), across pods with every tier allowed (the two racks of pod 0 meet
+ * at its agg, the pods' other racks go straight to the core), across pods with only agg/core
+ * allowed (pod 0's two workers meet at its agg, the rest go straight to the core), and a
+ * leaf-spine (leaves, then a spine); with 1 % loss on every link for three of them. Every
+ * switch below the root sends to a parent above it in the tree.
  */
 class SwitchMlMultiRackTestCase : public TestCase
 {
   public:
     SwitchMlMultiRackTestCase()
-        : TestCase("two-tier trees on fat-tree and leaf-spine, with loss")
+        : TestCase("trees over several tiers on fat-tree and leaf-spine, with loss")
     {
     }
 
@@ -727,13 +713,23 @@ class SwitchMlMultiRackTestCase : public TestCase
             std::string rootTier;
             uint32_t rootFanIn;
             size_t treeSize;
+            double levels;
         };
 
         const std::vector<Case> cases{
-            {"pod", false, {0, 1, 2, 3}, {"tor", "agg"}, 0, "agg", 2, 3},
-            {"pods", false, {0, 3, 4, 9, 14, 15}, {"tor", "agg", "core"}, 0.01, "core", 5, 6},
-            {"pods, no tor", false, {0, 3, 4, 9, 14}, {"agg", "core"}, 0, "core", 5, 1},
-            {"leaf-spine", true, Range(0, 16), {"leaf", "spine"}, 0.01, "spine", 4, 5},
+            {"pod", false, {0, 1, 2, 3}, {"tor", "agg"}, 0, "agg", 2, 3, 2},
+            {"pods", false, {0, 3, 4, 9, 14, 15}, {"tor", "core"}, 0.01, "core", 5, 6, 2},
+            {"pods, 3 tiers",
+             false,
+             {0, 3, 4, 9, 14, 15},
+             {"tor", "agg", "core"},
+             0.01,
+             "core",
+             4,
+             7,
+             3},
+            {"pods, no tor", false, {0, 3, 4, 9, 14}, {"agg", "core"}, 0, "core", 4, 2, 2},
+            {"leaf-spine", true, Range(0, 16), {"leaf", "spine"}, 0.01, "spine", 4, 5, 2},
         };
         for (const Case& c : cases)
         {
@@ -754,10 +750,19 @@ class SwitchMlMultiRackTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(tree.size(), c.treeSize, c.name << ": aggregating switches");
             NS_TEST_EXPECT_MSG_EQ(topo.GetTier(tree[0].node), c.rootTier, c.name << ": root");
             NS_TEST_EXPECT_MSG_EQ(tree[0].fanIn, c.rootFanIn, c.name << ": root fan-in");
+            NS_TEST_EXPECT_MSG_EQ(run.protocol->GetCounters().at("tree_levels"),
+                                  c.levels,
+                                  c.name << ": levels");
             for (size_t i = 1; i < tree.size(); ++i)
             {
-                NS_TEST_EXPECT_MSG_EQ(tree[i].parent, tree[0].node, c.name << ": parent");
-                NS_TEST_EXPECT_MSG_EQ(tree[i].childId, i - 1, c.name << ": child ids");
+                const auto parent = std::find_if(tree.begin(), tree.end(), [&](const auto& ts) {
+                    return ts.node == tree[i].parent;
+                });
+                NS_TEST_ASSERT_MSG_EQ((parent != tree.end()), true, c.name << ": parent");
+                NS_TEST_EXPECT_MSG_GT(topo.GetLevel(parent->node),
+                                      topo.GetLevel(tree[i].node),
+                                      c.name << ": parent above");
+                NS_TEST_EXPECT_MSG_LT(tree[i].childId, parent->fanIn, c.name << ": child id");
             }
             RunJobs({&run});
             NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, c.name << ": done");
@@ -780,6 +785,113 @@ class SwitchMlMultiRackTestCase : public TestCase
             Simulator::Destroy();
         }
     }
+};
+
+/**
+ * \ingroup switchml-test
+ * Three aggregation levels (the paper's Section 6 with H = 3): all 16 hosts of a k=4 fat-tree with
+ * ToRs, aggs and cores allowed aggregate at their 8 ToRs, at the one agg of each pod linked to
+ * the root core, and at that core. Every ToR and agg has two contributors and sends one partial
+ * per phase to its parent; the root completes each phase once. Under 1 % loss on every link the
+ * result is still exact and every level's shadow copy answers resends: ToRs and aggs re-send
+ * their stored partials up, the root answers duplicates, and a resend that reaches the root from
+ * a ToR crosses an agg that has already counted that ToR.
+ */
+class SwitchMlThreeLevelTestCase : public TestCase
+{
+  public:
+    SwitchMlThreeLevelTestCase(double loss)
+        : TestCase(std::string("three aggregation levels on a k=4 fat-tree") +
+                   (loss > 0 ? ", 1 % loss" : "") + ": exact")
+        , m_loss(loss)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        helper.SetLossRate(m_loss);
+        helper.SetStreamBase(31);
+        Ptr<InaFabric> fabric =
+            helper.Build(InaTopology::FatTree(4, {GBPS_100, US}, {GBPS_100, US}));
+        const InaTopology& topo = fabric->GetTopology();
+        JobSpec spec;
+        spec.hosts = Range(0, 16);
+        spec.tiers = {"tor", "agg", "core"};
+        spec.tensorBytes = {400000, 5000};
+        JobRun run(fabric, spec);
+        const auto& tree = run.protocol->GetTree();
+        NS_TEST_ASSERT_MSG_EQ(tree.size(), 13u, "a core, 4 aggs and 8 ToRs");
+        NS_TEST_EXPECT_MSG_EQ(run.protocol->GetCounters().at("tree_levels"), 3, "three levels");
+        std::map<std::string, uint32_t> perTier;
+        for (const auto& ts : tree)
+        {
+            const std::string& tier = topo.GetTier(ts.node);
+            ++perTier[tier];
+            const uint32_t fanIn = tier == "core" ? 4 : 2;
+            NS_TEST_EXPECT_MSG_EQ(ts.fanIn, fanIn, "fan-in at " << tier);
+            if (tier == "tor")
+            {
+                NS_TEST_EXPECT_MSG_EQ(topo.GetTier(ts.parent), "agg", "a ToR's parent");
+                NS_TEST_EXPECT_MSG_EQ(fabric->GetRoutes().Distance(ts.node, ts.parent),
+                                      1,
+                                      "in its pod");
+            }
+            if (tier == "agg")
+            {
+                NS_TEST_EXPECT_MSG_EQ(ts.parent, tree[0].node, "an agg's parent is the root");
+                NS_TEST_EXPECT_MSG_EQ(fabric->GetRoutes().Distance(ts.node, ts.parent),
+                                      1,
+                                      "linked to the root");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(perTier["core"], 1u, "one core");
+        NS_TEST_EXPECT_MSG_EQ(perTier["agg"], 4u, "an agg per pod");
+        RunJobs({&run});
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done");
+        NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
+        NS_TEST_EXPECT_MSG_EQ(TreeReason(run, SwitchMlProgram::STALE_CONTRIBUTION), 0, "ordered");
+        const uint64_t phases = 3125 + 40;
+        NS_TEST_EXPECT_MSG_EQ(tree[0].program->GetReasonCount(SwitchMlProgram::COMPLETED),
+                              phases,
+                              "every phase completes once at the root");
+        uint64_t aggPartials = 0;
+        uint64_t aggResent = 0;
+        uint64_t torResent = 0;
+        for (const auto& ts : tree)
+        {
+            const std::string& tier = topo.GetTier(ts.node);
+            if (tier == "agg")
+            {
+                aggPartials += ts.program->GetReasonCount(SwitchMlProgram::PARTIAL_SENT_UP);
+                aggResent += ts.program->GetReasonCount(SwitchMlProgram::DUPLICATE_RESENT_UP);
+            }
+            if (tier == "tor")
+            {
+                torResent += ts.program->GetReasonCount(SwitchMlProgram::DUPLICATE_RESENT_UP);
+            }
+        }
+        if (m_loss == 0)
+        {
+            NS_TEST_EXPECT_MSG_EQ(aggPartials, 4 * phases, "each agg sends each phase up once");
+            NS_TEST_EXPECT_MSG_EQ(fabric->GetTotalLinkCounters().lost, 0, "nothing lost");
+            NS_TEST_EXPECT_MSG_EQ(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "none");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "resent");
+            NS_TEST_EXPECT_MSG_GT(torResent, 0, "ToRs re-send stored partials up");
+            NS_TEST_EXPECT_MSG_GT(aggResent, 0, "aggs re-send stored partials up");
+            NS_TEST_EXPECT_MSG_GT(
+                tree[0].program->GetReasonCount(SwitchMlProgram::DUPLICATE_REPLIED),
+                0,
+                "the root answers resends from its shadow copy");
+        }
+        Simulator::Destroy();
+    }
+
+    double m_loss;
 };
 
 /**
@@ -1013,6 +1125,8 @@ class SwitchMlProtocolTestSuite : public InaTestSuite
         AddTestCase(new SwitchMlMultiJobTestCase);
         AddTestCase(new SwitchMlSetupErrorTestCase);
         AddTestCase(new SwitchMlMultiRackTestCase);
+        AddTestCase(new SwitchMlThreeLevelTestCase(0));
+        AddTestCase(new SwitchMlThreeLevelTestCase(0.01));
         AddTestCase(new SwitchMlSharedLinkWindowTestCase);
         AddTestCase(new SwitchMlPoolExtremesTestCase);
         AddTestCase(new SwitchMlTrainingJobTestCase);

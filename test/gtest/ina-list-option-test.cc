@@ -1,0 +1,54 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// InaParsePositiveList, the examples' comma-separated count options: the counts in order, and an
+// error naming the option and the bad item for anything else.
+
+#include "ns3/ina-list-option.h"
+
+#include <gtest/gtest.h>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The message InaParsePositiveList throws for `text`, or "" if it parsed.
+std::string
+ErrorOf(const std::string& text)
+{
+    try
+    {
+        InaParsePositiveList(text, "workers");
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(InaListOption, CountsInOrder)
+{
+    EXPECT_EQ(InaParsePositiveList("8,16,32", "nodes"), (std::vector<uint32_t>{8, 16, 32}));
+    EXPECT_EQ(InaParsePositiveList("999999999", "nodes"), (std::vector<uint32_t>{999999999}));
+}
+
+TEST(InaListOption, BadItemNamesTheOptionAndItem)
+{
+    EXPECT_EQ(ErrorOf("8,x"), "--workers=8,x: expected comma-separated positive integers, got 'x'");
+    EXPECT_EQ(ErrorOf("8,0"), "--workers=8,0: expected comma-separated positive integers, got '0'");
+    EXPECT_EQ(ErrorOf("8,,16"),
+              "--workers=8,,16: expected comma-separated positive integers, got ''");
+    EXPECT_EQ(ErrorOf("-4"), "--workers=-4: expected comma-separated positive integers, got '-4'");
+    EXPECT_EQ(ErrorOf("1234567890"),
+              "--workers=1234567890: expected comma-separated positive integers, got "
+              "'1234567890'");
+    EXPECT_EQ(ErrorOf(""), "--workers is empty");
+}
