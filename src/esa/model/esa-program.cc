@@ -90,6 +90,7 @@ EsaProgram::EsaProgram()
                   {"preempted",
                    "fallback",
                    "downgraded",
+                   "fallback_tie",
                    "evicted_sent",
                    "level1_done",
                    "reminder_flushed",
@@ -426,6 +427,13 @@ EsaProgram::FallBack(InaPacket* p, PoolHeader* h, const Claim& claim)
     if (claim.decision.priority != PriorityOf(claim.before))
     {
         CountReason(DOWNGRADED);
+    }
+    // A tie keeps the incumbent (Section 5.2, "higher or equal"); counted apart because jobs of
+    // one model at the same point of their plan carry equal priorities (src/esa/doc/esa.rst).
+    if (static_cast<EsaPreemptionMode>(m_mode) == EsaPreemptionMode::PRIORITY &&
+        h->priority == PriorityOf(claim.before))
+    {
+        CountReason(FALLBACK_TIE);
     }
     h->flags |= PoolHeader::FLAG_COLLISION;
     Forward(p);

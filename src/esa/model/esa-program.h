@@ -80,9 +80,10 @@ class EsaProgram : public PoolProgram
         PREEMPTED = PoolReasons::N_REASONS, //!< a collision won by the contender: holder evicted
         FALLBACK,                           //!< a collision lost by the contender: to its PS
         DOWNGRADED,                         //!< of those, the holder's priority lowered
-        EVICTED_SENT,                       //!< evicted partials sent (second pass)
-        LEVEL1_DONE,                        //!< a level-1 aggregate sent on to level 2
-        REMINDER_FLUSHED,                   //!< a reminder found its key: flushed and freed
+        FALLBACK_TIE, //!< of those (ESA's policy), the contender's priority equal to the holder's
+        EVICTED_SENT, //!< evicted partials sent (second pass)
+        LEVEL1_DONE,  //!< a level-1 aggregate sent on to level 2
+        REMINDER_FLUSHED,       //!< a reminder found its key: flushed and freed
         REMINDER_MISSED,        //!< a reminder found another key or none: sent back empty
         STALE_HOLDER,           //!< an aggregator holding an old fragment of the same key
         DUPLICATE_CONTRIBUTION, //!< a contribution whose bit was set (must stay 0)

@@ -272,7 +272,7 @@ class EsaPreemptTestCase : public TestCase
  * \ingroup esa-test
  * A tie (6 vs 6) and a lower priority (3 vs 12) do not preempt: the contender goes unchanged to
  * its own PS, marked collision, and the holder's priority halves (6 -> 3; 12 -> 6); the holder
- * keeps its count and completes with its own values.
+ * keeps its count and completes with its own values. Ties are counted apart (fallback_tie).
  */
 class EsaTieTestCase : public TestCase
 {
@@ -303,6 +303,7 @@ class EsaTieTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(rig.program->ReadCount(INDEX), 1u, "count kept");
             NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::FALLBACK), 1u, "fallback");
             NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::DOWNGRADED), 1u, "downgraded");
+            NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::FALLBACK_TIE), 1u, "a tie");
             NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::PREEMPTED), 0u, "no preemption");
             // A's next contribution renews the priority to its own (6).
             rig.Send(A(2, 200, 6));
@@ -323,6 +324,7 @@ class EsaTieTestCase : public TestCase
             rig.Send(B(1, 1000, 3));
             NS_TEST_ASSERT_MSG_EQ(+rig.program->ReadPriority(INDEX), 1, "3 >> 1");
             NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::PREEMPTED), 0u, "3 never beat 12, 6, 3");
+            NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::FALLBACK_TIE), 1u, "3 against 3 only");
             // 3 > 1: the fourth one preempts.
             const size_t i = rig.Send(B(1, 1000, 3));
             NS_TEST_ASSERT_MSG_EQ(rig.sw.records[i].dst, PS_A, "A's partial evicted");
@@ -367,6 +369,8 @@ class EsaAblationTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(rig.sw.records[i].dst, PS_B, "p = 0 falls back even at 200");
             NS_TEST_ASSERT_MSG_EQ(+rig.program->ReadPriority(INDEX), 4, "no downgrade");
             NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::DOWNGRADED), 0u, "none counted");
+            rig.Send(B(2, 2000, 4));
+            NS_TEST_ASSERT_MSG_EQ(rig.Reason(EsaProgram::FALLBACK_TIE), 0u, "ties: ESA's only");
         }
     }
 };

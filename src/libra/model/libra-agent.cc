@@ -431,6 +431,11 @@ LibraAgent::Receive(InaPacket* p, uint32_t /* port */)
         m_pool->Free(p);
         return;
     }
+    if (HasGivenUp())
+    {
+        m_pool->Free(p);
+        return;
+    }
     const LibraHeader* h = p->Header<LibraHeader>();
     const bool current = m_active && h->round == m_round;
     if (current)
@@ -609,6 +614,16 @@ LibraAgent::Failover(InaAddress standby, FailoverAction action)
 }
 
 void
+LibraAgent::Abandon(const std::string& why)
+{
+    m_retx.Clear();
+    m_timer->Cancel();
+    m_timerPending = false;
+    m_hotBack = false;
+    GiveUp(why);
+}
+
+void
 LibraAgent::ColdThunk(LibraAgent* self,
                       uint32_t shard,
                       uint32_t /* msg */,
@@ -708,10 +723,19 @@ void
 LibraAgent::OnTimer()
 {
     m_timerPending = false;
-    m_retx.Expired(Simulator::Now().GetTimeStep(), m_expired);
-    if (m_active && !m_expired.empty() && NoteTimeout())
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_retx.Expired(now, m_expired);
+    // One timeout per Rto counts towards MaxTimeouts, however many packets were out: a window
+    // of packets sent one after another expires one after another, and counting each would give
+    // up after MaxTimeouts / Window timeouts' worth of silence, not the MaxTimeouts x Rto the
+    // failover's set-up check (LibraProtocol) relies on.
+    if (m_active && !m_expired.empty() && now - m_lastTimeoutPs >= m_retx.GetTimeout())
     {
-        return; // MaxTimeouts in a row: given up, the timer stays off
+        m_lastTimeoutPs = now;
+        if (NoteTimeout())
+        {
+            return; // MaxTimeouts in a row: given up, the timer stays off
+        }
     }
     for (uint64_t id : m_expired)
     {

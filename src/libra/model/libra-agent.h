@@ -15,6 +15,8 @@
 #include "ns3/ina-transport-sender.h"
 
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -122,6 +124,13 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
      */
     void Failover(InaAddress standby, FailoverAction action);
 
+    /**
+     * The job cannot go on (its switch failed and no standby is left): stop sending and give up
+     * with `why`, so that the run ends with the job not completed and the reason.
+     * \param why the reason
+     */
+    void Abandon(const std::string& why);
+
     // InaPacketSink: packets from the switch
     void Receive(InaPacket* p, uint32_t port) override;
 
@@ -220,9 +229,10 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     LibraRetxQueue m_retx;
     Ptr<EventImpl> m_timer;
     bool m_timerPending = false;
-    std::vector<uint64_t> m_expired; //!< scratch
-    LibraPacking m_packing;          //!< reused
-    std::vector<uint32_t> m_passOf;  //!< scratch
+    int64_t m_lastTimeoutPs = std::numeric_limits<int64_t>::min() / 2; //!< last counted timeout
+    std::vector<uint64_t> m_expired;                                   //!< scratch
+    LibraPacking m_packing;                                            //!< reused
+    std::vector<uint32_t> m_passOf;                                    //!< scratch
 
     Counters m_counters;
 };

@@ -42,24 +42,34 @@ struct LibraHeader
     /// Message types.
     enum Type : uint8_t
     {
-        PUSH = 1,          //!< worker -> switch: hot pairs of one round
-        PUSH_ACK = 2,      //!< switch -> worker: the push was aggregated (or had been before)
-        DONE = 3,          //!< worker -> switch: seq 0: every push of this round acknowledged;
-                           //!< seq 1: every pull of this round answered
-        DONE_ACK = 4,      //!< switch -> worker
-        READY = 5,         //!< switch -> workers (multicast): every worker's DONE of phase seq is
-                           //!< in; 0: pull, 1: the registers are clean, push the next round
-        READY_ACK = 6,     //!< worker -> switch CPU
-        PULL = 7,          //!< worker -> switch: read the sums of the ranks of one of its pushes
-        RESULT = 8,        //!< switch -> worker: a pull answered, its ranks with their sums
-        RESULT_ACK = 9,    //!< worker -> switch CPU
-        HEARTBEAT = 10,    //!< controller -> switch: are you well (paper Sec. 3.6, Figure 11)
-        HEARTBEAT_ACK = 11 //!< switch -> controller: the switch's statistics
+        PUSH = 1,           //!< worker -> switch: hot pairs of one round
+        PUSH_ACK = 2,       //!< switch -> worker: the push was aggregated (or had been before)
+        DONE = 3,           //!< worker -> switch: seq 0: every push of this round acknowledged;
+                            //!< seq 1: every pull of this round answered
+        DONE_ACK = 4,       //!< switch -> worker
+        READY = 5,          //!< switch -> workers (multicast): every worker's DONE of phase seq is
+                            //!< in; 0: pull, 1: the registers are clean, push the next round
+        READY_ACK = 6,      //!< worker -> switch CPU
+        PULL = 7,           //!< worker -> switch: read the sums of the ranks of one of its pushes
+        RESULT = 8,         //!< switch -> worker: a pull answered, its ranks with their sums
+        RESULT_ACK = 9,     //!< worker -> switch CPU
+        HEARTBEAT = 10,     //!< controller -> switch: are you well (paper Sec. 3.6, Figure 11)
+        HEARTBEAT_ACK = 11, //!< switch -> controller: the switch's statistics (values: packets
+                            //!< its ports sent and lost, as two 64-bit counts; pairs: held copies)
+        STATE_PULL = 12,    //!< controller -> failing switch: send chunk seq of the job's state
+                            //!< (the first one freezes the job there)
+        STATE = 13,         //!< switch -> controller: chunk seq of round (the chunk count)
+        STATE_INSTALL = 14, //!< controller -> standby: chunk seq of round (the chunk count)
+        STATE_INSTALL_ACK = 15 //!< standby -> controller
     };
 
     /// Bytes of a header-only Libra packet (DONE, PULL, the ACKs): 54 B of headers, padded to
     /// the 60-B Ethernet minimum.
     static constexpr uint32_t MIN_FRAME_BYTES = 60;
+
+    /// Bytes of a job's state one STATE or STATE_INSTALL packet carries (the controller's
+    /// transfer; 54 B of headers more, within a 1500-B MTU).
+    static constexpr uint32_t STATE_CHUNK_BYTES = 1024;
 
     static constexpr uint8_t FLAG_RETX = 0x1;     //!< sent again after a timeout (paper Sec. 3.6)
     static constexpr uint8_t FLAG_FROM_CPU = 0x2; //!< re-injected by the switch CPU after the

@@ -9,6 +9,7 @@
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/ina-port.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/pipeline.h"
@@ -87,7 +88,9 @@ LibraProgram::LibraProgram()
                     "results_sent",
                     "unpushed_reads",
                     "cpu_resends",
-                    "rounds_completed"});
+                    "rounds_completed",
+                    "frozen_drops",
+                    "state_chunks"});
 }
 
 LibraProgram::~LibraProgram() = default;
@@ -105,6 +108,13 @@ LibraProgram::DoDispose()
     }
     m_held.clear();
     m_heldFifo.clear();
+    for (Job& j : m_jobs)
+    {
+        if (j.frozenState && IsInstalled() && GetPipeline()->GetActions() != nullptr)
+        {
+            FreeState(*j.frozenState);
+        }
+    }
     m_jobs.clear();
     SwitchProgram::DoDispose();
 }
@@ -212,6 +222,15 @@ LibraProgram::DoResetState()
     }
     m_held.clear();
     m_heldFifo.clear();
+    // So does a state snapshot waiting for the controller; the job stays frozen (control plane).
+    for (Job& j : m_jobs)
+    {
+        if (j.frozenState)
+        {
+            FreeState(*j.frozenState);
+            j.frozenState.reset();
+        }
+    }
 }
 
 void
@@ -379,6 +398,14 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         Consume(p);
         return;
     }
+    if (job.frozen && h->type != LibraHeader::HEARTBEAT && h->type != LibraHeader::STATE_PULL)
+    {
+        // The job's state went to the controller: nothing may take effect here any more, and
+        // nothing is acknowledged, so the workers resend it to the standby.
+        CountReason(FROZEN_DROPS);
+        Consume(p);
+        return;
+    }
     const bool viaCpu = (h->flags & LibraHeader::FLAG_RETX) != 0 &&
                         (h->flags & LibraHeader::FLAG_FROM_CPU) == 0 &&
                         (h->type == LibraHeader::PUSH || h->type == LibraHeader::DONE ||
@@ -408,12 +435,41 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         ProcessAck(p, job);
         return;
     case LibraHeader::HEARTBEAT: {
-        // Answered by the switch (Figure 11) with a statistic of its state: the copies its CPU
-        // holds. A failed switch answers nothing, which is how the controller finds out.
+        // Answered by the switch (Figure 11) with statistics of its state: what its ports sent
+        // and lost (the paper's "high packet loss rates") and the copies its CPU holds. A failed
+        // switch answers nothing, which is how the controller finds out.
         const uint32_t held = static_cast<uint32_t>(m_held.size());
+        uint64_t sent = 0;
+        uint64_t lost = 0;
+        for (const InaPort* port : m_statPorts)
+        {
+            const InaLinkCounters& c = port->GetCounters();
+            sent += c.txPackets;
+            lost += c.lost + c.drops;
+        }
         MakeAck(p, LibraHeader::HEARTBEAT_ACK);
         p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(std::min<uint32_t>(held, 0xffff));
+        p->values = GetPool().AllocValues(4);
+        p->values->words.assign({static_cast<uint32_t>(sent),
+                                 static_cast<uint32_t>(sent >> 32),
+                                 static_cast<uint32_t>(lost),
+                                 static_cast<uint32_t>(lost >> 32)});
         Forward(p);
+        return;
+    }
+    case LibraHeader::STATE_PULL:
+    case LibraHeader::STATE_INSTALL: {
+        // Libra_s moves the state: the CPU answers after its path delay.
+        InaPacket* c = GetPool().Clone(p);
+        Consume(p);
+        if (h->type == LibraHeader::STATE_PULL)
+        {
+            Simulator::Schedule(m_cpuDelay, &LibraProgram::CpuStatePull, this, c);
+        }
+        else
+        {
+            Simulator::Schedule(m_cpuDelay, &LibraProgram::CpuStateInstall, this, c);
+        }
         return;
     }
     default:
@@ -792,6 +848,189 @@ LibraProgram::CpuCheck(InaPacket* p)
     // Not applied before: back into the pipeline to take effect on the fast path.
     h->flags |= LibraHeader::FLAG_FROM_CPU;
     GetPipeline()->Process(p, 0);
+}
+
+} // namespace ns3
+
+namespace ns3
+{
+
+void
+LibraProgram::SetStatisticsPorts(std::vector<const InaPort*> ports)
+{
+    m_statPorts = std::move(ports);
+}
+
+bool
+LibraProgram::IsFrozen(uint32_t jobId) const
+{
+    for (const Job& j : m_jobs)
+    {
+        if (j.cfg.jobId == jobId)
+        {
+            return j.frozen;
+        }
+    }
+    return false;
+}
+
+std::unique_ptr<LibraJobState>
+LibraProgram::TakeFrozenState(uint32_t jobId)
+{
+    Job* job = FindJob(jobId);
+    return job != nullptr ? std::move(job->frozenState) : nullptr;
+}
+
+void
+LibraProgram::Freeze(Job& job)
+{
+    job.frozen = true;
+    auto state = std::make_unique<LibraJobState>();
+    state->registers = m_registers;
+    state->blocks = job.blocks;
+    state->cells.resize(size_t{job.blocks} * m_registers);
+    for (uint32_t b = 0; b < job.blocks; ++b)
+    {
+        for (uint32_t l = 0; l < m_registers; ++l)
+        {
+            const uint64_t cell = m_hot->ControlRead(job.base + b, l);
+            state->cells[size_t{b} * m_registers + l] = cell;
+            state->cellsWithReaders += (cell >> READERS_SHIFT) != 0 ? 1 : 0;
+        }
+    }
+    state->doneCount = m_done->ControlRead(job.index, 0);
+    state->records = std::move(job.records);
+    job.records = LibraSwitchRecords();
+    state->lastPrunedRound = job.lastPrunedRound;
+    for (auto it = m_held.begin(); it != m_held.end();)
+    {
+        if ((it->first.first >> 40) != job.index)
+        {
+            ++it;
+            continue;
+        }
+        LibraJobState::HeldCopy c;
+        c.copy = it->second.copy;
+        c.acked = std::move(it->second.acked);
+        c.to = it->second.to;
+        c.missing = it->second.missing;
+        c.round = static_cast<uint32_t>((it->first.first >> 16) & 0xffffffU);
+        c.worker = static_cast<uint32_t>(it->first.first & 0xffffU);
+        c.seq = it->first.second;
+        state->held.push_back(std::move(c));
+        it = m_held.erase(it); // its FIFO entry finds nothing and is skipped
+    }
+    NS_LOG_INFO("job " << job.cfg.name << " frozen: " << state->GetBytes() << " B of state, "
+                       << state->cellsWithReaders << " cells of a round in progress, "
+                       << state->held.size() << " held copies");
+    job.frozenState = std::move(state);
+}
+
+void
+LibraProgram::FreeState(LibraJobState& state)
+{
+    for (LibraJobState::HeldCopy& h : state.held)
+    {
+        if (h.copy != nullptr)
+        {
+            GetPool().Free(h.copy);
+            h.copy = nullptr;
+        }
+    }
+    state.held.clear();
+}
+
+void
+LibraProgram::CpuStatePull(InaPacket* p)
+{
+    LibraHeader* h = p->Header<LibraHeader>();
+    Job* job = FindJob(p->jobId);
+    NS_ASSERT(job != nullptr);
+    if (!job->frozen)
+    {
+        Freeze(*job);
+    }
+    if (!job->frozenState)
+    {
+        GetPool().Free(p); // taken already (a late duplicate request), or lost with a reboot
+        return;
+    }
+    const uint64_t bytes = job->frozenState->GetBytes();
+    const uint64_t chunks =
+        (bytes + LibraHeader::STATE_CHUNK_BYTES - 1) / LibraHeader::STATE_CHUNK_BYTES;
+    const uint32_t seq = h->seq;
+    MakeAck(p, LibraHeader::STATE);
+    h->seq = seq;
+    h->round = static_cast<uint32_t>(chunks);
+    if (seq >= chunks)
+    {
+        CountReason(BAD_PACKET);
+        GetPool().Free(p);
+        return;
+    }
+    const uint64_t chunk =
+        std::min<uint64_t>(LibraHeader::STATE_CHUNK_BYTES,
+                           bytes - uint64_t{seq} * LibraHeader::STATE_CHUNK_BYTES);
+    p->wireBytes = LibraLayout::HEADER_BYTES + static_cast<uint32_t>(chunk);
+    CountReason(STATE_CHUNKS);
+    Forward(p);
+}
+
+void
+LibraProgram::CpuStateInstall(InaPacket* p)
+{
+    const uint32_t seq = p->Header<LibraHeader>()->seq;
+    MakeAck(p, LibraHeader::STATE_INSTALL_ACK);
+    p->Header<LibraHeader>()->seq = seq;
+    CountReason(STATE_CHUNKS);
+    Forward(p);
+}
+
+void
+LibraProgram::ImportJobState(uint32_t jobId, LibraJobState& state)
+{
+    Job* job = FindJob(jobId);
+    if (job == nullptr || state.registers != m_registers || state.blocks != job->blocks ||
+        state.cells.size() != size_t{job->blocks} * m_registers)
+    {
+        throw std::invalid_argument("LibraProgram: the state of job " + std::to_string(jobId) +
+                                    " does not fit this switch's layout of it");
+    }
+    for (uint32_t b = 0; b < job->blocks; ++b)
+    {
+        for (uint32_t l = 0; l < m_registers; ++l)
+        {
+            m_hot->ControlWrite(job->base + b, l, state.cells[size_t{b} * m_registers + l]);
+        }
+    }
+    m_done->ControlWrite(job->index, 0, state.doneCount);
+    job->records = std::move(state.records);
+    state.records = LibraSwitchRecords();
+    job->lastPrunedRound = state.lastPrunedRound;
+    const int64_t deadline = Simulator::Now().GetTimeStep() + m_switchRto.GetTimeStep();
+    const InaAddress self = GetSwitchAddress();
+    for (LibraJobState::HeldCopy& c : state.held)
+    {
+        Held h;
+        h.copy = c.copy;
+        h.copy->src = self; // resent from here (unicast to each missing worker)
+        h.acked = std::move(c.acked);
+        h.to = c.to;
+        h.missing = c.missing;
+        h.deadlinePs = deadline;
+        c.copy = nullptr;
+        const HeldId key = MakeHeldId(job->index, c.round, c.worker, c.seq);
+        auto [it, inserted] = m_held.emplace(key, std::move(h));
+        if (!inserted)
+        {
+            GetPool().Free(h.copy);
+            continue;
+        }
+        m_heldFifo.emplace_back(deadline, key);
+    }
+    state.held.clear();
+    m_peakHeld = std::max<uint64_t>(m_peakHeld, m_held.size());
+    ArmCpuTimer();
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define LIBRA_PROGRAM_H
 
 #include "libra-header.h"
+#include "libra-job-state.h"
 #include "libra-lns-adder.h"
 #include "libra-switch-records.h"
 
@@ -16,11 +17,14 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+class InaPort;
 
 /**
  * \ingroup libra
@@ -65,6 +69,14 @@ namespace ns3
  * into the pipeline to take effect. READY and RESULT copies stay on the CPU until their addressees
  * have acknowledged them, and are resent (unicast) to the missing workers every SwitchRto.
  *
+ * Failover (Sec. 3.6, Figure 11): a HEARTBEAT is answered with the switch's statistics, the
+ * packets its ports sent and lost (SetStatisticsPorts), from which the controller tells a switch
+ * that is about to fail. The controller's first STATE_PULL of a job freezes the job here (its
+ * packets are dropped from then on, unacknowledged, so that the workers resend them to the
+ * standby) and takes a snapshot of its state (LibraJobState); each STATE_PULL is answered by the
+ * CPU, after CpuDelay, with one chunk of it. STATE_INSTALL chunks (a standby receiving the state)
+ * are acknowledged by the CPU; ImportJobState writes the state into the registers and the CPU.
+ *
  * Values are float32 bit patterns in the cells' low halves.
  */
 class LibraProgram : public SwitchProgram
@@ -82,6 +94,8 @@ class LibraProgram : public SwitchProgram
         UNPUSHED_READS,   //!< pulled cells no worker had pushed to (or pulled too often)
         CPU_RESENDS,      //!< held copies resent by the CPU after a timeout or a repeat pull
         ROUNDS_COMPLETED, //!< rounds whose pushes were all in (READY multicasts of phase 0)
+        FROZEN_DROPS,     //!< packets of a job whose state was pulled away (failover)
+        STATE_CHUNKS,     //!< chunks of state sent to the controller or received from it
         N_REASONS         //!< number of reasons
     };
 
@@ -174,6 +188,32 @@ class LibraProgram : public SwitchProgram
     /// \return records the CPU holds now, over all jobs
     uint64_t GetRecords() const;
 
+    /**
+     * The switch's ports, whose counters a HEARTBEAT's answer reports (packets sent, and lost on
+     * the wire or dropped at the queue): the statistics the controller judges the switch by.
+     * \param ports the switch's ports (they outlive the program)
+     */
+    void SetStatisticsPorts(std::vector<const InaPort*> ports);
+
+    /// \return whether the job's state was pulled away (its packets are dropped here)
+    bool IsFrozen(uint32_t jobId) const;
+
+    /**
+     * Hand the frozen job's state to the controller (once every chunk reached it).
+     * \param jobId a job frozen by a STATE_PULL
+     * \return its state (nullptr when not frozen or taken already)
+     */
+    std::unique_ptr<LibraJobState> TakeFrozenState(uint32_t jobId);
+
+    /**
+     * Control plane: install a job's state pulled from another switch (the standby resumes it).
+     * The held copies move here and are resent after SwitchRto to whoever has not acknowledged.
+     * \param jobId the job (added with the same hot keys)
+     * \param state the state; its held copies are taken
+     * \throws std::invalid_argument when the job is unknown or its layout differs
+     */
+    void ImportJobState(uint32_t jobId, LibraJobState& state);
+
   protected:
     void DoDispose() override;
 
@@ -181,12 +221,14 @@ class LibraProgram : public SwitchProgram
     /// A job's state in the program.
     struct Job
     {
-        JobConfig cfg;                //!< as added
-        uint32_t base = 0;            //!< first cell of its range
-        uint32_t blocks = 0;          //!< ceil(K / m)
-        uint32_t index = 0;           //!< cell of libra_done
-        LibraSwitchRecords records;   //!< Libra_s records
-        uint32_t lastPrunedRound = 0; //!< records before this round are gone
+        JobConfig cfg;                              //!< as added
+        uint32_t base = 0;                          //!< first cell of its range
+        uint32_t blocks = 0;                        //!< ceil(K / m)
+        uint32_t index = 0;                         //!< cell of libra_done
+        LibraSwitchRecords records;                 //!< Libra_s records
+        uint32_t lastPrunedRound = 0;               //!< records before this round are gone
+        bool frozen = false;                        //!< its state was pulled away (failover)
+        std::unique_ptr<LibraJobState> frozenState; //!< the state, until the controller takes it
     };
 
     /// A READY or RESULT copy on the CPU, kept until its addressees acknowledged it.
@@ -229,6 +271,14 @@ class LibraProgram : public SwitchProgram
 
     /// A retransmission reaches the CPU: answer it from the records or re-inject it.
     void CpuCheck(InaPacket* p);
+    /// A STATE_PULL reaches the CPU: freeze the job (the first time) and answer with the chunk.
+    void CpuStatePull(InaPacket* p);
+    /// A STATE_INSTALL chunk reaches the CPU: acknowledge it.
+    void CpuStateInstall(InaPacket* p);
+    /// Stop serving `job` and move its state into job.frozenState.
+    void Freeze(Job& job);
+    /// Free the held copies of a state (a reboot, a disposal).
+    void FreeState(LibraJobState& state);
     /// Rewrite `p` into an acknowledgement of type `type` back to its sender.
     void MakeAck(InaPacket* p, LibraHeader::Type type);
     /**
@@ -281,6 +331,7 @@ class LibraProgram : public SwitchProgram
     std::vector<uint32_t> m_passOf;                     //!< scratch: pass of each pair
     std::vector<uint32_t> m_laneCount;                  //!< scratch: pairs per lane so far
     std::vector<std::pair<uint32_t, uint32_t>> m_serve; //!< scratch: (lane, pair) this pass
+    std::vector<const InaPort*> m_statPorts;            //!< the switch's ports (heartbeats)
 };
 
 } // namespace ns3

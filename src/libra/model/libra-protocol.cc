@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace ns3
 {
@@ -159,9 +160,10 @@ LibraProtocol::GetTypeId()
                           MakeStringAccessor(&LibraProtocol::m_switchName),
                           MakeStringChecker())
             .AddAttribute("StandbySwitch",
-                          "the standby switch of the failover (paper Sec. 3.6, Figure 11), by "
-                          "topology node name: Libra is pre-installed there and a controller "
-                          "heartbeats the aggregating switch (empty: no failover)",
+                          "the standby switches of the failover (paper Sec. 3.6, Figure 11), by "
+                          "topology node name, comma-separated in the order they are taken: "
+                          "Libra is pre-installed on each and a controller heartbeats the "
+                          "aggregating switch (empty: no failover)",
                           StringValue(""),
                           MakeStringAccessor(&LibraProtocol::m_standbyName),
                           MakeStringChecker())
@@ -177,7 +179,15 @@ LibraProtocol::GetTypeId()
                           "6.8.4)",
                           TimeValue(MicroSeconds(9900)),
                           MakeTimeAccessor(&LibraProtocol::m_heartbeatTimeout),
-                          MakeTimeChecker(PicoSeconds(1)));
+                          MakeTimeChecker(PicoSeconds(1)))
+            .AddAttribute("LossThreshold",
+                          "the failover controller takes the switch for about to fail when its "
+                          "ports lose more than this share of their packets (the paper gives "
+                          "none; ten times its data-centre loss bound of 1e-3, Sec. 3.6); its "
+                          "state is then pulled to the standby. 1: never",
+                          DoubleValue(0.01),
+                          MakeDoubleAccessor(&LibraProtocol::m_lossThreshold),
+                          MakeDoubleChecker<double>(0, 1));
     return tid;
 }
 
@@ -188,7 +198,8 @@ void
 LibraProtocol::DoDispose()
 {
     m_program = nullptr;
-    m_standbyProgram = nullptr;
+    m_standbys.clear();
+    m_migratingTo = nullptr;
     if (m_controller)
     {
         m_controller->Dispose();
@@ -537,19 +548,55 @@ LibraProtocol::InstallSwitch()
                          m_switchName.empty() ? "the ToR of the job's first PS host" : "its Switch",
                          &m_group);
     m_switchAddress = ctx.fabric->GetSwitch(node)->GetAddress();
-    if (!m_standbyName.empty())
+    m_currentName = topo.GetNode(node).name;
+    if (m_standbyName.empty())
     {
-        const uint32_t standby = SwitchNode("StandbySwitch", m_standbyName);
+        return;
+    }
+    std::vector<uint32_t> nodes{node};
+    std::string rest = m_standbyName;
+    for (char& c : rest)
+    {
+        c = c == ',' ? ' ' : c;
+    }
+    std::istringstream names(rest);
+    std::string name;
+    while (names >> name)
+    {
+        const uint32_t standby = SwitchNode("StandbySwitch", name);
         if (standby == node)
         {
-            Fail("StandbySwitch " + m_standbyName + " is the aggregating switch itself");
+            Fail("StandbySwitch " + name + " is the aggregating switch itself");
         }
-        // The layout is fixed in advance, so the standby runs Libra from the start (Sec. 3.6):
+        if (std::find(nodes.begin(), nodes.end(), standby) != nodes.end())
+        {
+            Fail("StandbySwitch lists " + name + " twice");
+        }
+        nodes.push_back(standby);
+        // The layout is fixed in advance, so a standby runs Libra from the start (Sec. 3.6):
         // its memory is checked now, not at the failure.
-        m_standbyProgram = InstallProgramOn(standby, "its StandbySwitch", &m_standbyGroup);
-        m_standbyAddress = ctx.fabric->GetSwitch(standby)->GetAddress();
-        InstallController();
+        Standby st;
+        st.name = name;
+        st.program = InstallProgramOn(standby, "its StandbySwitch " + name, &st.group);
+        st.address = ctx.fabric->GetSwitch(standby)->GetAddress();
+        m_standbys.push_back(std::move(st));
     }
+    if (m_standbys.empty())
+    {
+        Fail("StandbySwitch '" + m_standbyName + "' names no switch");
+    }
+    InstallController();
+}
+
+std::vector<Ptr<LibraProgram>>
+LibraProtocol::GetStandbyPrograms() const
+{
+    std::vector<Ptr<LibraProgram>> v;
+    for (const Standby& st : m_standbys)
+    {
+        v.push_back(st.program);
+    }
+    return v;
 }
 
 uint32_t
@@ -615,6 +662,12 @@ LibraProtocol::InstallProgramOn(uint32_t node, const std::string& role, InaAddre
         program->SetAttribute("AddMode", StringValue(m_addMode));
         program->SetPipelineLimits(pipeline->GetLimits());
         pipeline->Install(program);
+        std::vector<const InaPort*> ports;
+        for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
+        {
+            ports.push_back(sw->GetPort(i));
+        }
+        program->SetStatisticsPorts(std::move(ports));
     }
     *group = ctx.fabric->CreateMulticastGroup(node, ctx.workerHosts);
     LibraProgram::JobConfig cfg;
@@ -653,6 +706,9 @@ LibraProtocol::InstallController()
     m_controller = CreateObject<LibraController>();
     m_controller->SetAttribute("HeartbeatPeriod", TimeValue(m_heartbeatPeriod));
     m_controller->SetAttribute("HeartbeatTimeout", TimeValue(m_heartbeatTimeout));
+    m_controller->SetAttribute("LossThreshold", DoubleValue(m_lossThreshold));
+    m_controller->SetAttribute("StateRto", TimeValue(m_rto));
+    m_controller->SetAttribute("Window", UintegerValue(m_window));
     try
     {
         m_controller->Setup(ctx.fabric->GetHost(ctx.psHosts.front()),
@@ -660,7 +716,8 @@ LibraProtocol::InstallController()
                             ctx.jobId,
                             ctx.flowIdBase + JobContext::FLOW_IDS_PER_JOB - 1,
                             MakeCallback(&LibraProtocol::AnyRoundOut, this),
-                            MakeCallback(&LibraProtocol::Failover, this));
+                            MakeCallback(&LibraProtocol::OnFailure, this),
+                            MakeCallback(&LibraProtocol::OnDegraded, this));
     }
     catch (const std::invalid_argument& e)
     {
@@ -680,6 +737,10 @@ LibraProtocol::NoteRoundStarted()
 bool
 LibraProtocol::AnyRoundOut() const
 {
+    if (m_ended)
+    {
+        return false;
+    }
     for (const auto& a : m_agents)
     {
         uint32_t round = 0;
@@ -691,12 +752,119 @@ LibraProtocol::AnyRoundOut() const
     return false;
 }
 
-void
-LibraProtocol::Failover()
+LibraProtocol::Standby*
+LibraProtocol::NextStandby()
 {
-    // What the paper's controller pulls is the failed switch's aggregation state, its registers
-    // (Sec. 3.6). A switch_fail loses it with the power (InaFaultInjector resets the program),
-    // so nothing can be pulled: the round the registers held is rebuilt on the standby from the
+    for (Standby& st : m_standbys)
+    {
+        if (!st.used)
+        {
+            return &st;
+        }
+    }
+    return nullptr;
+}
+
+void
+LibraProtocol::OnDegraded()
+{
+    // Figure 11: the switch still answers, but its statistics say it is about to fail. The
+    // controller pulls its state (the job freezes there at the first chunk asked) and installs
+    // it on a standby, then the job is re-routed there; nothing is pushed again.
+    if (m_ended || m_controller->IsMigrating())
+    {
+        return;
+    }
+    Standby* next = NextStandby();
+    if (next == nullptr)
+    {
+        NS_LOG_WARN("job " << GetContext().name << ": switch " << m_currentName
+                           << " is about to fail and no standby is left; staying on it");
+        return;
+    }
+    next->used = true;
+    m_migratingTo = next;
+    m_suspectAt = Simulator::Now();
+    m_controller->Migrate(m_program,
+                          m_switchAddress,
+                          next->program,
+                          next->address,
+                          MakeCallback(&LibraProtocol::OnMigrated, this));
+}
+
+void
+LibraProtocol::OnMigrated(LibraController::MigrationResult result)
+{
+    Standby* to = m_migratingTo;
+    m_migratingTo = nullptr;
+    switch (result)
+    {
+    case LibraController::MigrationResult::INSTALLED:
+        ++m_migrations;
+        m_failoverTime = Simulator::Now() - m_suspectAt;
+        m_migrationTime = m_failoverTime;
+        MoveTo(*to);
+        for (const auto& a : m_agents)
+        {
+            a->Failover(to->address, LibraAgent::FailoverAction::READDRESS);
+        }
+        return;
+    case LibraController::MigrationResult::SOURCE_FAILED:
+        // It failed before all of its state was pulled: what it held is lost with it. The
+        // standby chosen is still unused.
+        to->used = false;
+        m_failoverTime = Simulator::Now() - m_suspectAt;
+        HardFailover();
+        return;
+    case LibraController::MigrationResult::TARGET_FAILED: {
+        // The state is with the controller (the old switch has it no more): try the next one.
+        Standby* next = NextStandby();
+        if (next == nullptr)
+        {
+            m_controller->AbortMigration();
+            EndJob("the state of switch " + m_currentName + " was pulled, but standby " + to->name +
+                   " failed while it was installed and no standby is left");
+            return;
+        }
+        next->used = true;
+        m_migratingTo = next;
+        m_controller->Migrate(nullptr,
+                              INA_NO_ADDRESS,
+                              next->program,
+                              next->address,
+                              MakeCallback(&LibraProtocol::OnMigrated, this));
+        return;
+    }
+    }
+}
+
+void
+LibraProtocol::OnFailure()
+{
+    if (m_ended)
+    {
+        return;
+    }
+    if (m_controller->IsMigrating())
+    {
+        if (m_controller->HoldsState())
+        {
+            return; // its state is pulled already: the installation goes on
+        }
+        // It failed while its state was being pulled: the pull can never finish.
+        m_migratingTo->used = false;
+        m_migratingTo = nullptr;
+        m_controller->AbortMigration();
+    }
+    m_failoverTime = m_controller->GetDetectedAt() - m_controller->GetLastAnsweredBeforeFailure();
+    HardFailover();
+}
+
+void
+LibraProtocol::HardFailover()
+{
+    // The failed switch's registers went with its power (InaFaultInjector resets the program), so
+    // nothing can be pulled: the round the registers held is rebuilt on the standby from the
     // workers, which keep a round's pairs until it completes. Completed rounds lose nothing:
     // their sums are with the workers, and the registers are clean between rounds.
     //
@@ -705,12 +873,15 @@ LibraProtocol::Failover()
     // worker out in R pushes and pulls it again. If every worker out in R has its sums and only
     // waits for the READY of phase 1, that READY is what the failure took: they are released,
     // and workers already in R + 1 (they had that READY) push R + 1 again.
-    m_failedOver = true;
-    m_failoverAt = Simulator::Now();
-    m_program = m_standbyProgram;
-    m_switchAddress = m_standbyAddress;
-    m_group = m_standbyGroup;
-    m_controller->Watch(m_standbyAddress);
+    Standby* next = NextStandby();
+    if (next == nullptr)
+    {
+        EndJob("its aggregating switch " + m_currentName +
+               " failed and no standby switch is left (StandbySwitch)");
+        return;
+    }
+    next->used = true;
+    MoveTo(*next);
     uint32_t lowest = UINT32_MAX;
     std::vector<std::pair<LibraAgent::HotState, uint32_t>> states;
     for (const auto& a : m_agents)
@@ -742,7 +913,33 @@ LibraProtocol::Failover()
             m_replayed = true;
             m_replayedRound = round;
         }
-        m_agents[i]->Failover(m_standbyAddress, action);
+        m_agents[i]->Failover(next->address, action);
+    }
+}
+
+void
+LibraProtocol::MoveTo(Standby& to)
+{
+    NS_LOG_INFO("job " << GetContext().name << " moves from " << m_currentName << " to "
+                       << to.name);
+    ++m_failovers;
+    m_failoverAt = Simulator::Now();
+    m_program = to.program;
+    m_switchAddress = to.address;
+    m_group = to.group;
+    m_currentName = to.name;
+    m_controller->Watch(to.address);
+}
+
+void
+LibraProtocol::EndJob(const std::string& why)
+{
+    NS_LOG_WARN("job " << GetContext().name << ": " << why);
+    m_ended = true;
+    m_endReason = why;
+    for (const auto& a : m_agents)
+    {
+        a->Abandon(why);
     }
 }
 
@@ -826,16 +1023,27 @@ LibraProtocol::GetCounters() const
         }
         m["heartbeats_sent"] = static_cast<double>(m_controller->GetHeartbeatsSent());
         m["heartbeats_answered"] = static_cast<double>(m_controller->GetHeartbeatsAnswered());
-        m["failovers"] = m_failedOver ? 1 : 0;
-        if (m_failedOver)
+        m["failovers"] = m_failovers;
+        m["failover_migrations"] = m_migrations;
+        m["failover_no_standby_left"] = m_ended ? 1 : 0;
+        if (m_failovers > 0)
         {
-            // From the last heartbeat the failed switch answered to the standby taking over:
-            // the outage as the controller sees it (the failure came after that answer).
+            // The last move: when, and its outage as the controller saw it: from the failed
+            // switch's last answered heartbeat (a failure) or from finding it about to fail (a
+            // migration) to the standby taking over.
             m["failover_at_s"] = m_failoverAt.GetSeconds();
-            m["failover_time_s"] =
-                (m_failoverAt - m_controller->GetLastAnsweredBeforeFailure()).GetSeconds();
-            m["failover_replayed_round"] = m_replayed ? m_replayedRound : -1;
+            m["failover_time_s"] = m_failoverTime.GetSeconds();
+            m["failover_replayed_round"] = m_replayed ? static_cast<double>(m_replayedRound) : -1.0;
             m["failover_replayed_packets"] = static_cast<double>(replayed);
+        }
+        if (m_migrations > 0)
+        {
+            m["failover_migration_time_s"] = m_migrationTime.GetSeconds();
+            m["failover_state_bytes"] = static_cast<double>(m_controller->GetStateBytesMoved());
+            m["failover_state_live_cells"] =
+                static_cast<double>(m_controller->GetLastStateLiveCells());
+            m["failover_state_resends"] = static_cast<double>(m_controller->GetStateResends());
+            m["failover_suspect_loss"] = m_controller->GetDegradedLossRate();
         }
     }
     for (const auto& [name, value] : m_dense->GetCounters())

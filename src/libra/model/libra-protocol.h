@@ -134,11 +134,15 @@ class LibraProtocol : public AggregationProtocol
         return m_program;
     }
 
-    /// \return the program pre-installed on the standby switch (nullptr without StandbySwitch)
+    /// \return the program pre-installed on the first standby switch (nullptr without
+    /// StandbySwitch)
     Ptr<LibraProgram> GetStandbyProgram() const
     {
-        return m_standbyProgram;
+        return m_standbys.empty() ? nullptr : m_standbys.front().program;
     }
+
+    /// \return the programs pre-installed on the standby switches, in StandbySwitch's order
+    std::vector<Ptr<LibraProgram>> GetStandbyPrograms() const;
 
     /// \return the failover controller (nullptr without StandbySwitch)
     Ptr<LibraController> GetController() const
@@ -238,8 +242,22 @@ class LibraProtocol : public AggregationProtocol
     /// \return the node named by the attribute `key` (value `name`), checked to be a switch
     uint32_t SwitchNode(const std::string& key, const std::string& name) const;
     void InstallController();
-    /// The controller took the switch for failed: move the job to the standby (Figure 11).
-    void Failover();
+    /// A standby to move to: the first of StandbySwitch's list not left or failed (nullptr: none).
+    struct Standby;
+    Standby* NextStandby();
+    /// The controller found the switch about to fail: pull its state to the next standby.
+    void OnDegraded();
+    /// The state pulled from the switch is installed on the standby, or a side failed.
+    void OnMigrated(LibraController::MigrationResult result);
+    /// The controller took the switch for failed (no answers): move the job to the next standby.
+    void OnFailure();
+    /// Move the job to the next standby without the failed switch's state (Figure 11's failure
+    /// that strikes before it could be pulled): the round in progress is pushed again.
+    void HardFailover();
+    /// Point the job (its workers, the controller) at `to`.
+    void MoveTo(Standby& to);
+    /// No standby is left: the job ends, its workers giving up with `why`.
+    void EndJob(const std::string& why);
     /// \return whether a worker has a sparse round out
     bool AnyRoundOut() const;
     void InstallServers();
@@ -270,6 +288,7 @@ class LibraProtocol : public AggregationProtocol
     std::string m_standbyName;
     Time m_heartbeatPeriod;
     Time m_heartbeatTimeout;
+    double m_lossThreshold;
 
     // installed
     std::unique_ptr<SparseWorkload> m_workload;
@@ -279,14 +298,31 @@ class LibraProtocol : public AggregationProtocol
     Ptr<LibraProgram> m_program;
     InaAddress m_switchAddress = INA_NO_ADDRESS;
     InaAddress m_group = INA_NO_ADDRESS;
-    Ptr<LibraProgram> m_standbyProgram;
-    InaAddress m_standbyAddress = INA_NO_ADDRESS;
-    InaAddress m_standbyGroup = INA_NO_ADDRESS;
+
+    /// A switch the job may move to (StandbySwitch), Libra installed in advance.
+    struct Standby
+    {
+        std::string name;                    //!< topology node name
+        Ptr<LibraProgram> program;           //!< pre-installed
+        InaAddress address = INA_NO_ADDRESS; //!< the switch
+        InaAddress group = INA_NO_ADDRESS;   //!< the workers' multicast group rooted there
+        bool used = false;                   //!< the job moved there (or tried to) already
+    };
+
+    std::string m_currentName; //!< the aggregating switch's name, for messages
+    std::vector<Standby> m_standbys;
+    Standby* m_migratingTo = nullptr; //!< the standby a migration is installing on
     Ptr<LibraController> m_controller;
-    bool m_failedOver = false;
-    Time m_failoverAt; //!< when the job moved to the standby
+    uint32_t m_failovers = 0;  //!< moves to a standby
+    uint32_t m_migrations = 0; //!< of which with the state pulled (live)
+    Time m_failoverAt;         //!< when the job last moved
+    Time m_failoverTime;       //!< the last move's outage: detection or last answer to move
+    Time m_suspectAt;          //!< when the switch was found about to fail
+    Time m_migrationTime; //!< the last migration: found about to fail to the standby taking over
     uint32_t m_replayedRound = 0;
-    bool m_replayed = false; //!< a round was pushed again on the standby
+    bool m_replayed = false; //!< a round was pushed again on a standby
+    bool m_ended = false;    //!< no standby was left: the job ended
+    std::string m_endReason; //!< why
     std::vector<Ptr<LibraColdServer>> m_servers;
     std::vector<std::vector<Ptr<InaTransportSender>>> m_coldPush;   //!< [worker][shard]
     std::vector<std::vector<Ptr<InaTransportReceiver>>> m_coldPull; //!< [worker][shard]

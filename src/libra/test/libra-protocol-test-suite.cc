@@ -53,14 +53,26 @@ Star(uint32_t hosts, double loss = 0)
     return helper.Build(InaTopology::Star(hosts, {100000000000ULL, 1000000}));
 }
 
-/// Two leaves of five hosts (0-4, 5-9) and two spines, 100 Gb/s links of 1 us.
+/// Two leaves of five hosts (0-4, 5-9) and `spines` spines, 100 Gb/s links of 1 us.
 Ptr<InaFabric>
-TwoSpines()
+TwoSpines(uint32_t spines = 2)
 {
     InaFabricHelper helper;
     helper.SetQueue(1000000, 0);
     const InaTopology::LinkSpec link{100000000000ULL, 1000000};
-    return helper.Build(InaTopology::LeafSpine(2, 2, 5, link, link));
+    return helper.Build(InaTopology::LeafSpine(2, spines, 5, link, link));
+}
+
+/// The failover attributes of the tests: exact adds, aggregating on spine0, standbys `standby`.
+Attrs
+FailoverModel(const std::string& standby)
+{
+    Attrs attrs = SmallModel();
+    attrs.emplace_back("AddMode", "exact");
+    attrs.emplace_back("Switch", "spine0");
+    attrs.emplace_back("StandbySwitch", standby);
+    attrs.emplace_back("MaxTimeouts", "100");
+    return attrs;
 }
 
 /// A Libra training job on `fabric`: workers hosts[first .. first + n), the PS host `ps` (the
@@ -337,6 +349,44 @@ class LibraSparsePsTestCase : public TestCase
 };
 
 /**
+ * A failover test: after the run, the job's values and the standby it ended on.
+ */
+class LibraFailoverCase : public TestCase
+{
+  public:
+    /// \param name the test's name
+    explicit LibraFailoverCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    /**
+     * The job ended on `standby`, which aggregated, took no pull twice (a pull taking effect
+     * twice reads a cell with no readers left) and is clean at the end (every cell read by all
+     * its readers); every hot, cold and dense value is right.
+     */
+    void ExpectExactOn(Ptr<TrainingJob> job, Ptr<LibraProgram> standby)
+    {
+        NS_TEST_EXPECT_MSG_GT(Reason(standby, "pairs_aggregated"), 0, "the standby aggregated");
+        NS_TEST_EXPECT_MSG_EQ(Reason(standby, "unpushed_reads"), 0, "no pull took effect twice");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "hot_values_checked"), 0, "checked");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "hot values exact");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "cold exact");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "dense exact");
+        const uint32_t hotKeys = DynamicCast<LibraProtocol>(job->GetProtocol())->GetHotKeys();
+        for (uint32_t rank = 0; rank < hotKeys; ++rank)
+        {
+            if (standby->ReadReaders(1, rank) != 0 || standby->ReadHot(1, rank) != 0.0f)
+            {
+                NS_TEST_EXPECT_MSG_EQ(standby->ReadReaders(1, rank), 0, "standby clean at the end");
+                break;
+            }
+        }
+    }
+};
+
+/**
  * Failover (paper Sec. 3.6, Figure 11): a job aggregating on spine0 of a leaf-spine, with spine1
  * as its standby; spine0 fails in the middle of the second round. The controller's heartbeats go
  * unanswered, it takes spine0 for failed after HeartbeatTimeout, the job moves to spine1 and the
@@ -344,12 +394,13 @@ class LibraSparsePsTestCase : public TestCase
  * completes with every value right, nothing added twice (a repeat would break the hot bound and
  * leave readers in the cells), and the standby's registers clean at the end.
  */
-class LibraFailoverTestCase : public TestCase
+class LibraFailoverTestCase : public LibraFailoverCase
 {
   public:
     LibraFailoverTestCase()
-        : TestCase("libra failover: the switch fails mid-round, the job completes exact on the "
-                   "standby")
+        : LibraFailoverCase(
+              "libra failover: the switch fails mid-round, the job completes exact on the "
+              "standby")
     {
     }
 
@@ -357,12 +408,8 @@ class LibraFailoverTestCase : public TestCase
     void DoRun() override
     {
         Ptr<InaFabric> fabric = TwoSpines();
-        Attrs attrs = SmallModel();
-        attrs.emplace_back("AddMode", "exact");
-        attrs.emplace_back("Switch", "spine0");
-        attrs.emplace_back("StandbySwitch", "spine1");
-        attrs.emplace_back("MaxTimeouts", "100");
-        Ptr<TrainingJob> job = MakeJob(fabric, 1, 0, 4, 3, attrs, "libra", 5, {"spine"});
+        Ptr<TrainingJob> job =
+            MakeJob(fabric, 1, 0, 4, 3, FailoverModel("spine1"), "libra", 5, {"spine"});
         Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
         Ptr<LibraProgram> primary = protocol->GetProgram();
         Ptr<LibraProgram> standby = protocol->GetStandbyProgram();
@@ -392,20 +439,164 @@ class LibraFailoverTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT_OR_EQ(Counter(job, "failover_time_s"),
                                     9.9e-3 + 3.3e-3,
                                     "within a period of the timeout");
-        NS_TEST_EXPECT_MSG_GT(Reason(standby, "pairs_aggregated"), 0, "the standby aggregated");
-        NS_TEST_EXPECT_MSG_EQ(Reason(standby, "unpushed_reads"), 0, "no pull took effect twice");
-        NS_TEST_EXPECT_MSG_GT(Counter(job, "hot_values_checked"), 0, "checked");
-        NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "hot values exact");
-        NS_TEST_EXPECT_MSG_EQ(Counter(job, "cold_value_errors"), 0, "cold exact");
-        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "dense exact");
-        for (uint32_t rank = 0; rank < protocol->GetHotKeys(); ++rank)
+        ExpectExactOn(job, standby);
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Failover with the state pulled (paper Sec. 3.6, Figure 11): spine0's links start losing 5 % of
+ * their packets, which its heartbeat answers show (the share its ports lost, above the 1 %
+ * LossThreshold), so the controller takes it for about to fail while it still answers: it pulls
+ * the job's registers, records and held copies from spine0 (the job freezes there) and installs
+ * them on spine1, then re-routes the job. Nothing is pushed again: the standby resumes the round
+ * in progress from the migrated cells (some of them mid-round), the workers' unacknowledged
+ * packets reach it as retransmissions that the migrated records sort out, and every value is
+ * right.
+ */
+class LibraLiveMigrationTestCase : public LibraFailoverCase
+{
+  public:
+    LibraLiveMigrationTestCase()
+        : LibraFailoverCase(
+              "libra failover: a switch about to fail has its state pulled to the standby "
+              "mid-round, the job completes exact without replay")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = TwoSpines();
+        Ptr<TrainingJob> job =
+            MakeJob(fabric, 1, 0, 4, 60, FailoverModel("spine1"), "libra", 5, {"spine"});
+        Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
+        Ptr<LibraProgram> primary = protocol->GetProgram();
+        Ptr<LibraProgram> standby = protocol->GetStandbyProgram();
+        const InaTopology& topo = fabric->GetTopology();
+        const uint32_t spine0 = topo.FindNode("spine0");
+        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+        faults->SetFabric(fabric);
+        int64_t stream = 1000;
+        for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
         {
-            if (standby->ReadReaders(1, rank) != 0 || standby->ReadHot(1, rank) != 0.0f)
+            if (topo.GetLink(l).a == spine0 || topo.GetLink(l).b == spine0)
             {
-                NS_TEST_EXPECT_MSG_EQ(standby->ReadReaders(1, rank), 0, "standby clean at the end");
-                break;
+                faults->ScheduleLinkLoss(l, 0.05, MicroSeconds(10), stream++);
             }
         }
+        job->Start();
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed on the standby");
+        NS_TEST_EXPECT_MSG_EQ(protocol->GetProgram(), standby, "the job moved to the standby");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failovers"), 1, "one failover");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_migrations"), 1, "with the state pulled");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "failover_suspect_loss"), 0.01, "judged by its loss");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_replayed_packets"), 0, "nothing pushed again");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "failover_state_live_cells"),
+                              0,
+                              "the state was of a round in progress: the standby did not start "
+                              "empty");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "failover_state_bytes"),
+                              8.0 * protocol->GetHotKeys(),
+                              "every cell and more moved");
+        NS_TEST_EXPECT_MSG_EQ(primary->IsFrozen(1), true, "the job is frozen on spine0");
+        NS_TEST_EXPECT_MSG_GT(Reason(primary, "frozen_drops"), 0, "packets that missed the move");
+        ExpectExactOn(job, standby);
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Two failures in one run: spine0 fails mid-round, the job moves to spine1 (the round pushed
+ * again, spine0's registers being lost), then spine1 fails mid-round too and the job moves to
+ * spine2, the next standby of the list. It completes with every value right. No link loses
+ * anything, so no switch is ever taken for about to fail (no migration).
+ */
+class LibraTwoFailuresTestCase : public LibraFailoverCase
+{
+  public:
+    LibraTwoFailuresTestCase()
+        : LibraFailoverCase(
+              "libra failover: two switches fail in one run, the job completes exact on "
+              "the second standby")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = TwoSpines(3);
+        Ptr<TrainingJob> job =
+            MakeJob(fabric, 1, 0, 4, 12, FailoverModel("spine1, spine2"), "libra", 5, {"spine"});
+        Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
+        const std::vector<Ptr<LibraProgram>> standbys = protocol->GetStandbyPrograms();
+        NS_TEST_ASSERT_MSG_EQ(standbys.size(), 2, "two standbys, Libra on both from the start");
+        const InaTopology& topo = fabric->GetTopology();
+        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+        faults->SetFabric(fabric);
+        // spine0 fails in the second round; spine1 takes over at 9.9 ms (the heartbeat
+        // timeout) and fails 60 us later, while a round is out on it (asserted below: two
+        // rounds replayed, the second after 9.9 ms).
+        faults->ScheduleSwitchDown(topo.FindNode("spine0"), MicroSeconds(40));
+        faults->ScheduleSwitchDown(topo.FindNode("spine1"), MicroSeconds(9960));
+        job->Start();
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed on the second standby");
+        NS_TEST_EXPECT_MSG_EQ(protocol->GetProgram(), standbys[1], "the job is on spine2");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failovers"), 2, "two failovers");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_migrations"), 0, "no switch was suspect");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(Counter(job, "failover_at_s"),
+                                    19.8e-3 - 1e-12,
+                                    "the second one: a heartbeat timeout after the first");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "failover_replayed_round"), 1, "a later round replayed");
+        NS_TEST_EXPECT_MSG_GT(Reason(standbys[0], "pairs_aggregated"), 0, "spine1 aggregated");
+        ExpectExactOn(job, standbys[1]);
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * A second failure with no standby left ends the job cleanly: its workers give up naming the
+ * failed switch (the run then ends with completed: false and that reason), instead of
+ * retransmitting into a dead switch until MaxTimeouts.
+ */
+class LibraNoStandbyLeftTestCase : public TestCase
+{
+  public:
+    LibraNoStandbyLeftTestCase()
+        : TestCase("libra failover: a failure with no standby left ends the job with the reason")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Three spines, so that the cold and dense traffic still has spine2 when both Libra
+        // switches are gone (and the simulation ends with the flows done).
+        Ptr<InaFabric> fabric = TwoSpines(3);
+        Ptr<TrainingJob> job =
+            MakeJob(fabric, 1, 0, 4, 12, FailoverModel("spine1"), "libra", 5, {"spine"});
+        const InaTopology& topo = fabric->GetTopology();
+        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+        faults->SetFabric(fabric);
+        faults->ScheduleSwitchDown(topo.FindNode("spine0"), MicroSeconds(40));
+        faults->ScheduleSwitchDown(topo.FindNode("spine1"), MicroSeconds(9960));
+        job->Start();
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), false, "not completed");
+        NS_TEST_EXPECT_MSG_EQ(job->HasGivenUp(), true, "given up");
+        const std::string why = job->GetGiveUpReason();
+        NS_TEST_EXPECT_MSG_NE(why.find("its aggregating switch spine1 failed and no standby "
+                                       "switch is left"),
+                              std::string::npos,
+                              why);
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failovers"), 1, "the first one");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_no_standby_left"), 1, "then none left");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "what was checked is right");
         Simulator::Destroy();
     }
 };
@@ -469,6 +660,9 @@ class LibraProtocolTestSuite : public InaTestSuite
         AddTestCase(new LibraLossTestCase);
         AddTestCase(new LibraSparsePsTestCase);
         AddTestCase(new LibraFailoverTestCase);
+        AddTestCase(new LibraLiveMigrationTestCase);
+        AddTestCase(new LibraTwoFailuresTestCase);
+        AddTestCase(new LibraNoStandbyLeftTestCase);
         AddTestCase(new LibraFailoverConfigTestCase);
     }
 };

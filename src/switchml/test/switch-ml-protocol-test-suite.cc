@@ -795,15 +795,18 @@ class SwitchMlMultiRackTestCase : public TestCase
  * per phase to its parent; the root completes each phase once. Under 1 % loss on every link the
  * result is still exact and every level's shadow copy answers resends: ToRs and aggs re-send
  * their stored partials up, the root answers duplicates, and a resend that reaches the root from
- * a ToR crosses an agg that has already counted that ToR.
+ * a ToR crosses an agg that has already counted that ToR. With 64 elements and block exponents (the
+ * NSDI'21 variant) every level reads a partial's high halves in a second pass.
  */
 class SwitchMlThreeLevelTestCase : public TestCase
 {
   public:
-    SwitchMlThreeLevelTestCase(double loss)
+    SwitchMlThreeLevelTestCase(double loss, bool nsdi)
         : TestCase(std::string("three aggregation levels on a k=4 fat-tree") +
-                   (loss > 0 ? ", 1 % loss" : "") + ": exact")
+                   (loss > 0 ? ", 1 % loss" : "") +
+                   (nsdi ? ", 64 elements and block exponents" : "") + ": exact")
         , m_loss(loss)
+        , m_nsdi(nsdi)
     {
     }
 
@@ -820,6 +823,10 @@ class SwitchMlThreeLevelTestCase : public TestCase
         spec.hosts = Range(0, 16);
         spec.tiers = {"tor", "agg", "core"};
         spec.tensorBytes = {400000, 5000};
+        if (m_nsdi)
+        {
+            spec.attributes = {{"ElementsPerPacket", "64"}, {"Quantizer", "block-exponent"}};
+        }
         JobRun run(fabric, spec);
         const auto& tree = run.protocol->GetTree();
         NS_TEST_ASSERT_MSG_EQ(tree.size(), 13u, "a core, 4 aggs and 8 ToRs");
@@ -852,10 +859,21 @@ class SwitchMlThreeLevelTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done");
         NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
         NS_TEST_EXPECT_MSG_EQ(TreeReason(run, SwitchMlProgram::STALE_CONTRIBUTION), 0, "ordered");
-        const uint64_t phases = 3125 + 40;
-        NS_TEST_EXPECT_MSG_EQ(tree[0].program->GetReasonCount(SwitchMlProgram::COMPLETED),
-                              phases,
-                              "every phase completes once at the root");
+        // 32 elements: 100,000 + 1,250 values in 3,125 + 40 chunks; 64 elements: 1,563 + 20, and
+        // block exponents add an exponent-only first phase per slot and tensor.
+        const uint64_t phases = m_nsdi ? 0 : 3125 + 40;
+        if (!m_nsdi)
+        {
+            NS_TEST_EXPECT_MSG_EQ(tree[0].program->GetReasonCount(SwitchMlProgram::COMPLETED),
+                                  phases,
+                                  "every phase completes once at the root");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(TreeReason(run, SwitchMlProgram::HARVEST_PASSES),
+                                  0,
+                                  "64-element partials and results read their high halves");
+        }
         uint64_t aggPartials = 0;
         uint64_t aggResent = 0;
         uint64_t torResent = 0;
@@ -874,7 +892,9 @@ class SwitchMlThreeLevelTestCase : public TestCase
         }
         if (m_loss == 0)
         {
-            NS_TEST_EXPECT_MSG_EQ(aggPartials, 4 * phases, "each agg sends each phase up once");
+            NS_TEST_EXPECT_MSG_EQ(aggPartials,
+                                  4 * tree[0].program->GetReasonCount(SwitchMlProgram::COMPLETED),
+                                  "each agg sends each phase up once");
             NS_TEST_EXPECT_MSG_EQ(fabric->GetTotalLinkCounters().lost, 0, "nothing lost");
             NS_TEST_EXPECT_MSG_EQ(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "none");
         }
@@ -892,6 +912,7 @@ class SwitchMlThreeLevelTestCase : public TestCase
     }
 
     double m_loss;
+    bool m_nsdi;
 };
 
 /**
@@ -1125,8 +1146,9 @@ class SwitchMlProtocolTestSuite : public InaTestSuite
         AddTestCase(new SwitchMlMultiJobTestCase);
         AddTestCase(new SwitchMlSetupErrorTestCase);
         AddTestCase(new SwitchMlMultiRackTestCase);
-        AddTestCase(new SwitchMlThreeLevelTestCase(0));
-        AddTestCase(new SwitchMlThreeLevelTestCase(0.01));
+        AddTestCase(new SwitchMlThreeLevelTestCase(0, false));
+        AddTestCase(new SwitchMlThreeLevelTestCase(0.01, false));
+        AddTestCase(new SwitchMlThreeLevelTestCase(0.01, true));
         AddTestCase(new SwitchMlSharedLinkWindowTestCase);
         AddTestCase(new SwitchMlPoolExtremesTestCase);
         AddTestCase(new SwitchMlTrainingJobTestCase);
