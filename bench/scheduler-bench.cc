@@ -9,8 +9,9 @@
  * pending events. Every model built on ns-3 runs at some fraction of this rate, so it is the
  * ceiling the fabric and protocol benchmarks are compared against (docs/performance.md, B1 and D).
  * `scheduler.raw.*` uses the scheduler inasim programs use (InaFabricHelper::ConfigureSimulator's,
- * unless NS_GLOBAL_VALUE or --SchedulerType choose another); `scheduler.map.*` ns-3's own default,
- * MapScheduler, for comparison.
+ * unless NS_GLOBAL_VALUE or --SchedulerType choose another); `scheduler.heap.*` ns-3's
+ * PriorityQueueScheduler (a binary heap, what inasim used before InaWheelScheduler) and
+ * `scheduler.map.*` ns-3's own default, MapScheduler, for comparison.
  *
  * Output (the `./inasim bench` protocol, docs/driver.md): one flat JSON object on stdout.
  */
@@ -133,11 +134,15 @@ main(int argc, char* argv[])
     }
 
     const Outcome raw = RunChains(events, chains, seed);
+    ObjectFactory heap;
+    heap.SetTypeId("ns3::PriorityQueueScheduler");
+    Simulator::SetScheduler(heap);
+    const Outcome heaped = RunChains(events, chains, seed);
     ObjectFactory map;
     map.SetTypeId("ns3::MapScheduler");
     Simulator::SetScheduler(map);
     const Outcome mapped = RunChains(events, chains, seed);
-    for (const Outcome& o : {raw, mapped})
+    for (const Outcome& o : {raw, heaped, mapped})
     {
         if (o.executed != events)
         {
@@ -152,10 +157,12 @@ main(int argc, char* argv[])
         return o.wallS > 0 ? static_cast<double>(o.executed) / o.wallS : 0.0;
     };
     std::printf("{\"scheduler.raw.events_per_s\": %.1f, \"scheduler.raw.events\": %" PRIu64
-                ", \"scheduler.raw.wall_s\": %.6f, \"scheduler.map.events_per_s\": %.1f}\n",
+                ", \"scheduler.raw.wall_s\": %.6f, \"scheduler.heap.events_per_s\": %.1f, "
+                "\"scheduler.map.events_per_s\": %.1f}\n",
                 rate(raw),
                 raw.executed,
                 raw.wallS,
+                rate(heaped),
                 rate(mapped));
     return 0;
 }

@@ -12,7 +12,7 @@
 //                                      sets its own resolution (US), as ns-3 programs do, and runs
 //   inasim-load-check refuse           without the step, a fabric and a bare link refuse, naming
 //                                      the call that fixes it
-//   inasim-load-check configure        the step gives PS and PriorityQueueScheduler, twice is
+//   inasim-load-check configure        the step gives PS and InaWheelScheduler, twice is
 //                                      harmless, and a fabric builds (with NS_GLOBAL_VALUE naming
 //                                      SchedulerType, that choice is kept: EXPECT_SCHEDULER says
 //                                      it)
@@ -169,7 +169,7 @@ Configure()
     InaFabricHelper::ConfigureSimulator();
     Check(Time::GetResolution() == Time::PS, "picosecond time steps");
     const char* expected = std::getenv("EXPECT_SCHEDULER");
-    const std::string scheduler = expected ? expected : "ns3::PriorityQueueScheduler";
+    const std::string scheduler = expected ? expected : "ns3::InaWheelScheduler";
     Check(SchedulerName() == scheduler,
           "scheduler " + scheduler + " (got " + SchedulerName() + ")");
     const std::string refusal = Refusal([] {

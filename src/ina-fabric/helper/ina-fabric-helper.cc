@@ -14,12 +14,12 @@
 #include "ns3/ina-net-device.h"
 #include "ns3/ina-p2p-port.h"
 #include "ns3/ina-time-resolution.h"
+#include "ns3/ina-wheel-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pipeline.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/pointer.h"
-#include "ns3/priority-queue-scheduler.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
 #include "ns3/string.h"
@@ -53,8 +53,8 @@ InaFabricHelper::ConfigureSimulator()
     GlobalValue::GetValueByName("SchedulerType", scheduler);
     if (scheduler.Get().GetName() == "ns3::MapScheduler")
     {
-        NS_LOG_INFO("scheduler: ns3::MapScheduler (ns-3's default) -> ns3::PriorityQueueScheduler");
-        GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
+        NS_LOG_INFO("scheduler: ns3::MapScheduler (ns-3's default) -> ns3::InaWheelScheduler");
+        GlobalValue::Bind("SchedulerType", TypeIdValue(InaWheelScheduler::GetTypeId()));
     }
 }
 

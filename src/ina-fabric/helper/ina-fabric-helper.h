@@ -51,12 +51,13 @@ class InaFabricHelper
      *   build (InaTimeResolution::Require). ns-3 allows one Time::SetResolution per process, before
      *   Simulator::Run; a program that calls Time::SetResolution(Time::NS) itself and then this
      *   call breaks that rule (ns-3 aborts), since ns-3 cannot tell its default from that choice.
-     * - ns3::PriorityQueueScheduler (a binary heap, no allocation per event) as the scheduler, if
-     *   SchedulerType is still ns-3's default MapScheduler and NS_GLOBAL_VALUE does not name it.
-     *   With MapScheduler the ATP benchmark's hop rate was 20 % lower and the raw event rate 29 %
-     *   lower (docs/architecture.md); every ns-3 scheduler orders events by (time, insertion), so
-     *   results do not depend on it. --SchedulerType given to a CommandLine parsed after this call
-     *   still wins.
+     * - ns3::InaWheelScheduler (a timing wheel of nanosecond buckets in front of a heap) as the
+     *   scheduler, if SchedulerType is still ns-3's default MapScheduler and NS_GLOBAL_VALUE does
+     *   not name it. With MapScheduler the ATP benchmark's hop rate was 20 % lower and the raw
+     *   event rate 29 % lower (docs/architecture.md); a binary heap's cost per event grows with
+     *   the events pending, the wheel's does not (docs/performance.md). Every ns-3 scheduler
+     *   orders events by (time, insertion), so results do not depend on it. --SchedulerType given
+     *   to a CommandLine parsed after this call still wins.
      */
     static void ConfigureSimulator();
 

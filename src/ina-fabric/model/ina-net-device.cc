@@ -64,11 +64,12 @@ InaNetDevice::GetTypeId()
                           UintegerValue(1500),
                           MakeUintegerAccessor(&InaNetDevice::SetMtu, &InaNetDevice::GetMtu),
                           MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("ErrorModel",
-                          "Random loss on the wire (ns-3 ErrorModel), drawn once per packet sent.",
-                          PointerValue(),
-                          MakePointerAccessor(&InaNetDevice::m_errorModel),
-                          MakePointerChecker<ErrorModel>());
+            .AddAttribute(
+                "ErrorModel",
+                "Random loss on the wire (ns-3 ErrorModel), drawn once per packet sent.",
+                PointerValue(),
+                MakePointerAccessor(&InaNetDevice::SetErrorModel, &InaNetDevice::GetErrorModel),
+                MakePointerChecker<ErrorModel>());
     return tid;
 }
 
@@ -79,7 +80,7 @@ InaNetDevice::InaNetDevice()
     // a few packets in flight.
     m_ringStore = std::make_unique<InFlight[]>(16);
     m_ring = m_ringStore.get();
-    m_ringMask = 15;
+    m_ringShift = 4;
 }
 
 InaNetDevice::~InaNetDevice() = default;
@@ -92,7 +93,7 @@ InaNetDevice::DoDispose()
     m_channel = nullptr;
     m_peer = nullptr;
     m_peerSink = nullptr;
-    m_errorModel = nullptr;
+    SetErrorModel(nullptr);
     m_lossProbe = nullptr;
     m_pcap = nullptr;
     m_slow &= ~PCAP;
@@ -141,6 +142,7 @@ void
 InaNetDevice::SetInjectionRateCap(uint64_t bps)
 {
     m_injectionCapBps = bps;
+    m_slow = bps == 0 ? (m_slow & ~PACED) : (m_slow | PACED);
 }
 
 uint64_t
@@ -177,7 +179,10 @@ InaNetDevice::Wire()
                         "InaNetDevice: Send on a device whose channel has no peer");
     m_peer = m_channel->GetPeerOf(this);
     m_peerSink = m_peer->m_sink;
-    m_peerPortIndex = m_peer->m_portIndex;
+    NS_ABORT_MSG_UNLESS(m_peer->m_portIndex <= 0xffff,
+                        "InaNetDevice: the far end's port index " << m_peer->m_portIndex
+                                                                  << " does not fit 16 bits");
+    m_peerPortIndex = static_cast<uint16_t>(m_peer->m_portIndex);
     NS_ABORT_MSG_UNLESS(m_peerSink != nullptr,
                         "InaNetDevice: Send before the far end's owner is attached");
     m_delayPs = m_channel->GetDelay().GetTimeStep();
@@ -198,9 +203,9 @@ InaNetDevice::Wire()
 void
 InaNetDevice::RetireStarted(int64_t now)
 {
-    while (m_queueHead != m_tail && m_ring[m_queueHead & m_ringMask].txStartPs <= now)
+    while (m_queueHead != m_tail && m_ring[m_queueHead & RingMask()].txStartPs <= now)
     {
-        m_backlogBytes -= m_ring[m_queueHead & m_ringMask].bytes;
+        m_backlogBytes -= m_ring[m_queueHead & RingMask()].bytes;
         ++m_queueHead;
     }
 }
@@ -260,12 +265,12 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
     const int64_t start = std::max(now, m_busyUntilPs);
     const int64_t end = start + SerializationPs(bytes);
     // The pacer holds the next start back; this packet still leaves at the link rate.
-    m_busyUntilPs = m_injectionCapBps == 0 ? end : std::max(end, start + PacedPs(bytes));
+    m_busyUntilPs = (m_slow & PACED) == 0 ? end : std::max(end, start + PacedPs(bytes));
     PushInFlight(p, start, end, extraDelayPs);
     if (start > now)
     {
         m_backlogBytes += bytes;
-        m_counters.peakBacklogBytes = std::max(m_counters.peakBacklogBytes, m_backlogBytes);
+        m_peakBacklogBytes = std::max(m_peakBacklogBytes, m_backlogBytes);
     }
     else
     {
@@ -286,7 +291,7 @@ InaNetDevice::SendPriority(InaPacket* p, int64_t extraDelayPs)
     uint32_t cls = std::min<uint32_t>(p->priority, m_priorityClasses - 1);
     m_classQueues[cls].emplace_back(p, extraDelayPs);
     m_backlogBytes += bytes;
-    m_counters.peakBacklogBytes = std::max(m_counters.peakBacklogBytes, m_backlogBytes);
+    m_peakBacklogBytes = std::max(m_peakBacklogBytes, m_backlogBytes);
     if (!m_transmitting)
     {
         StartNextPriority();
@@ -296,28 +301,28 @@ InaNetDevice::SendPriority(InaPacket* p, int64_t extraDelayPs)
 void
 InaNetDevice::PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int64_t extraDelayPs)
 {
-    if (m_tail - m_head == m_ringMask + 1)
+    if (m_tail - m_head == RingMask() + 1)
     {
         // Grow the ring, keeping the logical positions (m_head..m_tail, m_queueHead) valid.
-        const uint32_t size = 2 * (m_ringMask + 1);
+        const uint32_t size = 2 * (RingMask() + 1);
         auto bigger = std::make_unique<InFlight[]>(size);
         for (uint32_t i = m_head; i != m_tail; ++i)
         {
-            bigger[i & (size - 1)] = m_ring[i & m_ringMask];
+            bigger[i & (size - 1)] = m_ring[i & RingMask()];
         }
         m_ringStore = std::move(bigger);
         m_ring = m_ringStore.get();
-        m_ringMask = size - 1;
+        ++m_ringShift;
     }
     // A FIFO link cannot reorder: clamp in case the owner's extra delay ever shrank.
     int64_t arrive = std::max(txEndPs + m_delayPs + extraDelayPs, m_lastArrivePs);
     m_lastArrivePs = arrive;
-    const uint8_t lost = m_errorModel && DrawLoss(p->wireBytes) ? LOST_ON_WIRE : NOT_LOST;
+    const uint8_t lost = (m_slow & LOSSY) != 0 && DrawLoss(p->wireBytes) ? LOST_ON_WIRE : NOT_LOST;
     if ((m_slow & PCAP) != 0)
     {
         WritePcap(p, txStartPs);
     }
-    m_ring[m_tail & m_ringMask] = InFlight{txStartPs, arrive, p, p->wireBytes, lost};
+    m_ring[m_tail & RingMask()] = InFlight{txStartPs, arrive, p, p->wireBytes, lost};
     ++m_tail;
     if (m_tail - m_head == 1)
     {
@@ -334,7 +339,7 @@ InaNetDevice::OnBatchedEvent()
 void
 InaNetDevice::OnArrival()
 {
-    InFlight& e = m_ring[m_head & m_ringMask];
+    InFlight& e = m_ring[m_head & RingMask()];
     InaPacket* p = e.packet;
     const uint8_t lost = e.lost;
     if (m_queueHead == m_head)
@@ -347,7 +352,7 @@ InaNetDevice::OnArrival()
     ++m_head;
     if (m_head != m_tail)
     {
-        m_batcher->ScheduleAt(m_ring[m_head & m_ringMask].arrivePs, this);
+        m_batcher->ScheduleAt(m_ring[m_head & RingMask()].arrivePs, this);
     }
     if (lost != NOT_LOST)
     {
@@ -362,7 +367,7 @@ InaNetDevice::OnArrival()
         m_pool->Free(p);
         return;
     }
-    ++m_counters.rxPackets;
+    ++m_rxPackets;
     m_peerSink->Receive(p, m_peerPortIndex);
 }
 
@@ -388,7 +393,7 @@ InaNetDevice::StartNextPriority()
             m_transmitting = true;
             m_inTxStartPs = now;
             m_txCompleteEvent.ScheduleAt(m_inTxStartPs + SerializationPs(m_inTx->wireBytes));
-            if (m_injectionCapBps != 0)
+            if ((m_slow & PACED) != 0)
             {
                 m_pacedUntilPs = now + PacedPs(m_inTx->wireBytes);
             }
@@ -462,14 +467,34 @@ InaNetDevice::SetLossRate(double rate, int64_t stream)
 {
     if (rate <= 0)
     {
-        m_errorModel = nullptr;
+        SetErrorModel(nullptr);
         return;
     }
     auto em = CreateObject<RateErrorModel>();
     em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
     em->SetAttribute("ErrorRate", DoubleValue(rate));
     em->AssignStreams(stream);
+    SetErrorModel(em);
+}
+
+void
+InaNetDevice::SetErrorModel(Ptr<ErrorModel> em)
+{
     m_errorModel = em;
+    m_slow = em ? (m_slow | LOSSY) : (m_slow & ~LOSSY);
+}
+
+Ptr<ErrorModel>
+InaNetDevice::GetErrorModel() const
+{
+    return m_errorModel;
+}
+
+void
+InaNetDevice::SyncCounters() const
+{
+    m_counters.rxPackets = m_rxPackets;
+    m_counters.peakBacklogBytes = m_peakBacklogBytes;
 }
 
 void
@@ -481,7 +506,7 @@ InaNetDevice::SetLinkDown(bool down)
         // arrival events (the ring stays ordered); they are dropped as they come due.
         for (uint32_t i = m_head; i != m_tail; ++i)
         {
-            m_ring[i & m_ringMask].lost = LOST_TO_FAULT;
+            m_ring[i & RingMask()].lost = LOST_TO_FAULT;
         }
         for (auto& q : m_classQueues)
         {

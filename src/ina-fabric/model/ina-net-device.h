@@ -153,7 +153,9 @@ class alignas(64) InaNetDevice : public NetDevice, public InaPort, private InaEv
         UNWIRED = 1,   //!< the peer is not resolved yet (first Send)
         LINK_DOWN = 2, //!< SetLinkDown(true)
         PRIORITY = 4,  //!< PriorityClasses > 1: per-class queues, a second event per hop
-        PCAP = 8       //!< EnablePcap
+        PCAP = 8,      //!< EnablePcap
+        PACED = 16,    //!< an injection cap is set (SetInjectionRateCap)
+        LOSSY = 32     //!< an error model is set (ErrorModel, SetLossRate)
     };
 
     int64_t SerializationPs(uint32_t bytes) const;
@@ -170,35 +172,47 @@ class alignas(64) InaNetDevice : public NetDevice, public InaPort, private InaEv
     void Wire();                                           //!< resolve the peer (first Send)
     void SendPriority(InaPacket* p, int64_t extraDelayPs); //!< Send with PriorityClasses > 1
     void RetireStarted(int64_t now); //!< backlog: drop what has started by now
+    void SyncCounters() const override;
+    void SetErrorModel(Ptr<ErrorModel> em); //!< the ErrorModel attribute, and the LOSSY flag
+    Ptr<ErrorModel> GetErrorModel() const;
+
+    uint32_t RingMask() const
+    {
+        return (1u << m_ringShift) - 1;
+    }
 
     // The fields a hop reads come first, in two cache lines. The class is aligned to a line, so
     // with NetDevice (32 B) and InaPort (96 B) before them they fall as: line 0, InaPort's vtable
-    // pointer and its tx/rx counters; line 2, the batcher's vtable pointer and what an arrival
-    // reads; line 3, what a send reads. A hop through a device then touches two or three of its
-    // lines: once the fabric outgrows the caches, the cost of a hop is mostly those misses
-    // (docs/performance.md).
-    InFlight* m_ring = nullptr; //!< m_ringStore: packets in flight towards the peer, in order
-    uint32_t m_ringMask = 0;    //!< ring size - 1 (a power of two)
-    uint32_t m_head = 0;        //!< next to arrive (positions count up and wrap; masked to index)
-    uint32_t m_tail = 0;        //!< next free slot
-    uint32_t m_queueHead = 0;   //!< first whose transmission has not started (FIFO mode)
+    // pointer and its tx counters (the virtual Send reads the line anyway); line 2, the batcher's
+    // vtable pointer and everything an arrival reads and writes; line 3, everything a send reads
+    // and writes beyond those. An arrival then touches line 2 and its ring entry, a send lines 0,
+    // 2 and 3 and its ring slot: once the fabric outgrows the caches, the cost of a hop is mostly
+    // those misses (docs/performance.md). Counts written per hop live here, not in InaPort's
+    // counters (another line), and are copied there when read (SyncCounters).
+    InFlight* m_ring = nullptr;   //!< m_ringStore: packets in flight towards the peer, in order
+    uint32_t m_head = 0;          //!< next to arrive (positions count up and wrap; masked to index)
+    uint32_t m_tail = 0;          //!< next free slot
+    uint32_t m_queueHead = 0;     //!< first whose transmission has not started (FIFO mode)
+    uint16_t m_peerPortIndex = 0; //!< the peer's port index at its owner (switch ports are 16-bit)
+    uint8_t m_ringShift = 0;      //!< log2 of the ring size
     uint64_t m_backlogBytes = 0;
     InaEventBatcher* m_batcher = nullptr; //!< the fabric's (SetEventBatcher) or m_ownBatcher
     InaPacketSink* m_peerSink = nullptr; //!< the peer's owner, so an arrival does not read the peer
-    uint32_t m_peerPortIndex = 0;        //!< the peer's port index at its owner
-    uint16_t m_mtu = 1500;               //!< largest packet the link carries (wire bytes)
-    uint8_t m_slow = UNWIRED;            //!< SlowPath flags
+    uint64_t m_rxPackets = 0;            //!< InaLinkCounters::rxPackets (SyncCounters)
     // line 3
+    uint8_t m_slow = UNWIRED; //!< SlowPath flags
+    uint16_t m_mtu = 1500;    //!< largest packet the link carries (wire bytes)
     int64_t m_busyUntilPs = 0;
     int64_t m_lastArrivePs = 0;
     uint64_t m_capacityBytes;
     uint64_t m_ecnThresholdBytes;
     uint64_t m_rateBps = 0;
     int64_t m_delayPs = 0;
-    uint64_t m_injectionCapBps = 0; //!< 0: none
-    Ptr<ErrorModel> m_errorModel;
+    uint64_t m_peakBacklogBytes = 0; //!< InaLinkCounters::peakBacklogBytes (SyncCounters)
 
     // cold
+    uint64_t m_injectionCapBps = 0; //!< 0: none (PACED in m_slow when not)
+    Ptr<ErrorModel> m_errorModel;   //!< LOSSY in m_slow when set
     std::unique_ptr<InFlight[]> m_ringStore;
     uint32_t m_priorityClasses;
     InaNetDevice* m_peer = nullptr;

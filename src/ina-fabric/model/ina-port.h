@@ -76,6 +76,7 @@ class InaPort
 
     const InaLinkCounters& GetCounters() const
     {
+        SyncCounters();
         return m_counters;
     }
 
@@ -91,7 +92,17 @@ class InaPort
     }
 
   protected:
-    InaLinkCounters m_counters;
+    /**
+     * Bring m_counters up to date with the counts an implementation keeps elsewhere. A counter
+     * written on every hop costs a cache miss per hop when it sits on a line the hop would not
+     * otherwise touch (InaNetDevice keeps its arrivals and peak backlog beside the fields the
+     * arrival and the send read, docs/performance.md); it is copied here only when read.
+     */
+    virtual void SyncCounters() const
+    {
+    }
+
+    mutable InaLinkCounters m_counters; //!< mutable: SyncCounters fills it in when it is read
     InaPacketSink* m_sink = nullptr;
     uint32_t m_portIndex = 0;
     InaPacketPool* m_pool = nullptr;
