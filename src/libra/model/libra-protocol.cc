@@ -187,7 +187,14 @@ LibraProtocol::GetTypeId()
                           "state is then pulled to the standby. 1: never",
                           DoubleValue(0.01),
                           MakeDoubleAccessor(&LibraProtocol::m_lossThreshold),
-                          MakeDoubleChecker<double>(0, 1));
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("ResponseDelayThreshold",
+                          "the failover controller takes the switch for about to fail when a "
+                          "heartbeat's answer takes longer than this (the paper's response "
+                          "delay, no value given); 0: not judged",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&LibraProtocol::m_delayThreshold),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -707,6 +714,7 @@ LibraProtocol::InstallController()
     m_controller->SetAttribute("HeartbeatPeriod", TimeValue(m_heartbeatPeriod));
     m_controller->SetAttribute("HeartbeatTimeout", TimeValue(m_heartbeatTimeout));
     m_controller->SetAttribute("LossThreshold", DoubleValue(m_lossThreshold));
+    m_controller->SetAttribute("ResponseDelayThreshold", TimeValue(m_delayThreshold));
     m_controller->SetAttribute("StateRto", TimeValue(m_rto));
     m_controller->SetAttribute("Window", UintegerValue(m_window));
     try

@@ -289,6 +289,7 @@ class LibraProtocol : public AggregationProtocol
     Time m_heartbeatPeriod;
     Time m_heartbeatTimeout;
     double m_lossThreshold;
+    Time m_delayThreshold;
 
     // installed
     std::unique_ptr<SparseWorkload> m_workload;

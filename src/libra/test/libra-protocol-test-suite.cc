@@ -509,6 +509,39 @@ class LibraLiveMigrationTestCase : public LibraFailoverCase
 };
 
 /**
+ * The heartbeat answer's delay is judged too (the paper's "response delay"): with a
+ * ResponseDelayThreshold of 1 us, shorter than the 4 us round trip over two 1-us links, the first
+ * judged answer makes spine0 suspect although it loses nothing; its state moves to spine1 and the
+ * job completes there exact.
+ */
+class LibraResponseDelayTestCase : public LibraFailoverCase
+{
+  public:
+    LibraResponseDelayTestCase()
+        : LibraFailoverCase("libra failover: a slow heartbeat answer makes the switch suspect")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = TwoSpines();
+        Attrs attrs = FailoverModel("spine1");
+        attrs.emplace_back("ResponseDelayThreshold", "1us");
+        Ptr<TrainingJob> job = MakeJob(fabric, 1, 0, 4, 3, attrs, "libra", 5, {"spine"});
+        Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
+        job->Start();
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed on the standby");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_migrations"), 1, "state pulled");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_suspect_loss"), 0, "not for its loss");
+        ExpectExactOn(job, protocol->GetStandbyProgram());
+        Simulator::Destroy();
+    }
+};
+
+/**
  * Two failures in one run: spine0 fails mid-round, the job moves to spine1 (the round pushed
  * again, spine0's registers being lost), then spine1 fails mid-round too and the job moves to
  * spine2, the next standby of the list. It completes with every value right. No link loses
@@ -661,6 +694,7 @@ class LibraProtocolTestSuite : public InaTestSuite
         AddTestCase(new LibraSparsePsTestCase);
         AddTestCase(new LibraFailoverTestCase);
         AddTestCase(new LibraLiveMigrationTestCase);
+        AddTestCase(new LibraResponseDelayTestCase);
         AddTestCase(new LibraTwoFailuresTestCase);
         AddTestCase(new LibraNoStandbyLeftTestCase);
         AddTestCase(new LibraFailoverConfigTestCase);

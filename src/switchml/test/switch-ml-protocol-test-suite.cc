@@ -483,13 +483,14 @@ class SwitchMlStaleResultTestCase : public TestCase
  * \ingroup switchml-test
  * Two jobs on one switch share its pool: automatic requests get equal shares, capped at their
  * BDP window (256 each of 8192), or half each of a 400-slot pool (200); both complete exactly,
- * concurrently, in disjoint slot ranges.
+ * concurrently, in disjoint slot ranges. Then two jobs across a leaf-spine's leaves, and two jobs
+ * of three levels each on a fat-tree sharing every ToR, both under 1 % loss.
  */
 class SwitchMlMultiJobTestCase : public TestCase
 {
   public:
     SwitchMlMultiJobTestCase()
-        : TestCase("jobs on one switch partition the pool and both complete")
+        : TestCase("jobs sharing switches partition their pools and both complete")
     {
     }
 
@@ -557,6 +558,39 @@ class SwitchMlMultiJobTestCase : public TestCase
         for (const auto& ts : ra.protocol->GetTree())
         {
             NS_TEST_EXPECT_MSG_EQ(ts.program->GetNJobs(), ts.isRoot ? 1 : 2, "leaves shared");
+        }
+        Simulator::Destroy();
+
+        // Two jobs of three levels each on a k=4 fat-tree, 1 % loss, every ToR shared: their
+        // roots are different cores, so each pod aggregates at the agg linked to its job's core.
+        InaFabricHelper fatHelper;
+        fatHelper.SetLossRate(0.01);
+        fatHelper.SetStreamBase(43);
+        Ptr<InaFabric> fatTree =
+            fatHelper.Build(InaTopology::FatTree(4, {GBPS_100, US}, {GBPS_100, US}));
+        JobSpec c;
+        c.hosts = {0, 2, 4, 6, 8, 10, 12, 14};
+        c.tiers = {"tor", "agg", "core"};
+        c.tensorBytes = {200000, 3000};
+        JobSpec d = c;
+        d.jobId = 2;
+        d.name = "j2";
+        d.hosts = {1, 3, 5, 7, 9, 11, 13, 15};
+        d.seed = 5;
+        JobRun rc(fatTree, c);
+        JobRun rd(fatTree, d);
+        RunJobs({&rc, &rd});
+        NS_TEST_ASSERT_MSG_EQ((rc.Complete() && rd.Complete()), true, "both done on the fat-tree");
+        NS_TEST_EXPECT_MSG_EQ(rc.ValueErrors() + rd.ValueErrors(), 0, "both exact");
+        NS_TEST_EXPECT_MSG_EQ(rc.protocol->GetCounters().at("tree_levels"), 3, "three levels");
+        NS_TEST_EXPECT_MSG_EQ(rd.protocol->GetCounters().at("tree_levels"), 3, "three levels");
+        NS_TEST_EXPECT_MSG_NE(rc.protocol->GetRootNode(),
+                              rd.protocol->GetRootNode(),
+                              "different cores");
+        for (const auto& ts : rc.protocol->GetTree())
+        {
+            const bool tor = fatTree->GetTopology().GetTier(ts.node) == "tor";
+            NS_TEST_EXPECT_MSG_EQ(ts.program->GetNJobs(), tor ? 2 : 1, "ToRs shared, not above");
         }
         Simulator::Destroy();
     }
@@ -795,15 +829,18 @@ class SwitchMlMultiRackTestCase : public TestCase
  * per phase to its parent; the root completes each phase once. Under 1 % loss on every link the
  * result is still exact and every level's shadow copy answers resends: ToRs and aggs re-send
  * their stored partials up, the root answers duplicates, and a resend that reaches the root from
- * a ToR crosses an agg that has already counted that ToR.
+ * a ToR crosses an agg that has already counted that ToR. With 64 elements and block exponents (the
+ * NSDI'21 variant) every level reads a partial's high halves in a second pass.
  */
 class SwitchMlThreeLevelTestCase : public TestCase
 {
   public:
-    SwitchMlThreeLevelTestCase(double loss)
+    SwitchMlThreeLevelTestCase(double loss, bool nsdi)
         : TestCase(std::string("three aggregation levels on a k=4 fat-tree") +
-                   (loss > 0 ? ", 1 % loss" : "") + ": exact")
+                   (loss > 0 ? ", 1 % loss" : "") +
+                   (nsdi ? ", 64 elements and block exponents" : "") + ": exact")
         , m_loss(loss)
+        , m_nsdi(nsdi)
     {
     }
 
@@ -820,6 +857,10 @@ class SwitchMlThreeLevelTestCase : public TestCase
         spec.hosts = Range(0, 16);
         spec.tiers = {"tor", "agg", "core"};
         spec.tensorBytes = {400000, 5000};
+        if (m_nsdi)
+        {
+            spec.attributes = {{"ElementsPerPacket", "64"}, {"Quantizer", "block-exponent"}};
+        }
         JobRun run(fabric, spec);
         const auto& tree = run.protocol->GetTree();
         NS_TEST_ASSERT_MSG_EQ(tree.size(), 13u, "a core, 4 aggs and 8 ToRs");
@@ -852,10 +893,21 @@ class SwitchMlThreeLevelTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done");
         NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
         NS_TEST_EXPECT_MSG_EQ(TreeReason(run, SwitchMlProgram::STALE_CONTRIBUTION), 0, "ordered");
-        const uint64_t phases = 3125 + 40;
-        NS_TEST_EXPECT_MSG_EQ(tree[0].program->GetReasonCount(SwitchMlProgram::COMPLETED),
-                              phases,
-                              "every phase completes once at the root");
+        // 32 elements: 100,000 + 1,250 values in 3,125 + 40 chunks; 64 elements: 1,563 + 20, and
+        // block exponents add an exponent-only first phase per slot and tensor.
+        const uint64_t phases = m_nsdi ? 0 : 3125 + 40;
+        if (!m_nsdi)
+        {
+            NS_TEST_EXPECT_MSG_EQ(tree[0].program->GetReasonCount(SwitchMlProgram::COMPLETED),
+                                  phases,
+                                  "every phase completes once at the root");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(TreeReason(run, SwitchMlProgram::HARVEST_PASSES),
+                                  0,
+                                  "64-element partials and results read their high halves");
+        }
         uint64_t aggPartials = 0;
         uint64_t aggResent = 0;
         uint64_t torResent = 0;
@@ -874,7 +926,9 @@ class SwitchMlThreeLevelTestCase : public TestCase
         }
         if (m_loss == 0)
         {
-            NS_TEST_EXPECT_MSG_EQ(aggPartials, 4 * phases, "each agg sends each phase up once");
+            NS_TEST_EXPECT_MSG_EQ(aggPartials,
+                                  4 * tree[0].program->GetReasonCount(SwitchMlProgram::COMPLETED),
+                                  "each agg sends each phase up once");
             NS_TEST_EXPECT_MSG_EQ(fabric->GetTotalLinkCounters().lost, 0, "nothing lost");
             NS_TEST_EXPECT_MSG_EQ(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "none");
         }
@@ -892,6 +946,7 @@ class SwitchMlThreeLevelTestCase : public TestCase
     }
 
     double m_loss;
+    bool m_nsdi;
 };
 
 /**
@@ -1125,8 +1180,9 @@ class SwitchMlProtocolTestSuite : public InaTestSuite
         AddTestCase(new SwitchMlMultiJobTestCase);
         AddTestCase(new SwitchMlSetupErrorTestCase);
         AddTestCase(new SwitchMlMultiRackTestCase);
-        AddTestCase(new SwitchMlThreeLevelTestCase(0));
-        AddTestCase(new SwitchMlThreeLevelTestCase(0.01));
+        AddTestCase(new SwitchMlThreeLevelTestCase(0, false));
+        AddTestCase(new SwitchMlThreeLevelTestCase(0.01, false));
+        AddTestCase(new SwitchMlThreeLevelTestCase(0.01, true));
         AddTestCase(new SwitchMlSharedLinkWindowTestCase);
         AddTestCase(new SwitchMlPoolExtremesTestCase);
         AddTestCase(new SwitchMlTrainingJobTestCase);
