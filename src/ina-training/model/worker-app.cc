@@ -129,22 +129,6 @@ FuseAndPartition(const ModelSpec& model, uint64_t fusionBytes, uint64_t partitio
         uint64_t bytes;
     };
 
-    const auto layers = static_cast<uint32_t>(model.layers.size());
-    // Refused before anything is planned: every partition is a piece, so the bytes over the
-    // partition size are a lower bound of the count (each fusion bucket may add one more).
-    const uint64_t totalBytes = model.TotalBytes();
-    const uint64_t atLeast =
-        partitionBytes == 0 ? 0 : totalBytes / partitionBytes + (totalBytes % partitionBytes != 0);
-    if (atLeast + layers > WorkerApp::MAX_PIECES)
-    {
-        throw JobAttributeError(
-            "PartitionBytes",
-            std::to_string(partitionBytes) + " B partitions cut an iteration's " +
-                std::to_string(totalBytes) + " B of gradients into " + std::to_string(atLeast) +
-                " or more pieces; a worker hands " + "at most " +
-                std::to_string(WorkerApp::MAX_PIECES) + " per iteration; use larger partitions");
-    }
-
     std::vector<WorkerApp::Piece> ready;
     std::vector<Segment> bucket;
     uint64_t bucketBytes = 0;
@@ -263,6 +247,20 @@ WorkerApp::PlanIteration(const ModelSpec& model,
     if (model.layers.empty())
     {
         throw std::invalid_argument("model '" + model.name + "' has no layers");
+    }
+    // Refused before anything is planned: every partition is a piece, so the bytes over the
+    // partition size are a lower bound of the count (each fusion bucket may add one more).
+    const uint64_t totalBytes = model.TotalBytes();
+    const uint64_t atLeast =
+        partitionBytes == 0 ? 0 : totalBytes / partitionBytes + (totalBytes % partitionBytes != 0);
+    if (atLeast + model.layers.size() > MAX_PIECES)
+    {
+        throw JobAttributeError(
+            "PartitionBytes",
+            std::to_string(partitionBytes) + " B partitions cut an iteration's " +
+                std::to_string(totalBytes) + " B of gradients into " + std::to_string(atLeast) +
+                " or more pieces; a worker hands " + "at most " + std::to_string(MAX_PIECES) +
+                " per iteration; use larger partitions");
     }
     std::vector<Piece> ready = FuseAndPartition(model, fusionBytes, partitionBytes);
     if (order == JobContext::SendOrder::BACKWARD)
