@@ -32,18 +32,17 @@ constexpr uint32_t kWorkers = PoolHeader::MAX_FAN_IN + 9;
 GridProblem
 CrowdedLeaf(bool limited)
 {
-    const InaTopology t =
-        InaTopology::FromString("defaults rate=100Gbps delay=1us\n"
-                                "switch leaf0 tier=tor\n"
-                                "switch leaf1 tier=tor\n"
-                                "switch spine0 tier=spine\n"
-                                "host w0..w" +
-                                    std::to_string(kWorkers - 1) +
-                                    " attach=leaf0 rate=10Gbps\n"
-                                    "host ps attach=leaf1 rate=10Gbps\n"
-                                    "link leaf0 spine0 rate=1000Gbps\n"
-                                    "link leaf1 spine0 rate=1000Gbps\n",
-                                "crowded-leaf");
+    const InaTopology t = InaTopology::FromString("defaults rate=100Gbps delay=1us\n"
+                                                  "switch leaf0 tier=tor\n"
+                                                  "switch leaf1 tier=tor\n"
+                                                  "switch spine0 tier=spine\n"
+                                                  "host w0..w" +
+                                                      std::to_string(kWorkers - 1) +
+                                                      " attach=leaf0 rate=10Gbps\n"
+                                                      "host ps attach=leaf1 rate=10Gbps\n"
+                                                      "link leaf0 spine0 rate=1000Gbps\n"
+                                                      "link leaf1 spine0 rate=1000Gbps\n",
+                                                  "crowded-leaf");
     std::vector<uint32_t> workers;
     for (uint32_t i = 0; i < kWorkers; ++i)
     {
@@ -101,8 +100,7 @@ TEST(GridFanIn, PlannerStaysWithinTheLimit)
 TEST(GridFanIn, EvaluateRefusesAnAssignmentAboveTheLimit)
 {
     const GridProblem p = CrowdedLeaf(true);
-    GridPlanner::Evaluation ev =
-        GridPlanner::Evaluate(p, std::vector<uint32_t>(kWorkers, 0), true);
+    GridPlanner::Evaluation ev = GridPlanner::Evaluate(p, std::vector<uint32_t>(kWorkers, 0), true);
     EXPECT_EQ(ev.lambdaBps, 0);
     EXPECT_EQ(ev.bottleneck,
               "fan-in of leaf0: " + std::to_string(kWorkers) + " workers, limit " +

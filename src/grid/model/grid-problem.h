@@ -268,7 +268,7 @@ class GridProblem
     std::vector<double> m_edgeCapacity; //!< per directed edge
     uint32_t m_psEdge = 0;
     uint64_t m_pathSeed = 0;
-    uint32_t m_maxFanIn = 0; //!< per aggregation node; 0: no limit
+    uint32_t m_maxFanIn = 0;                          //!< per aggregation node; 0: no limit
     std::vector<std::vector<uint32_t>> m_workerPaths; //!< [i * (S + 1) + a]
     std::vector<std::vector<uint32_t>> m_switchPaths; //!< [j]
     std::vector<bool> m_workerReaches;                //!< [i * (S + 1) + a]
