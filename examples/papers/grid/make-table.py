@@ -132,8 +132,8 @@ ROWS = [
      "grid-leafspine-a-packet-sweep", 40, "packet-plan:grid", "GRID rate / its plan's rate",
      "grid", None,
      "no link marks GRID's packets here (0 ECN marks at 40 workers): it reaches its plan but "
-     "for the start and the end; at 80 and 100 workers its plan puts more than 31 workers on a "
-     "leaf, beyond ATP's 5-bit fan-in, and those runs fail at set-up"),
+     "for the start and the end; at 80 and 100 workers, where its results share link directions "
+     "its plan filled with gradients, 60 to 99 % of it (the plan kept within the 5-bit fan-in)"),
     ("Fig. 11(b) / Sec. 6.3", "leaf-spine, (a), packet level, 4 MB per worker",
      "grid-leafspine-a-packet-sweep", 40, "packet-ratio:grid/atp", "GRID rate / ATP rate",
      "grid/atp", None,

@@ -146,15 +146,16 @@ class StreamCounter
     /// Workers whose move can relieve a constraint at or below `level`.
     std::vector<uint32_t> Candidates(double level) const
     {
-        const double edge = level * (1 + kRelTol);
+        const double edge = level + std::abs(level) * kRelTol;
         const uint32_t nWorkers = static_cast<uint32_t>(m_assign.size());
         std::vector<bool> pick(nWorkers, false);
         std::vector<bool> hotSwitch(m_fanIn.size(), false);
         std::vector<bool> hotEdge(m_streams.size(), false);
-        bool hotPs = m_problem.GetPsIngressBps() / m_psStreams <= edge;
+        bool hotPs = NodeRatio(m_problem.GetPsIngressBps(), m_psStreams) <= edge;
         for (uint32_t j = 0; j < m_fanIn.size(); ++j)
         {
-            hotSwitch[j] = m_fanIn[j] > 0 && m_problem.GetSwitchCapacityBps(j) / m_fanIn[j] <= edge;
+            hotSwitch[j] =
+                m_fanIn[j] > 0 && NodeRatio(m_problem.GetSwitchCapacityBps(j), m_fanIn[j]) <= edge;
         }
         if (m_links)
         {
@@ -205,6 +206,20 @@ class StreamCounter
     }
 
   private:
+    /**
+     * An aggregation node's ratio: capacity / count, or, above the fan-in limit, minus the excess
+     * (below every rate, and closer to 0 with every contributor moved away, so that the repair
+     * sees each step out of an infeasible assignment as progress).
+     */
+    double NodeRatio(double capacityBps, uint32_t count) const
+    {
+        if (!m_problem.FanInFits(count))
+        {
+            return -static_cast<double>(count - m_problem.GetMaxFanIn());
+        }
+        return capacityBps / count;
+    }
+
     template<typename F>
     void ForEachRatio(F f) const
     {
@@ -212,10 +227,10 @@ class StreamCounter
         {
             if (m_fanIn[j] > 0)
             {
-                f(m_problem.GetSwitchCapacityBps(j) / m_fanIn[j]);
+                f(NodeRatio(m_problem.GetSwitchCapacityBps(j), m_fanIn[j]));
             }
         }
-        f(m_problem.GetPsIngressBps() / m_psStreams);
+        f(NodeRatio(m_problem.GetPsIngressBps(), m_psStreams));
         for (uint32_t e : m_edges)
         {
             if (m_streams[e] > 0)
@@ -267,17 +282,19 @@ class StreamCounter
     std::vector<uint32_t> m_edges; //!< edges some route crosses (all edges' counts are kept)
 };
 
-/// Leximin on the smallest ratios: the first that differs (beyond rounding) decides.
+/// Leximin on the smallest ratios: the first that differs (beyond rounding) decides. The
+/// tolerance is relative to |b|, as ratios above the fan-in limit are negative.
 bool
 Better(const Score& a, const Score& b)
 {
     for (std::size_t k = 0; k < a.size(); ++k)
     {
-        if (a[k] > b[k] * (1 + kRelTol))
+        const double tol = std::isinf(b[k]) ? 0.0 : std::abs(b[k]) * kRelTol;
+        if (a[k] > b[k] + tol)
         {
             return true;
         }
-        if (a[k] < b[k] * (1 - kRelTol))
+        if (a[k] < b[k] - tol)
         {
             return false;
         }
@@ -483,7 +500,8 @@ struct Binding
         NIC,
         SWITCH,
         PS,
-        EDGE
+        EDGE,
+        FAN_IN //!< a switch (which < S) or the PS (which == S) above the fan-in limit
     };
 
     Kind kind = NIC;
@@ -590,6 +608,18 @@ FindBinding(const GridProblem& problem, const GridPlanner::Evaluation& ev, bool 
         }
     }
     bind.Consider(Binding::PS, 0, problem.GetPsIngressBps() / ev.psStreams);
+    // A node above the fan-in limit cannot count its contributors: nothing moves.
+    for (uint32_t j = 0; j < ev.fanIn.size(); ++j)
+    {
+        if (!problem.FanInFits(ev.fanIn[j]))
+        {
+            bind.Consider(Binding::FAN_IN, j, 0);
+        }
+    }
+    if (!problem.FanInFits(ev.psStreams))
+    {
+        bind.Consider(Binding::FAN_IN, problem.GetPsTarget(), 0);
+    }
     if (withLinks)
     {
         for (uint32_t e = 0; e < ev.streams.size(); ++e)
@@ -620,6 +650,15 @@ NameBinding(const GridProblem& problem, const GridPlanner::Evaluation& ev, const
     case Binding::EDGE:
         return "link " + problem.EdgeName(bind.which) + " / " +
                std::to_string(ev.streams[bind.which]) + " streams";
+    case Binding::FAN_IN:
+        if (bind.which == problem.GetPsTarget())
+        {
+            return "fan-in of the PS: " + std::to_string(ev.psStreams) + " streams, limit " +
+                   std::to_string(problem.GetMaxFanIn());
+        }
+        return "fan-in of " + topo.GetNode(problem.GetSwitchNode(bind.which)).name + ": " +
+               std::to_string(ev.fanIn[bind.which]) + " workers, limit " +
+               std::to_string(problem.GetMaxFanIn());
     }
     return "";
 }
@@ -831,7 +870,8 @@ class GriaLp
         return m_rCol[static_cast<std::size_t>(i) * m_nTargets + a];
     }
 
-    /// The printed model's rows: demand, r <= y, switch capacities, PS ingress.
+    /// The printed model's rows: demand, r <= y, switch capacities, PS ingress; then the fan-in
+    /// rows if the problem has a limit.
     void AddModelRows()
     {
         std::vector<GridLp::Term> terms;
@@ -873,6 +913,46 @@ class GriaLp
             terms.push_back({m_yCol[j], 1.0});
         }
         m_lp.AddRow(terms, GridLp::Sense::LESS_EQUAL, m_problem.GetPsIngressBps() / kLpUnit);
+        AddFanInRows();
+    }
+
+    /**
+     * With a fan-in limit F (GridProblem::SetMaxFanIn): x(i, a) = r(i, a) / lambda is worker i's
+     * share of target a, so sum_i x(i, j) <= F per switch reads sum_i r(i, j) - F lambda <= 0,
+     * and the PS's streams (direct workers, and y_j / lambda per switch: 1 when it aggregates)
+     * sum_i r(i, S) + sum_j y_j - F lambda <= 0. Every integral plan within the limit satisfies
+     * both, so the LP stays a relaxation; without them it would steer the rounding to switches
+     * the data plane cannot serve.
+     */
+    void AddFanInRows()
+    {
+        const double limit = m_problem.GetMaxFanIn();
+        if (limit == 0)
+        {
+            return;
+        }
+        std::vector<GridLp::Term> terms;
+        for (uint32_t j = 0; j < m_nSwitches; ++j)
+        {
+            terms.clear();
+            for (uint32_t i = 0; i < m_nWorkers; ++i)
+            {
+                terms.push_back({R(i, j), 1.0});
+            }
+            terms.push_back({m_lambdaCol, -limit});
+            m_lp.AddRow(terms, GridLp::Sense::LESS_EQUAL, 0.0);
+        }
+        terms.clear();
+        for (uint32_t i = 0; i < m_nWorkers; ++i)
+        {
+            terms.push_back({R(i, m_nSwitches), 1.0});
+        }
+        for (uint32_t j = 0; j < m_nSwitches; ++j)
+        {
+            terms.push_back({m_yCol[j], 1.0});
+        }
+        terms.push_back({m_lambdaCol, -limit});
+        m_lp.AddRow(terms, GridLp::Sense::LESS_EQUAL, 0.0);
     }
 
     const GridProblem& m_problem;

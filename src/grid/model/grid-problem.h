@@ -168,6 +168,30 @@ class GridProblem
     /// "a->b" with node names, for messages.
     std::string EdgeName(uint32_t edge) const;
 
+    /**
+     * Limit every aggregation node's fan-in to what the data plane can count: at most `maxFanIn`
+     * workers per switch, and at most `maxFanIn` streams into the PS (direct workers plus
+     * aggregating switches). The paper's model has no such limit; a data plane does (GRID's
+     * pool header carries 5-bit fan-in degrees), so a plan above it could not be installed.
+     * \param maxFanIn the limit, or 0 for none (the default)
+     */
+    void SetMaxFanIn(uint32_t maxFanIn)
+    {
+        m_maxFanIn = maxFanIn;
+    }
+
+    /// The fan-in limit of every aggregation node, 0 if there is none.
+    uint32_t GetMaxFanIn() const
+    {
+        return m_maxFanIn;
+    }
+
+    /// Whether `count` contributors fit an aggregation node's fan-in limit.
+    bool FanInFits(uint32_t count) const
+    {
+        return m_maxFanIn == 0 || count <= m_maxFanIn;
+    }
+
     /// The edge into the PS (its host link, toward the PS).
     uint32_t GetPsEdge() const
     {
@@ -244,6 +268,7 @@ class GridProblem
     std::vector<double> m_edgeCapacity; //!< per directed edge
     uint32_t m_psEdge = 0;
     uint64_t m_pathSeed = 0;
+    uint32_t m_maxFanIn = 0;                          //!< per aggregation node; 0: no limit
     std::vector<std::vector<uint32_t>> m_workerPaths; //!< [i * (S + 1) + a]
     std::vector<std::vector<uint32_t>> m_switchPaths; //!< [j]
     std::vector<bool> m_workerReaches;                //!< [i * (S + 1) + a]

@@ -201,13 +201,17 @@ GridProblem
 GridProtocol::BuildProblem(const std::vector<bool>& failedLinks) const
 {
     const JobContext& ctx = GetContext();
-    return GridProblem(ctx.fabric->GetTopology(),
-                       ctx.workerHosts,
-                       ctx.psHosts[0],
-                       Programmable(),
-                       m_psIngress,
-                       0,
-                       failedLinks);
+    GridProblem problem(ctx.fabric->GetTopology(),
+                        ctx.workerHosts,
+                        ctx.psHosts[0],
+                        Programmable(),
+                        m_psIngress,
+                        0,
+                        failedLinks);
+    // The pool header counts a node's contributors in 5 bits (fanInDegree0 at a switch,
+    // fanInDegree1 at the PS): plan within that, or the trees could not be laid.
+    problem.SetMaxFanIn(PoolHeader::MAX_FAN_IN);
+    return problem;
 }
 
 std::vector<GridProblem::ProgrammableSwitch>
@@ -284,13 +288,11 @@ GridProtocol::PlannerOptions() const
 void
 GridProtocol::BuildTrees()
 {
-    const JobContext& ctx = GetContext();
-    const InaTopology& topo = ctx.fabric->GetTopology();
-    const std::vector<GridProblem::ProgrammableSwitch> programmable = Programmable();
+    // Outside the try: a fabric without programmable switches fails with its own message.
+    Programmable();
     try
     {
-        GridProblem problem(topo, ctx.workerHosts, ctx.psHosts[0], programmable, m_psIngress);
-        m_plan = PlanJob(problem, PlannerOptions());
+        m_plan = PlanJob(BuildProblem({}), PlannerOptions());
     }
     catch (const std::exception& e)
     {
