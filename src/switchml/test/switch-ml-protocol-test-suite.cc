@@ -483,13 +483,14 @@ class SwitchMlStaleResultTestCase : public TestCase
  * \ingroup switchml-test
  * Two jobs on one switch share its pool: automatic requests get equal shares, capped at their
  * BDP window (256 each of 8192), or half each of a 400-slot pool (200); both complete exactly,
- * concurrently, in disjoint slot ranges.
+ * concurrently, in disjoint slot ranges. Then two jobs across a leaf-spine's leaves, and two jobs
+ * of three levels each on a fat-tree sharing every ToR, both under 1 % loss.
  */
 class SwitchMlMultiJobTestCase : public TestCase
 {
   public:
     SwitchMlMultiJobTestCase()
-        : TestCase("jobs on one switch partition the pool and both complete")
+        : TestCase("jobs sharing switches partition their pools and both complete")
     {
     }
 
@@ -557,6 +558,39 @@ class SwitchMlMultiJobTestCase : public TestCase
         for (const auto& ts : ra.protocol->GetTree())
         {
             NS_TEST_EXPECT_MSG_EQ(ts.program->GetNJobs(), ts.isRoot ? 1 : 2, "leaves shared");
+        }
+        Simulator::Destroy();
+
+        // Two jobs of three levels each on a k=4 fat-tree, 1 % loss, every ToR shared: their
+        // roots are different cores, so each pod aggregates at the agg linked to its job's core.
+        InaFabricHelper fatHelper;
+        fatHelper.SetLossRate(0.01);
+        fatHelper.SetStreamBase(43);
+        Ptr<InaFabric> fatTree =
+            fatHelper.Build(InaTopology::FatTree(4, {GBPS_100, US}, {GBPS_100, US}));
+        JobSpec c;
+        c.hosts = {0, 2, 4, 6, 8, 10, 12, 14};
+        c.tiers = {"tor", "agg", "core"};
+        c.tensorBytes = {200000, 3000};
+        JobSpec d = c;
+        d.jobId = 2;
+        d.name = "j2";
+        d.hosts = {1, 3, 5, 7, 9, 11, 13, 15};
+        d.seed = 5;
+        JobRun rc(fatTree, c);
+        JobRun rd(fatTree, d);
+        RunJobs({&rc, &rd});
+        NS_TEST_ASSERT_MSG_EQ((rc.Complete() && rd.Complete()), true, "both done on the fat-tree");
+        NS_TEST_EXPECT_MSG_EQ(rc.ValueErrors() + rd.ValueErrors(), 0, "both exact");
+        NS_TEST_EXPECT_MSG_EQ(rc.protocol->GetCounters().at("tree_levels"), 3, "three levels");
+        NS_TEST_EXPECT_MSG_EQ(rd.protocol->GetCounters().at("tree_levels"), 3, "three levels");
+        NS_TEST_EXPECT_MSG_NE(rc.protocol->GetRootNode(),
+                              rd.protocol->GetRootNode(),
+                              "different cores");
+        for (const auto& ts : rc.protocol->GetTree())
+        {
+            const bool tor = fatTree->GetTopology().GetTier(ts.node) == "tor";
+            NS_TEST_EXPECT_MSG_EQ(ts.program->GetNJobs(), tor ? 2 : 1, "ToRs shared, not above");
         }
         Simulator::Destroy();
     }
