@@ -98,6 +98,30 @@ TEST(PipelineResources, TablesPerStage)
               "\"lut\"");
 }
 
+TEST(PipelineResources, TablesAndRegisterArraysInOneStageAreBothChecked)
+{
+    // A stage over its ALUs that also holds a table, and a stage over its tables that also holds
+    // a register array: each is refused, naming only the holders of the short resource.
+    PipelineLimits limits;
+    limits.tablesPerStage = 1;
+    ResourceDemand d = Demand("mixed");
+    d.AddRegisterArray("v", 16, 32, 2, 6, 6); // 6 lanes at stage 2: 2 more than its 4 ALUs
+    d.AddTable("t2", 4, 8, 8, 2);
+    d.AddRegisterArray("c", 16, 32, 5); // one lane at stage 5
+    d.AddTable("a", 4, 8, 8, 5);
+    d.AddTable("b", 4, 8, 8, 5); // two tables at stage 5, which has one
+    FitResult r = PipelineResources::Check({d}, limits);
+    EXPECT_FALSE(r.fits);
+    EXPECT_EQ(r.error,
+              "program \"mixed\" does not fit:\n"
+              "  stage 2 needs 6 stateful ALUs but a stage has 4 (StatefulAlusPerStage): register "
+              "array \"v\" of \"mixed\" lanes 0-5 uses 6\n"
+              "  stage 5 needs 2 tables but a stage has 1 (TablesPerStage): table \"a\" of "
+              "\"mixed\", table \"b\" of \"mixed\"");
+    EXPECT_EQ(r.usage.stagesUsed, 2u);
+    EXPECT_EQ(r.usage.tables, 3u);
+}
+
 TEST(PipelineResources, SumOverSeveralInstalledPrograms)
 {
     PipelineLimits limits;

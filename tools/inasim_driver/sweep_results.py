@@ -12,6 +12,7 @@ status.json is written last, by rename, after the run's process has ended: a run
 it is unfinished, whatever else it holds, so a sweep killed at any moment loses no finished run.
 """
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -56,20 +57,17 @@ def _file_mode():
     return 0o666 & ~mask
 
 
-def write_atomic(path, data):
-    """Write `data` (str or bytes) to `path` so that readers see the old file or the whole new one.
+@contextlib.contextmanager
+def _beside(path):
+    """A temporary file beside `path`, as (fd, name), for the block to write.
 
-    The data is flushed to disk before the rename: a status file that exists is complete.
+    When the block ends it is renamed over `path`; when the block raises it is removed. Readers
+    see the old file or the whole new one.
     """
     path = Path(path)
-    mode = "wb" if isinstance(data, bytes) else "w"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _file_mode())
+        yield fd, tmp
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -77,6 +75,20 @@ def write_atomic(path, data):
         except OSError:
             pass
         raise
+
+
+def write_atomic(path, data):
+    """Write `data` (str or bytes) to `path` so that readers see the old file or the whole new one.
+
+    The data is flushed to disk before the rename: a status file that exists is complete.
+    """
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with _beside(path) as (fd, tmp):
+        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, _file_mode())
 
 
 def write_json_atomic(path, obj):
@@ -369,10 +381,8 @@ def write_sqlite(path, plan, columns, rows):
     Axis and metric columns have no declared type, so each value keeps the type it has (numbers
     as numbers, "10Gbps" as text). Written beside the target and renamed over it.
     """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
+    with _beside(path) as (fd, tmp):
+        os.close(fd)
         os.unlink(tmp)
         db = sqlite3.connect(tmp)
         try:
@@ -392,13 +402,6 @@ def write_sqlite(path, plan, columns, rows):
             db.close()
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_tables(plan, out_dir):

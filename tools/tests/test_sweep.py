@@ -158,6 +158,33 @@ class FakeSweep(unittest.TestCase):
         path.write_text(json.dumps(plan))
         return path
 
+    # The driver as a program of its own, with the build patched out (a sweep to kill).
+    WRAPPER = """\
+import sys
+sys.path.insert(0, {tools!r})
+from unittest import mock
+from inasim_driver import bootstrap, building, cli
+programs = {{"inasim-run": {run!r}, "inasim-config": {config!r}}}
+with mock.patch.object(bootstrap, "ensure_setup"), mock.patch.object(building, "build"), \\
+        mock.patch.object(building, "find_program", side_effect=programs.get):
+    sys.exit(cli.main(sys.argv[1:]))
+"""
+
+    def driver_command(self, plan):
+        """(argv, env) of the sweep command on `plan` run as a program of its own."""
+        sweep_file = self.write_sweep(plan)
+        wrapper = write_script(self.dir / "driver", self.WRAPPER.format(
+            tools=str(TOOLS), run=str(self.run_prog), config=str(self.config)))
+        argv = [str(wrapper), "sweep", str(sweep_file), "--out", str(self.out), "-j", "1"]
+        return argv, dict(os.environ, FAKE_RUN_LOG=str(self.log))
+
+    @staticmethod
+    def start(argv, env):
+        """Starts `argv` in a session of its own, so that its process group can be killed."""
+        return subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+
     def sweep(self, *argv):
         """cmd_sweep.main with the build patched out; returns (exit code or UserError, output)."""
         programs = {"inasim-run": self.run_prog, "inasim-config": self.config}
@@ -434,28 +461,11 @@ class LocalSweepTest(FakeSweep):
 class KillResumeTest(FakeSweep):
     """A sweep killed (SIGKILL to its process group) while a run is going on, then started again."""
 
-    WRAPPER = """\
-import sys
-sys.path.insert(0, {tools!r})
-from unittest import mock
-from inasim_driver import bootstrap, building, cli
-programs = {{"inasim-run": {run!r}, "inasim-config": {config!r}}}
-with mock.patch.object(bootstrap, "ensure_setup"), mock.patch.object(building, "build"), \\
-        mock.patch.object(building, "find_program", side_effect=programs.get):
-    sys.exit(cli.main(sys.argv[1:]))
-"""
-
     def test_killed_sweep_resumes_without_rerunning_finished_runs(self):
         plan = make_plan(self.base, ["fake.value"],
                          [{"fake.value": str(v), "fake.sleep": "0.4"} for v in range(5)])
-        sweep_file = self.write_sweep(plan)
-        wrapper = write_script(self.dir / "driver", self.WRAPPER.format(
-            tools=str(TOOLS), run=str(self.run_prog), config=str(self.config)))
-        argv = [str(wrapper), "sweep", str(sweep_file), "--out", str(self.out), "-j", "1"]
-        env = dict(os.environ, FAKE_RUN_LOG=str(self.log))
-        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+        argv, env = self.driver_command(plan)
+        proc = self.start(argv, env)
         runs_dir = self.out / "runs"
         deadline = time.monotonic() + 30
         try:
@@ -512,14 +522,7 @@ class OrphanTest(FakeSweep):
     @unittest.skipUnless(sys.platform.startswith("linux"), "PR_SET_PDEATHSIG is Linux's")
     def test_runs_die_with_a_killed_sweep(self):
         plan = make_plan(self.base, ["fake.value"], [{"fake.value": "1", "fake.sleep": "120"}])
-        sweep_file = self.write_sweep(plan)
-        wrapper = write_script(self.dir / "driver", KillResumeTest.WRAPPER.format(
-            tools=str(TOOLS), run=str(self.run_prog), config=str(self.config)))
-        argv = [str(wrapper), "sweep", str(sweep_file), "--out", str(self.out), "-j", "1"]
-        env = dict(os.environ, FAKE_RUN_LOG=str(self.log))
-        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+        proc = self.start(*self.driver_command(plan))
         children = []
         try:
             deadline = time.monotonic() + 60

@@ -23,95 +23,110 @@ constexpr double kRelTol = 1e-12;
 
 } // namespace
 
+namespace
+{
+
+/// Geryon on the printed model: every worker at min(T, B_alpha / N), on its default route.
+double
+GeryonPrinted(const GridProblem& problem, std::vector<double>* edgeBps)
+{
+    const uint32_t nWorkers = problem.GetNWorkers();
+    const double lambdaBps =
+        std::min(problem.GetMinWorkerRateBps(), problem.GetPsIngressBps() / nWorkers);
+    if (edgeBps != nullptr)
+    {
+        edgeBps->assign(problem.GetNEdges(), 0.0);
+        for (uint32_t i = 0; i < nWorkers; ++i)
+        {
+            for (uint32_t e : problem.GetWorkerPath(i, problem.GetPsTarget()))
+            {
+                (*edgeBps)[e] += lambdaBps;
+            }
+        }
+    }
+    return lambdaBps;
+}
+
+/**
+ * Geryon with links: the maximum concurrent flow to one sink, by LP. Edge flows, conservation
+ * everywhere but the PS, every worker a source of lambda, the PS's ingress at most B_alpha.
+ */
+double
+GeryonConcurrentFlow(const GridProblem& problem, std::vector<double>* edgeBps)
+{
+    const uint32_t nWorkers = problem.GetNWorkers();
+    const InaTopology& topo = problem.GetTopology();
+    const uint32_t ps = problem.GetPs();
+    GridLp lp;
+    const uint32_t lambdaCol = lp.AddColumn(1.0, problem.GetMinWorkerRateBps() / kLpUnit);
+    const uint32_t nEdges = problem.GetNEdges();
+    std::vector<uint32_t> flowCol(nEdges);
+    for (uint32_t e = 0; e < nEdges; ++e)
+    {
+        const bool leavesPs = problem.GetEdgeFrom(e) == ps;
+        flowCol[e] = lp.AddColumn(0.0, leavesPs ? 0.0 : problem.GetEdgeCapacityBps(e) / kLpUnit);
+    }
+    std::vector<int32_t> workerOf(topo.GetNNodes(), -1);
+    for (uint32_t i = 0; i < nWorkers; ++i)
+    {
+        workerOf[problem.GetWorker(i)] = static_cast<int32_t>(i);
+    }
+    std::vector<std::vector<GridLp::Term>> balance(topo.GetNNodes());
+    for (uint32_t e = 0; e < nEdges; ++e)
+    {
+        balance[problem.GetEdgeFrom(e)].push_back({flowCol[e], 1.0});
+        balance[problem.GetEdgeTo(e)].push_back({flowCol[e], -1.0});
+    }
+    for (uint32_t v = 0; v < topo.GetNNodes(); ++v)
+    {
+        if (v == ps)
+        {
+            continue;
+        }
+        if (workerOf[v] >= 0)
+        {
+            balance[v].push_back({lambdaCol, -1.0});
+        }
+        lp.AddRow(balance[v], GridLp::Sense::EQUAL, 0.0);
+    }
+    std::vector<GridLp::Term> into;
+    for (uint32_t e = 0; e < nEdges; ++e)
+    {
+        if (problem.GetEdgeTo(e) == ps)
+        {
+            into.push_back({flowCol[e], 1.0});
+        }
+    }
+    lp.AddRow(into, GridLp::Sense::LESS_EQUAL, problem.GetPsIngressBps() / kLpUnit);
+    const GridLp::Status status = lp.Maximize();
+    if (status != GridLp::Status::OPTIMAL)
+    {
+        throw std::runtime_error(std::string("GridBaselines::Geryon: lp_solve did not solve "
+                                             "the concurrent-flow LP (") +
+                                 GridLp::StatusName(status) + ")");
+    }
+    if (edgeBps != nullptr)
+    {
+        edgeBps->assign(nEdges, 0.0);
+        for (uint32_t e = 0; e < nEdges; ++e)
+        {
+            (*edgeBps)[e] = lp.GetValue(flowCol[e]) * kLpUnit;
+        }
+    }
+    return lp.GetValue(lambdaCol) * kLpUnit;
+}
+
+} // namespace
+
 GridSchemeRates
 GridBaselines::Geryon(const GridProblem& problem, bool withLinks, std::vector<double>* edgeBps)
 {
-    const uint32_t nWorkers = problem.GetNWorkers();
     GridSchemeRates out;
-    if (!withLinks)
-    {
-        out.lambdaBps =
-            std::min(problem.GetMinWorkerRateBps(), problem.GetPsIngressBps() / nWorkers);
-        if (edgeBps != nullptr)
-        {
-            edgeBps->assign(problem.GetNEdges(), 0.0);
-            for (uint32_t i = 0; i < nWorkers; ++i)
-            {
-                for (uint32_t e : problem.GetWorkerPath(i, problem.GetPsTarget()))
-                {
-                    (*edgeBps)[e] += out.lambdaBps;
-                }
-            }
-        }
-    }
-    else
-    {
-        // Maximum concurrent flow to one sink: edge flows, conservation everywhere but the PS,
-        // every worker a source of lambda.
-        const InaTopology& topo = problem.GetTopology();
-        const uint32_t ps = problem.GetPs();
-        GridLp lp;
-        const uint32_t lambdaCol = lp.AddColumn(1.0, problem.GetMinWorkerRateBps() / kLpUnit);
-        const uint32_t nEdges = problem.GetNEdges();
-        std::vector<uint32_t> flowCol(nEdges);
-        for (uint32_t e = 0; e < nEdges; ++e)
-        {
-            const bool leavesPs = problem.GetEdgeFrom(e) == ps;
-            flowCol[e] =
-                lp.AddColumn(0.0, leavesPs ? 0.0 : problem.GetEdgeCapacityBps(e) / kLpUnit);
-        }
-        std::vector<int32_t> workerOf(topo.GetNNodes(), -1);
-        for (uint32_t i = 0; i < nWorkers; ++i)
-        {
-            workerOf[problem.GetWorker(i)] = static_cast<int32_t>(i);
-        }
-        std::vector<std::vector<GridLp::Term>> balance(topo.GetNNodes());
-        for (uint32_t e = 0; e < nEdges; ++e)
-        {
-            balance[problem.GetEdgeFrom(e)].push_back({flowCol[e], 1.0});
-            balance[problem.GetEdgeTo(e)].push_back({flowCol[e], -1.0});
-        }
-        for (uint32_t v = 0; v < topo.GetNNodes(); ++v)
-        {
-            if (v == ps)
-            {
-                continue;
-            }
-            if (workerOf[v] >= 0)
-            {
-                balance[v].push_back({lambdaCol, -1.0});
-            }
-            lp.AddRow(balance[v], GridLp::Sense::EQUAL, 0.0);
-        }
-        std::vector<GridLp::Term> into;
-        for (uint32_t e = 0; e < nEdges; ++e)
-        {
-            if (problem.GetEdgeTo(e) == ps)
-            {
-                into.push_back({flowCol[e], 1.0});
-            }
-        }
-        lp.AddRow(into, GridLp::Sense::LESS_EQUAL, problem.GetPsIngressBps() / kLpUnit);
-        const GridLp::Status status = lp.Maximize();
-        if (status != GridLp::Status::OPTIMAL)
-        {
-            throw std::runtime_error(std::string("GridBaselines::Geryon: lp_solve did not solve "
-                                                 "the concurrent-flow LP (") +
-                                     GridLp::StatusName(status) + ")");
-        }
-        out.lambdaBps = lp.GetValue(lambdaCol) * kLpUnit;
-        if (edgeBps != nullptr)
-        {
-            edgeBps->assign(nEdges, 0.0);
-            for (uint32_t e = 0; e < nEdges; ++e)
-            {
-                (*edgeBps)[e] = lp.GetValue(flowCol[e]) * kLpUnit;
-            }
-        }
-    }
+    out.lambdaBps =
+        withLinks ? GeryonConcurrentFlow(problem, edgeBps) : GeryonPrinted(problem, edgeBps);
     out.meanSendingBps = out.lambdaBps;
     out.switchAggregationBps = 0;
-    out.psAggregationBps = out.lambdaBps * nWorkers;
+    out.psAggregationBps = out.lambdaBps * problem.GetNWorkers();
     return out;
 }
 

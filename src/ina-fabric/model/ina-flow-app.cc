@@ -50,6 +50,38 @@ FormatSeconds(int64_t ps)
     os << ps / 1000000000000LL << '.' << std::setw(12) << std::setfill('0') << ps % 1000000000000LL;
     return os.str();
 }
+
+/// The hosts the traffic runs between: `listed` (each once and on the fabric), or every host of
+/// the fabric if none is listed.
+std::vector<uint32_t>
+CheckedHosts(const std::vector<uint32_t>& listed, uint32_t nHosts)
+{
+    std::vector<uint32_t> hosts = listed;
+    if (hosts.empty())
+    {
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            hosts.push_back(h);
+        }
+    }
+    std::vector<bool> seen(nHosts, false);
+    for (uint32_t h : hosts)
+    {
+        if (h >= nHosts)
+        {
+            throw std::invalid_argument("InaFlowApp: hosts lists host " + std::to_string(h) +
+                                        ", but the fabric has hosts 0.." +
+                                        std::to_string(nHosts - 1));
+        }
+        if (seen[h])
+        {
+            throw std::invalid_argument("InaFlowApp: hosts lists host " + std::to_string(h) +
+                                        " twice");
+        }
+        seen[h] = true;
+    }
+    return hosts;
+}
 } // namespace
 
 TypeId
@@ -283,30 +315,7 @@ InaFlowApp::Install(Ptr<InaFabric> fabric)
         throw std::invalid_argument("InaFlowApp: Install needs a fabric, got null");
     }
     const uint32_t nHosts = fabric->GetNHosts();
-    std::vector<uint32_t> hosts = m_hosts;
-    if (hosts.empty())
-    {
-        for (uint32_t h = 0; h < nHosts; ++h)
-        {
-            hosts.push_back(h);
-        }
-    }
-    std::vector<bool> seen(nHosts, false);
-    for (uint32_t h : hosts)
-    {
-        if (h >= nHosts)
-        {
-            throw std::invalid_argument("InaFlowApp: hosts lists host " + std::to_string(h) +
-                                        ", but the fabric has hosts 0.." +
-                                        std::to_string(nHosts - 1));
-        }
-        if (seen[h])
-        {
-            throw std::invalid_argument("InaFlowApp: hosts lists host " + std::to_string(h) +
-                                        " twice");
-        }
-        seen[h] = true;
-    }
+    const std::vector<uint32_t> hosts = CheckedHosts(m_hosts, nHosts);
     if (m_checkValues && m_flowBytes % 4 != 0)
     {
         throw std::invalid_argument("InaFlowApp: CheckValues carries 32-bit words, so FlowBytes "

@@ -38,25 +38,25 @@ InaRoutingTable::InaRoutingTable(const InaTopology& topology, const std::vector<
     Compute(&linkFailed);
 }
 
-void
-InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
+namespace
 {
-    const uint32_t H = m_nHosts;
-    const uint32_t S = m_nSwitches;
-    constexpr uint32_t UNSEEN = std::numeric_limits<uint32_t>::max();
-    constexpr uint16_t UNREACHABLE = std::numeric_limits<uint16_t>::max(); //!< in m_dist
 
-    m_rack.resize(H);
-    for (uint32_t h = 0; h < H; ++h)
-    {
-        m_rack[h] = m_topology.RackOf(h);
-    }
+constexpr uint32_t UNSEEN = std::numeric_limits<uint32_t>::max();
+constexpr uint16_t UNREACHABLE = std::numeric_limits<uint16_t>::max(); //!< in the distances
+constexpr uint32_t NO_PARENT = std::numeric_limits<uint32_t>::max();   //!< in a multicast tree
 
-    // Switch-only graph: hosts are leaves, so no shortest path between switches crosses one.
-    std::vector<std::vector<std::pair<uint32_t, uint16_t>>> swAdj(S); // (switch, port)
-    for (uint32_t s = 0; s < S; ++s)
+/// Per switch: its (neighbour switch, port) pairs over links that are up.
+using SwitchAdjacency = std::vector<std::vector<std::pair<uint32_t, uint16_t>>>;
+
+/// The switch-only graph: hosts are leaves, so no shortest path between switches crosses one.
+SwitchAdjacency
+SwitchGraph(const InaTopology& topo, const std::vector<bool>* linkFailed)
+{
+    const uint32_t H = topo.GetNHosts();
+    SwitchAdjacency swAdj(topo.GetNSwitches());
+    for (uint32_t s = 0; s < swAdj.size(); ++s)
     {
-        const auto& adj = m_topology.Neighbors(H + s);
+        const auto& adj = topo.Neighbors(H + s);
         for (uint32_t p = 0; p < adj.size(); ++p)
         {
             if (adj[p].first >= H && (linkFailed == nullptr || !(*linkFailed)[adj[p].second]))
@@ -65,36 +65,19 @@ InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
             }
         }
     }
+    return swAdj;
+}
 
-    m_groups.assign(S, std::vector<std::vector<uint16_t>>(1)); // group 0: empty
-    std::vector<std::map<std::vector<uint16_t>, uint16_t>> intern(S);
-    auto groupId = [&](uint32_t s, const std::vector<uint16_t>& ports) -> uint16_t {
-        if (ports.empty())
-        {
-            return 0;
-        }
-        auto it = intern[s].find(ports);
-        if (it != intern[s].end())
-        {
-            return it->second;
-        }
-        if (m_groups[s].size() > std::numeric_limits<uint16_t>::max())
-        {
-            throw std::runtime_error("InaRoutingTable: switch " + m_topology.GetNode(H + s).name +
-                                     " needs more than 65535 distinct next-hop groups");
-        }
-        const auto id = static_cast<uint16_t>(m_groups[s].size());
-        m_groups[s].push_back(ports);
-        intern[s].emplace(ports, id);
-        return id;
-    };
-
-    // Two passes, each writing its matrix row by row (set-up time at k=48 was mostly cache misses
-    // of a column-wise write): a BFS from every switch d gives row d of the distances, which are
-    // symmetric (links are undirected); then switch s's next hops towards d are its neighbours one
-    // hop closer, read from the neighbours' rows in order of d.
-    m_table.assign(static_cast<size_t>(S) * S, 0);
-    m_dist.assign(static_cast<size_t>(S) * S, 0);
+/**
+ * The hop counts between switches (S x S, row d from a BFS from switch d; distances are
+ * symmetric, links being undirected), written row by row; UNREACHABLE where failed links cut
+ * (`mayBeCut`), an error otherwise.
+ */
+void
+ComputeDistances(const SwitchAdjacency& swAdj, bool mayBeCut, std::vector<uint16_t>* out)
+{
+    const auto S = static_cast<uint32_t>(swAdj.size());
+    out->assign(static_cast<size_t>(S) * S, 0);
     std::vector<uint32_t> dist(S);
     std::vector<uint32_t> queue;
     queue.reserve(S);
@@ -116,12 +99,12 @@ InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
                 }
             }
         }
-        if (queue.size() != S && linkFailed == nullptr)
+        if (queue.size() != S && !mayBeCut)
         {
             throw std::runtime_error("InaRoutingTable: the switches of the topology are not "
                                      "connected");
         }
-        uint16_t* row = &m_dist[static_cast<size_t>(d) * S];
+        uint16_t* row = &(*out)[static_cast<size_t>(d) * S];
         for (uint32_t s = 0; s < S; ++s)
         {
             if (dist[s] >= UNREACHABLE && dist[s] != UNSEEN)
@@ -131,11 +114,75 @@ InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
             row[s] = dist[s] == UNSEEN ? UNREACHABLE : static_cast<uint16_t>(dist[s]);
         }
     }
+}
+
+/// Numbers each switch's distinct next-hop port sets (group 0: none), so a table entry is a
+/// 16-bit group id.
+class GroupInterner
+{
+  public:
+    GroupInterner(const InaTopology& topo, std::vector<std::vector<std::vector<uint16_t>>>* groups)
+        : m_topo(topo)
+        , m_groups(*groups)
+        , m_intern(topo.GetNSwitches())
+    {
+        m_groups.assign(topo.GetNSwitches(), std::vector<std::vector<uint16_t>>(1));
+    }
+
+    /// The id of `ports` at switch s, numbered on first use.
+    uint16_t Id(uint32_t s, const std::vector<uint16_t>& ports)
+    {
+        if (ports.empty())
+        {
+            return 0;
+        }
+        auto it = m_intern[s].find(ports);
+        if (it != m_intern[s].end())
+        {
+            return it->second;
+        }
+        if (m_groups[s].size() > std::numeric_limits<uint16_t>::max())
+        {
+            throw std::runtime_error("InaRoutingTable: switch " +
+                                     m_topo.GetNode(m_topo.GetNHosts() + s).name +
+                                     " needs more than 65535 distinct next-hop groups");
+        }
+        const auto id = static_cast<uint16_t>(m_groups[s].size());
+        m_groups[s].push_back(ports);
+        m_intern[s].emplace(ports, id);
+        return id;
+    }
+
+    /// The ports of group `id` at switch s.
+    const std::vector<uint16_t>& Ports(uint32_t s, uint16_t id) const
+    {
+        return m_groups[s][id];
+    }
+
+  private:
+    const InaTopology& m_topo;
+    std::vector<std::vector<std::vector<uint16_t>>>& m_groups;
+    std::vector<std::map<std::vector<uint16_t>, uint16_t>> m_intern;
+};
+
+/**
+ * Switch s's next hops towards d are its neighbours one hop closer to d (`dist`), read from the
+ * neighbours' rows in order of d so the table is written row by row (set-up time at k=48 was
+ * mostly cache misses of a column-wise write).
+ */
+void
+FillNextHops(const SwitchAdjacency& swAdj,
+             const std::vector<uint16_t>& dist,
+             GroupInterner& groups,
+             std::vector<uint16_t>* out)
+{
+    const auto S = static_cast<uint32_t>(swAdj.size());
+    out->assign(static_cast<size_t>(S) * S, 0);
     std::vector<uint16_t> ports;
     for (uint32_t s = 0; s < S; ++s)
     {
-        const uint16_t* own = &m_dist[static_cast<size_t>(s) * S];
-        uint16_t* table = &m_table[static_cast<size_t>(s) * S];
+        const uint16_t* own = &dist[static_cast<size_t>(s) * S];
+        uint16_t* table = &(*out)[static_cast<size_t>(s) * S];
         uint16_t last = 0; // the group of the previous destination: most often this one's too
         for (uint32_t d = 0; d < S; ++d)
         {
@@ -146,24 +193,66 @@ InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
             ports.clear();
             for (const auto& e : swAdj[s])
             {
-                if (static_cast<uint32_t>(m_dist[static_cast<size_t>(e.first) * S + d]) + 1 ==
-                    own[d])
+                if (static_cast<uint32_t>(dist[static_cast<size_t>(e.first) * S + d]) + 1 == own[d])
                 {
                     ports.push_back(e.second);
                 }
             }
-            if (last == 0 || m_groups[s][last] != ports)
+            if (last == 0 || groups.Ports(s, last) != ports)
             {
-                last = groupId(s, ports);
+                last = groups.Id(s, ports);
             }
             table[d] = last;
         }
     }
+}
+
+/// A multicast tree's entries from each node's `parent` (NO_PARENT at the root and off the tree):
+/// per switch with children, the ports to them in ascending order; switches by node number.
+std::vector<InaRoutingTable::MulticastEntry>
+TreeEntries(const InaTopology& topo, const std::vector<uint32_t>& parent)
+{
+    std::map<uint32_t, std::vector<uint16_t>> replicate;
+    for (uint32_t x = 0; x < parent.size(); ++x)
+    {
+        const uint32_t p = parent[x];
+        if (p != NO_PARENT && p >= topo.GetNHosts())
+        {
+            replicate[p].push_back(topo.PortTo(p, x));
+        }
+    }
+    std::vector<InaRoutingTable::MulticastEntry> tree;
+    tree.reserve(replicate.size());
+    for (auto& e : replicate)
+    {
+        std::sort(e.second.begin(), e.second.end());
+        tree.emplace_back(e.first, std::move(e.second));
+    }
+    return tree;
+}
+
+} // namespace
+
+void
+InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
+{
+    const uint32_t H = m_nHosts;
+    const uint32_t S = m_nSwitches;
+    m_rack.resize(H);
+    for (uint32_t h = 0; h < H; ++h)
+    {
+        m_rack[h] = m_topology.RackOf(h);
+    }
+    const SwitchAdjacency swAdj = SwitchGraph(m_topology, linkFailed);
+    GroupInterner groups(m_topology, &m_groups);
+    // Two passes, each writing its matrix row by row: the distances, then the next hops.
+    ComputeDistances(swAdj, linkFailed != nullptr, &m_dist);
+    FillNextHops(swAdj, m_dist, groups, &m_table);
 
     m_hostGroup.resize(H);
     for (uint32_t h = 0; h < H; ++h)
     {
-        m_hostGroup[h] = groupId(m_rack[h] - H, {m_topology.PortTo(m_rack[h], h)});
+        m_hostGroup[h] = groups.Id(m_rack[h] - H, {m_topology.PortTo(m_rack[h], h)});
     }
 
     m_hostRules.resize(S);
@@ -352,7 +441,7 @@ InaRoutingTable::MulticastTree(uint32_t rootNode,
         throw std::invalid_argument("InaRoutingTable::MulticastTree: root " +
                                     std::to_string(rootNode) + " is not a node");
     }
-    constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max();
+    constexpr uint32_t NONE = NO_PARENT;
     std::vector<uint32_t> parent(m_nNodes, NONE);
     std::vector<char> onTree(m_nNodes, 0);
     std::vector<char> isMember(m_nHosts, 0);
@@ -422,23 +511,7 @@ InaRoutingTable::MulticastTree(uint32_t rootNode,
         }
     }
 
-    std::map<uint32_t, std::vector<uint16_t>> replicate;
-    for (uint32_t x = 0; x < m_nNodes; ++x)
-    {
-        const uint32_t p = parent[x];
-        if (p != NONE && p >= m_nHosts)
-        {
-            replicate[p].push_back(m_topology.PortTo(p, x));
-        }
-    }
-    std::vector<MulticastEntry> tree;
-    tree.reserve(replicate.size());
-    for (auto& e : replicate)
-    {
-        std::sort(e.second.begin(), e.second.end());
-        tree.emplace_back(e.first, std::move(e.second));
-    }
-    return tree;
+    return TreeEntries(m_topology, parent);
 }
 
 std::vector<uint16_t>

@@ -132,51 +132,7 @@ InaTransportReceiver::Receive(InaPacket* p, uint32_t port)
     }
     else
     {
-        while (m_arrived.Tail() <= seq)
-        {
-            m_arrived.PushBack(0);
-        }
-        m_arrived.At(seq) = 1;
-        ++m_stats.packetsReceived;
-        m_stats.payloadBytes += h->payloadBytes;
-
-        NS_ABORT_MSG_IF(h->msgIndex < m_msgBase,
-                        "InaTransportReceiver (flow " << m_flowId << "): new packet " << seq
-                                                      << " of message " << h->msgIndex
-                                                      << ", which was already delivered");
-        const uint32_t k = h->msgIndex - m_msgBase;
-        if (k >= m_msgs.size())
-        {
-            m_msgs.resize(k + 1);
-        }
-        RxMessage& m = m_msgs[k];
-        if (!m.known)
-        {
-            m.known = true;
-            m.firstSeq = h->msgFirstSeq;
-            m.nPackets = h->msgPackets;
-            m.bytes = h->msgBytes;
-        }
-        if (p->values != nullptr && h->payloadBytes > 0)
-        {
-            if (m.values.empty())
-            {
-                m.values.assign(m.bytes / 4, 0);
-            }
-            const uint64_t first = h->offset / 4;
-            const uint64_t n = p->values->words.size();
-            NS_ABORT_MSG_IF(n * 4 != h->payloadBytes || first + n > m.values.size(),
-                            "InaTransportReceiver (flow "
-                                << m_flowId << "): packet " << seq << " carries " << n
-                                << " values for " << h->payloadBytes << " bytes at offset "
-                                << h->offset << " of a " << m.bytes << "-byte message");
-            std::memcpy(m.values.data() + first, p->values->words.data(), n * 4);
-        }
-        while (!m_arrived.Empty() && m_arrived.Front() != 0)
-        {
-            m_arrived.PopFront();
-            ++m_rcvNxt;
-        }
+        Accept(p, h);
     }
 
     // Acknowledge before delivering: what a callback sends must not delay this ACK at the NIC.
@@ -186,6 +142,57 @@ InaTransportReceiver::Receive(InaPacket* p, uint32_t port)
     if (!duplicate)
     {
         DeliverCompleted();
+    }
+}
+
+void
+InaTransportReceiver::Accept(const InaPacket* p, const InaTransportHeader* h)
+{
+    const uint64_t seq = p->seq;
+    while (m_arrived.Tail() <= seq)
+    {
+        m_arrived.PushBack(0);
+    }
+    m_arrived.At(seq) = 1;
+    ++m_stats.packetsReceived;
+    m_stats.payloadBytes += h->payloadBytes;
+
+    NS_ABORT_MSG_IF(h->msgIndex < m_msgBase,
+                    "InaTransportReceiver (flow " << m_flowId << "): new packet " << seq
+                                                  << " of message " << h->msgIndex
+                                                  << ", which was already delivered");
+    const uint32_t k = h->msgIndex - m_msgBase;
+    if (k >= m_msgs.size())
+    {
+        m_msgs.resize(k + 1);
+    }
+    RxMessage& m = m_msgs[k];
+    if (!m.known)
+    {
+        m.known = true;
+        m.firstSeq = h->msgFirstSeq;
+        m.nPackets = h->msgPackets;
+        m.bytes = h->msgBytes;
+    }
+    if (p->values != nullptr && h->payloadBytes > 0)
+    {
+        if (m.values.empty())
+        {
+            m.values.assign(m.bytes / 4, 0);
+        }
+        const uint64_t first = h->offset / 4;
+        const uint64_t n = p->values->words.size();
+        NS_ABORT_MSG_IF(n * 4 != h->payloadBytes || first + n > m.values.size(),
+                        "InaTransportReceiver (flow "
+                            << m_flowId << "): packet " << seq << " carries " << n << " values for "
+                            << h->payloadBytes << " bytes at offset " << h->offset << " of a "
+                            << m.bytes << "-byte message");
+        std::memcpy(m.values.data() + first, p->values->words.data(), n * 4);
+    }
+    while (!m_arrived.Empty() && m_arrived.Front() != 0)
+    {
+        m_arrived.PopFront();
+        ++m_rcvNxt;
     }
 }
 

@@ -20,6 +20,8 @@
 namespace ns3
 {
 
+struct InaTransportHeader;
+
 /**
  * \ingroup ina-fabric
  * The receiving half of inasim's reliable transport (see InaTransportSender): one flow's endpoint.
@@ -94,6 +96,9 @@ class InaTransportReceiver : public Object, public InaPacketSink
     };
 
     void DeliverCompleted();
+    /// Takes new data packet `p` (not freed here): marks it arrived, files it (and its values)
+    /// under its message, and moves the in-order point on.
+    void Accept(const InaPacket* p, const InaTransportHeader* h);
     /// Answer data packet `p` (not freed here) with an ACK carrying `flags`.
     void SendAck(const InaPacket* p, uint8_t flags);
 

@@ -33,6 +33,8 @@ constexpr uint8_t LOST = 1;
 constexpr uint8_t ACKED = 2;
 } // namespace
 
+// Longer than 80 lines on purpose: one Attribute per parameter of the transport's window, loss
+// recovery, timers and congestion control, each with its help and default.
 TypeId
 InaTransportSender::GetTypeId()
 {
@@ -581,7 +583,46 @@ InaTransportSender::Receive(InaPacket* p, uint32_t port)
         m_rackTxOrder = echoedTxOrder;
         m_rackRttPs = rtt;
     }
+    const uint64_t acked = TakeAcks(seq, cumAck);
+    UpdateCongestion(acked, ece);
+    if (m_lossRecovery == GO_BACK_N)
+    {
+        if (nak)
+        {
+            ++m_stats.naks;
+            ++m_stats.goBacks;
+            RequeueUnacked();
+        }
+    }
+    else if (DetectLosses(now))
+    {
+        EnterLossRecovery();
+    }
+    if (acked > 0)
+    {
+        IncreaseWindow(acked);
+        m_backoff = 0;
+        m_probeOutstanding = false;
+    }
+    const auto [firstDone, lastDone] = RetireMessages();
+    TrySend();
+    if (acked > 0 || m_timerMode == TimerMode::NONE)
+    {
+        RearmTimer(now);
+    }
+    // Last, with the state consistent: a callback may queue the next message right away.
+    if (!m_ackedCb.IsNull())
+    {
+        for (uint32_t i = firstDone; i != lastDone; ++i)
+        {
+            m_ackedCb(i);
+        }
+    }
+}
 
+uint64_t
+InaTransportSender::TakeAcks(uint64_t seq, uint64_t cumAck)
+{
     uint64_t acked = 0;
     // Go-back-N receivers take packets in order only: their ACKs are cumulative, and a NAK
     // names the packet it dropped, which is not acknowledged.
@@ -595,7 +636,12 @@ InaTransportSender::Receive(InaPacket* p, uint32_t port)
         m_slots.PopFront();
         ++m_sndUna;
     }
+    return acked;
+}
 
+void
+InaTransportSender::UpdateCongestion(uint64_t acked, bool ece)
+{
     // DCTCP: every ACK echoes its own packet's CE, so marked bytes are exact.
     m_windowAckedBytes += acked;
     if (ece)
@@ -623,26 +669,11 @@ InaTransportSender::Receive(InaPacket* p, uint32_t port)
     {
         ReactToEce();
     }
-    if (m_lossRecovery == GO_BACK_N)
-    {
-        if (nak)
-        {
-            ++m_stats.naks;
-            ++m_stats.goBacks;
-            RequeueUnacked();
-        }
-    }
-    else if (DetectLosses(now))
-    {
-        EnterLossRecovery();
-    }
-    if (acked > 0)
-    {
-        IncreaseWindow(acked);
-        m_backoff = 0;
-        m_probeOutstanding = false;
-    }
+}
 
+std::pair<uint32_t, uint32_t>
+InaTransportSender::RetireMessages()
+{
     const uint32_t firstDone = m_msgBase;
     while (!m_msgs.empty() && m_sndUna >= m_msgs.front().firstSeq + m_msgs.front().nPackets)
     {
@@ -650,21 +681,7 @@ InaTransportSender::Receive(InaPacket* p, uint32_t port)
         ++m_msgBase;
         ++m_stats.messagesAcked;
     }
-    const uint32_t lastDone = m_msgBase;
-
-    TrySend();
-    if (acked > 0 || m_timerMode == TimerMode::NONE)
-    {
-        RearmTimer(now);
-    }
-    // Last, with the state consistent: a callback may queue the next message right away.
-    if (!m_ackedCb.IsNull())
-    {
-        for (uint32_t i = firstDone; i != lastDone; ++i)
-        {
-            m_ackedCb(i);
-        }
-    }
+    return {firstDone, m_msgBase};
 }
 
 bool

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -220,6 +221,14 @@ class InaTransportSender : public Object, public InaPacketSink
     void Transmit(uint64_t seq, bool retransmission);
     uint32_t WireOf(const TxMessage& m, uint64_t seq) const;
     uint64_t AckSlot(uint64_t seq);
+    /// Acknowledges what an ACK covers (its own packet `seq` with SACK, everything below
+    /// `cumAck`) and slides the window; returns the wire bytes newly acknowledged.
+    uint64_t TakeAcks(uint64_t seq, uint64_t cumAck);
+    /// DCTCP's marked fraction over `acked` bytes (`ece`: the ACK echoed CE), the end of fast
+    /// recovery and of CWR, and the window's reaction to the ECN echo.
+    void UpdateCongestion(uint64_t acked, bool ece);
+    /// Drops the messages the window has passed; returns the ids [first, last) now acknowledged.
+    std::pair<uint32_t, uint32_t> RetireMessages();
     void UpdateRtt(int64_t rttPs);
     bool DetectLosses(int64_t nowPs);
     void EnterLossRecovery();

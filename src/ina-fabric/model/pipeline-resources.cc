@@ -297,81 +297,16 @@ class FitCheck
 
         if (st.sramBytes > m_limits.sramPerStageBytes)
         {
-            std::string e = stage + " needs " + PipelineResources::FormatBytes(st.sramBytes) +
-                            " of SRAM but a stage has " +
-                            PipelineResources::FormatBytes(m_limits.sramPerStageBytes) +
-                            " (SramPerStage): ";
-            for (size_t i = 0; i < m_holders[s].size(); ++i)
-            {
-                const Holder& h = m_holders[s][i];
-                e += i == 0 ? "" : ", ";
-                uint64_t raw;
-                uint64_t rounded;
-                if (h.isTable)
-                {
-                    const TableDecl& t = m_demands[h.program].tables[h.index];
-                    raw = (static_cast<uint64_t>(t.entries) * (t.keyBits + t.valueBits) + 7) / 8;
-                    rounded = PipelineResources::TableSramBytes(t, m_limits);
-                    e += "table " + Quote(t.name) + " of " + Quote(m_demands[h.program].program) +
-                         " uses " + std::to_string(t.entries) + " x (" + std::to_string(t.keyBits) +
-                         " + " + std::to_string(t.valueBits) + ") bit = " + std::to_string(raw) +
-                         " B";
-                }
-                else
-                {
-                    const RegisterArrayDecl& a = m_demands[h.program].registerArrays[h.index];
-                    raw = SatMul((static_cast<uint64_t>(a.entries) * a.widthBits + 7) / 8,
-                                 h.laneCount);
-                    rounded = SatMul(PipelineResources::LaneSramBytes(a, m_limits), h.laneCount);
-                    e += ArrayLanes(h) + " uses " + std::to_string(h.laneCount) + " x " +
-                         std::to_string(a.entries) + " x " + std::to_string(a.widthBits) +
-                         " bit = " + std::to_string(raw) + " B";
-                }
-                if (rounded != raw)
-                {
-                    e += " (" + std::to_string(rounded) + " B in SRAM blocks)";
-                }
-            }
-            m_errors.push_back(e);
+            m_errors.push_back(SramError(s, stage));
         }
         if (m_alus[s] > m_limits.statefulAlusPerStage)
         {
-            std::string e =
-                stage + " needs " + std::to_string(m_alus[s]) + " stateful ALUs but a stage has " +
-                std::to_string(m_limits.statefulAlusPerStage) + " (StatefulAlusPerStage): ";
-            bool first = true;
-            for (const Holder& h : m_holders[s])
-            {
-                if (h.isTable)
-                {
-                    return;
-                }
-                e += first ? "" : ", ";
-                first = false;
-                e += ArrayLanes(h) + " uses " + std::to_string(h.laneCount);
-            }
-            m_errors.push_back(e);
+            m_errors.push_back(AluError(s, stage));
         }
         if (m_tables[s] > m_limits.tablesPerStage)
         {
-            std::string e = stage + " needs " + std::to_string(m_tables[s]) +
-                            " tables but a stage has " + std::to_string(m_limits.tablesPerStage) +
-                            " (TablesPerStage): ";
-            bool first = true;
-            for (const Holder& h : m_holders[s])
-            {
-                if (!h.isTable)
-                {
-                    return;
-                }
-                e += first ? "" : ", ";
-                first = false;
-                e += "table " + Quote(m_demands[h.program].tables[h.index].name) + " of " +
-                     Quote(m_demands[h.program].program);
-            }
-            m_errors.push_back(e);
+            m_errors.push_back(TableError(s, stage));
         }
-
         if (!m_holders[s].empty())
         {
             ++m_result.usage.stagesUsed;
@@ -379,6 +314,87 @@ class FitCheck
         m_result.usage.sramBytes = SatAdd(m_result.usage.sramBytes, st.sramBytes);
         m_result.usage.statefulAlus += st.statefulAlus;
         m_result.usage.tables += st.tables;
+    }
+
+    /// Stage `s` (named `stage`) has too little SRAM: who uses how much, raw and in blocks.
+    std::string SramError(uint32_t s, const std::string& stage) const
+    {
+        const StageUsage& st = m_result.usage.stages[s];
+        std::string e = stage + " needs " + PipelineResources::FormatBytes(st.sramBytes) +
+                        " of SRAM but a stage has " +
+                        PipelineResources::FormatBytes(m_limits.sramPerStageBytes) +
+                        " (SramPerStage): ";
+        for (size_t i = 0; i < m_holders[s].size(); ++i)
+        {
+            const Holder& h = m_holders[s][i];
+            e += i == 0 ? "" : ", ";
+            uint64_t raw;
+            uint64_t rounded;
+            if (h.isTable)
+            {
+                const TableDecl& t = m_demands[h.program].tables[h.index];
+                raw = (static_cast<uint64_t>(t.entries) * (t.keyBits + t.valueBits) + 7) / 8;
+                rounded = PipelineResources::TableSramBytes(t, m_limits);
+                e += "table " + Quote(t.name) + " of " + Quote(m_demands[h.program].program) +
+                     " uses " + std::to_string(t.entries) + " x (" + std::to_string(t.keyBits) +
+                     " + " + std::to_string(t.valueBits) + ") bit = " + std::to_string(raw) + " B";
+            }
+            else
+            {
+                const RegisterArrayDecl& a = m_demands[h.program].registerArrays[h.index];
+                raw = SatMul((static_cast<uint64_t>(a.entries) * a.widthBits + 7) / 8, h.laneCount);
+                rounded = SatMul(PipelineResources::LaneSramBytes(a, m_limits), h.laneCount);
+                e += ArrayLanes(h) + " uses " + std::to_string(h.laneCount) + " x " +
+                     std::to_string(a.entries) + " x " + std::to_string(a.widthBits) +
+                     " bit = " + std::to_string(raw) + " B";
+            }
+            if (rounded != raw)
+            {
+                e += " (" + std::to_string(rounded) + " B in SRAM blocks)";
+            }
+        }
+        return e;
+    }
+
+    /// Stage `s` (named `stage`) has too few stateful ALUs: which register lanes take them.
+    std::string AluError(uint32_t s, const std::string& stage) const
+    {
+        std::string e = stage + " needs " + std::to_string(m_alus[s]) +
+                        " stateful ALUs but a stage has " +
+                        std::to_string(m_limits.statefulAlusPerStage) + " (StatefulAlusPerStage): ";
+        bool first = true;
+        for (const Holder& h : m_holders[s])
+        {
+            if (h.isTable)
+            {
+                continue; // tables take no stateful ALU
+            }
+            e += first ? "" : ", ";
+            first = false;
+            e += ArrayLanes(h) + " uses " + std::to_string(h.laneCount);
+        }
+        return e;
+    }
+
+    /// Stage `s` (named `stage`) has too few tables: which tables are there.
+    std::string TableError(uint32_t s, const std::string& stage) const
+    {
+        std::string e = stage + " needs " + std::to_string(m_tables[s]) +
+                        " tables but a stage has " + std::to_string(m_limits.tablesPerStage) +
+                        " (TablesPerStage): ";
+        bool first = true;
+        for (const Holder& h : m_holders[s])
+        {
+            if (!h.isTable)
+            {
+                continue;
+            }
+            e += first ? "" : ", ";
+            first = false;
+            e += "table " + Quote(m_demands[h.program].tables[h.index].name) + " of " +
+                 Quote(m_demands[h.program].program);
+        }
+        return e;
     }
 
     /// The error: which program does not fit beside which, then every reason.
@@ -419,6 +435,47 @@ class FitCheck
     const std::string m_lastStage; //!< "N stages (0..N-1)", for placement errors
     const size_t m_candidate;      //!< the program being added (the last demand)
 };
+
+/// One program's part of the usage report: its totals, register arrays, tables and counters.
+nlohmann::json
+ProgramJson(const ProgramUsage& p)
+{
+    using nlohmann::json;
+    json arrays = json::array();
+    for (const RegisterArrayUsage& a : p.registerArrays)
+    {
+        arrays.push_back({{"name", a.name},
+                          {"entries", a.entries},
+                          {"width_bits", a.widthBits},
+                          {"lanes", a.lanes},
+                          {"first_stage", a.firstStage},
+                          {"last_stage", a.lastStage},
+                          {"sram_bytes", a.sramBytes},
+                          {"payload", a.payload}});
+    }
+    json tablesJson = json::array();
+    for (const TableUsage& t : p.tables)
+    {
+        tablesJson.push_back({{"name", t.name},
+                              {"entries", t.entries},
+                              {"key_bits", t.keyBits},
+                              {"value_bits", t.valueBits},
+                              {"stage", t.stage},
+                              {"sram_bytes", t.sramBytes}});
+    }
+    json counters = json::object();
+    for (size_t i = 0; i < p.counterNames.size() && i < p.counterValues.size(); ++i)
+    {
+        counters[p.counterNames[i]] = p.counterValues[i];
+    }
+    return {{"name", p.name},
+            {"protocol", p.protocol},
+            {"sram_bytes", p.sramBytes},
+            {"stateful_alus", p.statefulAlus},
+            {"register_arrays", arrays},
+            {"tables", tablesJson},
+            {"counters", counters}};
+}
 
 } // namespace
 
@@ -531,40 +588,7 @@ PipelineUsage::ToJson() const
     json programsJson = json::array();
     for (const ProgramUsage& p : programs)
     {
-        json arrays = json::array();
-        for (const RegisterArrayUsage& a : p.registerArrays)
-        {
-            arrays.push_back({{"name", a.name},
-                              {"entries", a.entries},
-                              {"width_bits", a.widthBits},
-                              {"lanes", a.lanes},
-                              {"first_stage", a.firstStage},
-                              {"last_stage", a.lastStage},
-                              {"sram_bytes", a.sramBytes},
-                              {"payload", a.payload}});
-        }
-        json tablesJson = json::array();
-        for (const TableUsage& t : p.tables)
-        {
-            tablesJson.push_back({{"name", t.name},
-                                  {"entries", t.entries},
-                                  {"key_bits", t.keyBits},
-                                  {"value_bits", t.valueBits},
-                                  {"stage", t.stage},
-                                  {"sram_bytes", t.sramBytes}});
-        }
-        json counters = json::object();
-        for (size_t i = 0; i < p.counterNames.size() && i < p.counterValues.size(); ++i)
-        {
-            counters[p.counterNames[i]] = p.counterValues[i];
-        }
-        programsJson.push_back({{"name", p.name},
-                                {"protocol", p.protocol},
-                                {"sram_bytes", p.sramBytes},
-                                {"stateful_alus", p.statefulAlus},
-                                {"register_arrays", arrays},
-                                {"tables", tablesJson},
-                                {"counters", counters}});
+        programsJson.push_back(ProgramJson(p));
     }
     j["programs"] = programsJson;
     j["counters"] = {{"packets", packets},

@@ -20,6 +20,8 @@ NS_LOG_COMPONENT_DEFINE("Pipeline");
 
 NS_OBJECT_ENSURE_REGISTERED(Pipeline);
 
+// Longer than 80 lines on purpose: one Attribute per parameter of the switch's resource limits,
+// latencies and recirculation, each with its help and default.
 TypeId
 Pipeline::GetTypeId()
 {

@@ -51,6 +51,35 @@ FreeIfHeld(PipelinePass& pass, RegisterArray& id, uint32_t index, uint32_t key)
         return old;
     });
 }
+
+/**
+ * The value stages of one pass at aggregator `index`: the first contribution overwrites the
+ * cells, a later new one adds into them (and reads the sum out when it completes), a repeat of a
+ * complete aggregate reads the sum out.
+ */
+void
+PassValues(PipelinePass& pass,
+           RegisterArray& value,
+           uint32_t index,
+           int32_t* v,
+           bool fresh,
+           bool first,
+           bool complete)
+{
+    if (fresh && first)
+    {
+        ValueLanes::Overwrite(pass, value, index, FcfsAggregatorPool::VALUE_LANES, v);
+    }
+    else if (fresh)
+    {
+        ValueLanes::Accumulate(pass, value, index, FcfsAggregatorPool::VALUE_LANES, v, complete);
+    }
+    else
+    {
+        ValueLanes::ReadOut(pass, value, index, FcfsAggregatorPool::VALUE_LANES, v);
+    }
+}
+
 } // namespace
 
 void
@@ -139,19 +168,13 @@ FcfsAggregatorPool::Aggregate(InaPacket* p, PipelinePass& pass, PoolHeader* h, b
     // Stages 3..: the values. Virtual payloads skip the arithmetic, not the decisions.
     if (p->values != nullptr && (fresh != 0 || complete))
     {
-        int32_t* v = p->values->AsInt32();
-        if (fresh != 0 && before == 0)
-        {
-            ValueLanes::Overwrite(pass, *m_regs.value, index, VALUE_LANES, v);
-        }
-        else if (fresh != 0)
-        {
-            ValueLanes::Accumulate(pass, *m_regs.value, index, VALUE_LANES, v, complete);
-        }
-        else
-        {
-            ValueLanes::ReadOut(pass, *m_regs.value, index, VALUE_LANES, v);
-        }
+        PassValues(pass,
+                   *m_regs.value,
+                   index,
+                   p->values->AsInt32(),
+                   fresh != 0,
+                   before == 0,
+                   complete);
     }
 
     if (!complete)

@@ -392,29 +392,12 @@ PoolAgent::Receive(InaPacket* p, uint32_t port)
     m_lastResultPs = now;
     if (!m_gotFirst)
     {
-        m_gotFirst = true;
-        // The pending timer still runs on FirstRto: bring it forward.
-        if (m_timer.IsRunning() && m_timerDuePs > now + RtoPs())
-        {
-            m_timer.Cancel();
-            ScheduleTimer(now + RtoPs());
-        }
+        NoteFirstResult(now);
     }
     Tensor& t = TensorOf(s);
     // A fragment's values (the last of a tensor is padded; the job's progress allows for that).
     NoteResultBytes(4ULL * PoolHeader::VALUES);
-    if (t.values != nullptr && p->values != nullptr)
-    {
-        const uint64_t begin = (s - t.firstSeq) * PoolHeader::VALUES;
-        if (begin < t.elements)
-        {
-            Int32Quantizer::Dequantize(
-                p->values->AsInt32(),
-                static_cast<uint32_t>(std::min<uint64_t>(PoolHeader::VALUES, t.elements - begin)),
-                m_factor,
-                t.values->data() + begin);
-        }
-    }
+    TakeValues(p, s, t);
     if ((h->flags & PoolHeader::FLAG_COLLISION) != 0)
     {
         ++m_counters.collidedResults;
@@ -426,44 +409,10 @@ PoolAgent::Receive(InaPacket* p, uint32_t port)
     ++m_counters.fragments;
     const bool tensorDone = ++t.done == t.fragments;
     const uint64_t doneId = t.id;
-    if (s == m_lastAck + 1)
-    {
-        while (m_lastAck + 1 < m_nextSeq && m_done[(m_lastAck + 1) & m_ringMask] != 0)
-        {
-            m_done[(m_lastAck + 1) & m_ringMask] = 0;
-            ++m_lastAck;
-            m_outOfOrder -= m_lastAck != s ? 1 : 0;
-        }
-        // Results already in above a new gap count as its first out-of-order result.
-        if (m_outOfOrder > 0 && FastRetransmitEnabled() && m_lastAck + 1 > m_highestResent)
-        {
-            uint64_t above = m_lastAck + 2;
-            while (above < m_nextSeq && m_done[above & m_ringMask] == 0)
-            {
-                ++above;
-            }
-            FastRetransmit(above);
-        }
-    }
-    else
-    {
-        ++m_outOfOrder;
-        FastRetransmit(s);
-    }
+    AdvanceAck(s);
     if (s == m_marker)
     {
-        if (ecn)
-        {
-            m_cwnd = std::max(m_cwnd / 2, m_minBytes);
-            ++m_counters.ecnDecreases;
-        }
-        else
-        {
-            m_cwnd = std::min(m_cwnd + m_increase, m_maxBytes);
-            ++m_counters.increases;
-        }
-        UpdateWindow();
-        m_marker = s + m_window;
+        AdjustWindow(s, ecn);
     }
     if (tensorDone)
     {
@@ -479,6 +428,80 @@ PoolAgent::Receive(InaPacket* p, uint32_t port)
         // Last: the worker may hand the next tensor from inside the callback.
         NotifyDone(doneId);
     }
+}
+
+void
+PoolAgent::NoteFirstResult(int64_t nowPs)
+{
+    m_gotFirst = true;
+    // The pending timer still runs on FirstRto: bring it forward.
+    if (m_timer.IsRunning() && m_timerDuePs > nowPs + RtoPs())
+    {
+        m_timer.Cancel();
+        ScheduleTimer(nowPs + RtoPs());
+    }
+}
+
+void
+PoolAgent::TakeValues(const InaPacket* p, uint64_t seq, const Tensor& t) const
+{
+    if (t.values == nullptr || p->values == nullptr)
+    {
+        return;
+    }
+    const uint64_t begin = (seq - t.firstSeq) * PoolHeader::VALUES;
+    if (begin < t.elements)
+    {
+        Int32Quantizer::Dequantize(
+            p->values->AsInt32(),
+            static_cast<uint32_t>(std::min<uint64_t>(PoolHeader::VALUES, t.elements - begin)),
+            m_factor,
+            t.values->data() + begin);
+    }
+}
+
+void
+PoolAgent::AdvanceAck(uint64_t seq)
+{
+    if (seq != m_lastAck + 1)
+    {
+        ++m_outOfOrder;
+        FastRetransmit(seq);
+        return;
+    }
+    while (m_lastAck + 1 < m_nextSeq && m_done[(m_lastAck + 1) & m_ringMask] != 0)
+    {
+        m_done[(m_lastAck + 1) & m_ringMask] = 0;
+        ++m_lastAck;
+        m_outOfOrder -= m_lastAck != seq ? 1 : 0;
+    }
+    // Results already in above a new gap count as its first out-of-order result.
+    if (m_outOfOrder > 0 && FastRetransmitEnabled() && m_lastAck + 1 > m_highestResent)
+    {
+        uint64_t above = m_lastAck + 2;
+        while (above < m_nextSeq && m_done[above & m_ringMask] == 0)
+        {
+            ++above;
+        }
+        FastRetransmit(above);
+    }
+}
+
+void
+PoolAgent::AdjustWindow(uint64_t seq, bool ecn)
+{
+    if (ecn)
+    {
+        m_cwnd = std::max(m_cwnd / 2, m_minBytes);
+        ++m_counters.ecnDecreases;
+    }
+    else
+    {
+        m_cwnd = std::min(m_cwnd + m_increase, m_maxBytes);
+        ++m_counters.increases;
+    }
+    UpdateWindow();
+    m_marker = seq + m_window;
 }
 
 void

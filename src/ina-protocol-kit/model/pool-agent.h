@@ -187,6 +187,16 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
     void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) override;
     void FinishEmptyTensor(uint64_t tensorId); //!< returns a tensor of no elements
 
+    /// The burst's first parameter arrived at `nowPs`: the timer runs on Rto from now on.
+    void NoteFirstResult(int64_t nowPs);
+    /// Writes the sums parameter packet `p` of fragment `seq` carries into tensor `t`'s values
+    /// (check values only).
+    void TakeValues(const InaPacket* p, uint64_t seq, const Tensor& t) const;
+    /// Fragment `seq` is done: moves lastAck over what is done in order, and resends a gap below
+    /// a parameter that arrived out of order (FastRetransmit).
+    void AdvanceAck(uint64_t seq);
+    /// At the window's marker fragment `seq`: halve the window on ECN, else grow it additively.
+    void AdjustWindow(uint64_t seq, bool ecn);
     /// Send new fragments while the window allows.
     void SendNew();
     /// Resend the not-done fragments of [from, to]; returns how many.

@@ -246,23 +246,11 @@ PoolParameterServer::Receive(InaPacket* p, uint32_t port)
     }
     const uint64_t seq = p->seq;
     const auto slot = static_cast<uint32_t>(seq & m_ringMask);
-    uint64_t* mask = m_mask.data() + static_cast<size_t>(slot) * m_words;
-    if (m_seq[slot] != seq)
+    if (!ClaimSlot(slot, seq))
     {
-        if (m_seq[slot] > seq)
-        {
-            ++m_counts.stale;
-            pool.Free(p);
-            return;
-        }
-        if (m_seq[slot] != 0 && m_count[slot] < m_workers)
-        {
-            ++m_counts.evictedIncomplete;
-        }
-        m_seq[slot] = seq;
-        m_count[slot] = 0;
-        m_flags[slot] = 0;
-        std::fill(mask, mask + m_words, 0);
+        ++m_counts.stale;
+        pool.Free(p);
+        return;
     }
     ++m_counts.packets;
     if ((h->flags & PoolHeader::FLAG_RESEND) != 0)
@@ -285,71 +273,14 @@ PoolParameterServer::Receive(InaPacket* p, uint32_t port)
             std::memcpy(SlotValues(slot), p->values->AsInt32(), PoolHeader::VALUES * 4);
             m_flags[slot] |= FILLED;
         }
-        std::copy(m_scratch.begin(), m_scratch.end(), mask);
+        std::copy(m_scratch.begin(),
+                  m_scratch.end(),
+                  m_mask.begin() + static_cast<size_t>(slot) * m_words);
         m_count[slot] = m_workers;
     }
     else
     {
-        ++m_counts.partials;
-        uint32_t lowest = 0;
-        while (m_scratch[lowest >> 6] == 0)
-        {
-            lowest += 64;
-        }
-        lowest += static_cast<uint32_t>(__builtin_ctzll(m_scratch[lowest >> 6]));
-        PoolAgent* agent = m_agents[m_config.rankOfWorker[lowest]];
-        if (agent != nullptr)
-        {
-            agent->NotePsFallback();
-        }
-        bool overlap = false;
-        bool superset = true;
-        for (uint32_t w = 0; w < m_words; ++w)
-        {
-            overlap = overlap || (mask[w] & m_scratch[w]) != 0;
-            superset = superset && (mask[w] & ~m_scratch[w]) == 0;
-        }
-        if (overlap && superset && m_config.supersetReplaces)
-        {
-            // Everything recorded is inside this packet's sum: take it instead.
-            ++m_counts.supersetReplaced;
-            if (hasValues)
-            {
-                std::memcpy(SlotValues(slot), p->values->AsInt32(), PoolHeader::VALUES * 4);
-                m_flags[slot] |= FILLED;
-            }
-            std::copy(m_scratch.begin(), m_scratch.end(), mask);
-            m_count[slot] = k;
-        }
-        else if (overlap)
-        {
-            ++m_counts.overlapDiscarded;
-        }
-        else
-        {
-            if (hasValues)
-            {
-                int32_t* sum = SlotValues(slot);
-                const int32_t* v = p->values->AsInt32();
-                if ((m_flags[slot] & FILLED) == 0)
-                {
-                    std::memcpy(sum, v, PoolHeader::VALUES * 4);
-                    m_flags[slot] |= FILLED;
-                }
-                else
-                {
-                    for (uint32_t i = 0; i < PoolHeader::VALUES; ++i)
-                    {
-                        sum[i] = Int32Quantizer::SaturatingAdd(sum[i], v[i]);
-                    }
-                }
-            }
-            for (uint32_t w = 0; w < m_words; ++w)
-            {
-                mask[w] |= m_scratch[w];
-            }
-            m_count[slot] += k;
-        }
+        TakePartial(p, slot, k, hasValues);
     }
     if (m_count[slot] < m_workers)
     {
@@ -361,6 +292,95 @@ PoolParameterServer::Receive(InaPacket* p, uint32_t port)
         ++m_counts.fragments;
     }
     SendResult(p, slot);
+}
+
+bool
+PoolParameterServer::ClaimSlot(uint32_t slot, uint64_t seq)
+{
+    if (m_seq[slot] == seq)
+    {
+        return true;
+    }
+    if (m_seq[slot] > seq)
+    {
+        return false;
+    }
+    if (m_seq[slot] != 0 && m_count[slot] < m_workers)
+    {
+        ++m_counts.evictedIncomplete;
+    }
+    m_seq[slot] = seq;
+    m_count[slot] = 0;
+    m_flags[slot] = 0;
+    uint64_t* mask = m_mask.data() + static_cast<size_t>(slot) * m_words;
+    std::fill(mask, mask + m_words, 0);
+    return true;
+}
+
+void
+PoolParameterServer::TakePartial(const InaPacket* p, uint32_t slot, uint32_t k, bool hasValues)
+{
+    uint64_t* mask = m_mask.data() + static_cast<size_t>(slot) * m_words;
+    ++m_counts.partials;
+    uint32_t lowest = 0;
+    while (m_scratch[lowest >> 6] == 0)
+    {
+        lowest += 64;
+    }
+    lowest += static_cast<uint32_t>(__builtin_ctzll(m_scratch[lowest >> 6]));
+    PoolAgent* agent = m_agents[m_config.rankOfWorker[lowest]];
+    if (agent != nullptr)
+    {
+        agent->NotePsFallback();
+    }
+    bool overlap = false;
+    bool superset = true;
+    for (uint32_t w = 0; w < m_words; ++w)
+    {
+        overlap = overlap || (mask[w] & m_scratch[w]) != 0;
+        superset = superset && (mask[w] & ~m_scratch[w]) == 0;
+    }
+    if (overlap && superset && m_config.supersetReplaces)
+    {
+        // Everything recorded is inside this packet's sum: take it instead.
+        ++m_counts.supersetReplaced;
+        if (hasValues)
+        {
+            std::memcpy(SlotValues(slot), p->values->AsInt32(), PoolHeader::VALUES * 4);
+            m_flags[slot] |= FILLED;
+        }
+        std::copy(m_scratch.begin(), m_scratch.end(), mask);
+        m_count[slot] = k;
+    }
+    else if (overlap)
+    {
+        ++m_counts.overlapDiscarded;
+    }
+    else
+    {
+        if (hasValues)
+        {
+            int32_t* sum = SlotValues(slot);
+            const int32_t* v = p->values->AsInt32();
+            if ((m_flags[slot] & FILLED) == 0)
+            {
+                std::memcpy(sum, v, PoolHeader::VALUES * 4);
+                m_flags[slot] |= FILLED;
+            }
+            else
+            {
+                for (uint32_t i = 0; i < PoolHeader::VALUES; ++i)
+                {
+                    sum[i] = Int32Quantizer::SaturatingAdd(sum[i], v[i]);
+                }
+            }
+        }
+        for (uint32_t w = 0; w < m_words; ++w)
+        {
+            mask[w] |= m_scratch[w];
+        }
+        m_count[slot] += k;
+    }
 }
 
 void

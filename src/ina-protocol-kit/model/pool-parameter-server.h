@@ -157,6 +157,19 @@ class PoolParameterServer : public Object, public InaPacketSink
      */
     uint32_t Decode(const PoolHeader* h);
 
+    /**
+     * Makes `slot` fragment `seq`'s: a newer fragment takes the slot over from an older one.
+     * eturn false when the slot holds a newer fragment (`seq` is stale)
+     */
+    bool ClaimSlot(uint32_t slot, uint64_t seq);
+
+    /**
+     * Records a partial sum of `k` workers (in m_scratch) for `slot`: added when it shares no
+     * worker with what is recorded, taken instead when it holds all of that (SupersetReplaces),
+     * discarded otherwise. Counts the fallback at the agent of its lowest worker.
+     */
+    void TakePartial(const InaPacket* p, uint32_t slot, uint32_t k, bool hasValues);
+
     /// \return the slot's values (checkValues)
     int32_t* SlotValues(uint32_t slot)
     {

@@ -27,6 +27,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PoolProtocol");
 NS_OBJECT_ENSURE_REGISTERED(PoolProtocol);
 
+// Longer than 80 lines on purpose: one Attribute per parameter of the pool protocols' windows,
+// timers, pools and trees, each with its help and default.
 TypeId
 PoolProtocol::GetTypeId()
 {
@@ -272,10 +274,6 @@ PoolProtocol::BuildTrees()
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
     const uint32_t n = ctx.workerHosts.size();
-    auto allowed = [&](uint32_t node) {
-        return std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), topo.GetTier(node)) !=
-               ctx.inaTiers.end();
-    };
     std::map<uint32_t, std::vector<uint32_t>> byRack;
     for (uint32_t r = 0; r < n; ++r)
     {
@@ -289,93 +287,123 @@ PoolProtocol::BuildTrees()
         t.psIndex = static_cast<uint8_t>(p);
         t.psHost = ctx.psHosts[p];
         t.psRack = topo.RackOf(t.psHost);
-        if (byRack.size() == 1 && byRack.begin()->first == t.psRack)
+        t.groups = GroupWorkers(t, byRack);
+        CheckTree(t);
+        RouteWorkers(t);
+        m_trees.push_back(t);
+    }
+}
+
+bool
+PoolProtocol::AllowedAt(uint32_t node) const
+{
+    const JobContext& ctx = GetContext();
+    return std::find(ctx.inaTiers.begin(),
+                     ctx.inaTiers.end(),
+                     ctx.fabric->GetTopology().GetTier(node)) != ctx.inaTiers.end();
+}
+
+std::vector<PoolProtocol::Group>
+PoolProtocol::GroupWorkers(const Tree& t,
+                           const std::map<uint32_t, std::vector<uint32_t>>& byRack) const
+{
+    const uint32_t n = GetContext().workerHosts.size();
+    std::vector<Group> groups;
+    if (byRack.size() == 1 && byRack.begin()->first == t.psRack)
+    {
+        Group g;
+        g.rack = t.psRack;
+        g.aggregates = n > 1 && AllowedAt(t.psRack);
+        g.ranks = byRack.begin()->second;
+        if (g.aggregates || n == 1)
         {
-            Group g;
-            g.rack = t.psRack;
-            g.aggregates = n > 1 && allowed(t.psRack);
-            g.ranks = byRack.begin()->second;
-            if (g.aggregates || n == 1)
-            {
-                t.groups.push_back(g);
-            }
-            else
-            {
-                for (uint32_t r : g.ranks)
-                {
-                    t.groups.push_back(Group{g.rack, false, 0, {r}});
-                }
-            }
+            groups.push_back(g);
         }
         else
         {
-            for (const auto& [rack, ranks] : byRack)
+            for (uint32_t r : g.ranks)
             {
-                if ((rack != t.psRack || !m_level2) && ranks.size() > 1 && allowed(rack))
-                {
-                    t.groups.push_back(Group{rack, true, 0, ranks});
-                }
-                else
-                {
-                    for (uint32_t r : ranks)
-                    {
-                        t.groups.push_back(Group{rack, false, 0, {r}});
-                    }
-                }
+                groups.push_back(Group{g.rack, false, 0, {r}});
             }
         }
-        if (t.groups.size() > PoolHeader::MAX_FAN_IN)
+        return groups;
+    }
+    for (const auto& [rack, ranks] : byRack)
+    {
+        if ((rack != t.psRack || !m_level2) && ranks.size() > 1 && AllowedAt(rack))
         {
-            Fail("towards parameter server " + std::to_string(p) + " (host " +
-                 std::to_string(t.psHost) + ") its workers form " +
-                 std::to_string(t.groups.size()) +
-                 " level-1 groups (one per rack of two or more workers, one per other worker); "
-                 "ATP's 5-bit fanInDegree1 allows " +
-                 std::to_string(PoolHeader::MAX_FAN_IN) + "; pack the workers into fewer racks");
+            groups.push_back(Group{rack, true, 0, ranks});
         }
-        uint32_t first = 0;
-        for (Group& g : t.groups)
+        else
         {
-            if (g.ranks.size() > PoolHeader::MAX_FAN_IN)
+            for (uint32_t r : ranks)
             {
-                Fail(std::to_string(g.ranks.size()) + " of its workers are under switch " +
-                     topo.GetNode(g.rack).name + "; ATP's 5-bit fanInDegree0 and bitmap allow " +
-                     std::to_string(PoolHeader::MAX_FAN_IN) + " per switch");
-            }
-            g.firstWorker = first;
-            first += g.ranks.size();
-        }
-        t.level2 = m_level2 && t.groups.size() > 1 && allowed(t.psRack);
-        const bool anyLevel1 = std::any_of(t.groups.begin(), t.groups.end(), [](const Group& g) {
-            return g.aggregates;
-        });
-        if (n > 1 && !t.level2 && !anyLevel1)
-        {
-            std::string asked;
-            for (const std::string& s : ctx.inaTiers)
-            {
-                asked += (asked.empty() ? "" : ", ") + s;
-            }
-            Fail("no switch would aggregate its gradients: ATP aggregates at rack switches (the "
-                 "workers' and the parameter server's, tier '" +
-                 topo.GetTier(t.psRack) + "') but switch.ina_tiers allows [" + asked +
-                 "]; add the rack tier");
-        }
-        for (uint32_t g = 0; g < t.groups.size(); ++g)
-        {
-            const Group& grp = t.groups[g];
-            for (uint32_t i = 0; i < grp.ranks.size(); ++i)
-            {
-                WorkerRoute& w = m_routes[p][grp.ranks[i]];
-                w.ps = t.psHost;
-                w.bitmap0 = 1u << i;
-                w.bitmap1 = 1u << g;
-                w.fanIn0 = static_cast<uint8_t>(grp.ranks.size());
-                w.fanIn1 = static_cast<uint8_t>(t.groups.size());
-                w.edge = !grp.aggregates;
+                groups.push_back(Group{rack, false, 0, {r}});
             }
         }
-        m_trees.push_back(t);
+    }
+    return groups;
+}
+
+void
+PoolProtocol::CheckTree(Tree& t) const
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
+    if (t.groups.size() > PoolHeader::MAX_FAN_IN)
+    {
+        Fail("towards parameter server " + std::to_string(t.psIndex) + " (host " +
+             std::to_string(t.psHost) + ") its workers form " + std::to_string(t.groups.size()) +
+             " level-1 groups (one per rack of two or more workers, one per other worker); "
+             "ATP's 5-bit fanInDegree1 allows " +
+             std::to_string(PoolHeader::MAX_FAN_IN) + "; pack the workers into fewer racks");
+    }
+    uint32_t first = 0;
+    for (Group& g : t.groups)
+    {
+        if (g.ranks.size() > PoolHeader::MAX_FAN_IN)
+        {
+            Fail(std::to_string(g.ranks.size()) + " of its workers are under switch " +
+                 topo.GetNode(g.rack).name + "; ATP's 5-bit fanInDegree0 and bitmap allow " +
+                 std::to_string(PoolHeader::MAX_FAN_IN) + " per switch");
+        }
+        g.firstWorker = first;
+        first += g.ranks.size();
+    }
+    t.level2 = m_level2 && t.groups.size() > 1 && AllowedAt(t.psRack);
+    const bool anyLevel1 = std::any_of(t.groups.begin(), t.groups.end(), [](const Group& g) {
+        return g.aggregates;
+    });
+    if (ctx.workerHosts.size() > 1 && !t.level2 && !anyLevel1)
+    {
+        std::string asked;
+        for (const std::string& s : ctx.inaTiers)
+        {
+            asked += (asked.empty() ? "" : ", ") + s;
+        }
+        Fail("no switch would aggregate its gradients: ATP aggregates at rack switches (the "
+             "workers' and the parameter server's, tier '" +
+             topo.GetTier(t.psRack) + "') but switch.ina_tiers allows [" + asked +
+             "]; add the rack tier");
+    }
+}
+
+void
+PoolProtocol::RouteWorkers(const Tree& t)
+{
+    for (uint32_t g = 0; g < t.groups.size(); ++g)
+    {
+        const Group& grp = t.groups[g];
+        for (uint32_t i = 0; i < grp.ranks.size(); ++i)
+        {
+            WorkerRoute& w = m_routes[t.psIndex][grp.ranks[i]];
+            w.ps = t.psHost;
+            w.bitmap0 = 1u << i;
+            w.bitmap1 = 1u << g;
+            w.fanIn0 = static_cast<uint8_t>(grp.ranks.size());
+            w.fanIn1 = static_cast<uint8_t>(t.groups.size());
+            w.edge = !grp.aggregates;
+        }
     }
 }
 
@@ -384,16 +412,50 @@ PoolProtocol::InstallPrograms()
 {
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
-
-    // (switch, tree, role, group bit) of every aggregation point, switches in first-use order.
-    struct Point
+    const std::vector<Point> points = AggregationPoints();
+    // A later call (a protocol that re-plans its trees, GRID) keeps the switches the job used:
+    // their counters stay the job's; the job's entries there were removed beforehand.
+    const std::size_t known = m_switches.size();
+    JoinSwitches(points);
+    // Everything that can be refused is checked before any switch changes.
+    if (known == 0)
     {
-        uint32_t node;
-        uint8_t psIndex;
-        PoolProgram::Role role;
-        uint32_t groupBit;
-    };
+        BuildIndexTable();
+    }
+    else
+    {
+        CheckPoolsHoldRange(known);
+    }
+    InstallMissingPrograms();
+    for (const Point& pt : points)
+    {
+        PoolProgram::JobConfig cfg;
+        cfg.jobId = ctx.jobId;
+        cfg.psIndex = pt.psIndex;
+        cfg.name = ctx.name;
+        cfg.role = pt.role;
+        cfg.groupBit = pt.groupBit;
+        for (const SwitchEntry& e : m_switches)
+        {
+            if (e.node != pt.node)
+            {
+                continue;
+            }
+            try
+            {
+                e.program->AddJob(cfg);
+            }
+            catch (const std::runtime_error& err)
+            {
+                Fail("switch " + topo.GetNode(pt.node).name + ": " + err.what());
+            }
+        }
+    }
+}
 
+std::vector<PoolProtocol::Point>
+PoolProtocol::AggregationPoints() const
+{
     std::vector<Point> points;
     for (const Tree& t : m_trees)
     {
@@ -410,9 +472,14 @@ PoolProtocol::InstallPrograms()
             points.push_back(Point{t.psRack, t.psIndex, PoolProgram::Role::LEVEL2, 0});
         }
     }
-    // A later call (a protocol that re-plans its trees, GRID) keeps the switches the job used:
-    // their counters stay the job's; the job's entries there were removed beforehand.
-    const std::size_t known = m_switches.size();
+    return points;
+}
+
+void
+PoolProtocol::JoinSwitches(const std::vector<Point>& points)
+{
+    const JobContext& ctx = GetContext();
+    const InaTopology& topo = ctx.fabric->GetTopology();
     for (const Point& pt : points)
     {
         if (std::any_of(m_switches.begin(), m_switches.end(), [&pt](const SwitchEntry& e) {
@@ -445,27 +512,31 @@ PoolProtocol::InstallPrograms()
         }
         m_switches.push_back(SwitchEntry{pt.node, program});
     }
-    // Everything that can be refused is checked before any switch changes.
-    if (known == 0)
+}
+
+void
+PoolProtocol::CheckPoolsHoldRange(std::size_t known) const
+{
+    // The job's fragments keep their aggregator indices: a new switch must hold them all.
+    const InaTopology& topo = GetContext().fabric->GetTopology();
+    const uint32_t created = m_poolSize != 0 ? m_poolSize : PoolProgram::DEFAULT_POOL_SIZE;
+    for (std::size_t i = known; i < m_switches.size(); ++i)
     {
-        BuildIndexTable();
-    }
-    else
-    {
-        // The job's fragments keep their aggregator indices: a new switch must hold them all.
-        const uint32_t created = m_poolSize != 0 ? m_poolSize : PoolProgram::DEFAULT_POOL_SIZE;
-        for (std::size_t i = known; i < m_switches.size(); ++i)
+        const SwitchEntry& e = m_switches[i];
+        const uint32_t size = e.program ? e.program->GetPoolSize() : created;
+        if (size < m_range)
         {
-            const SwitchEntry& e = m_switches[i];
-            const uint32_t size = e.program ? e.program->GetPoolSize() : created;
-            if (size < m_range)
-            {
-                Fail("switch " + topo.GetNode(e.node).name + " has a pool of " +
-                     std::to_string(size) + " aggregators, fewer than the job's hash range " +
-                     std::to_string(m_range) + " in use");
-            }
+            Fail("switch " + topo.GetNode(e.node).name + " has a pool of " + std::to_string(size) +
+                 " aggregators, fewer than the job's hash range " + std::to_string(m_range) +
+                 " in use");
         }
     }
+}
+
+void
+PoolProtocol::InstallMissingPrograms()
+{
+    const JobContext& ctx = GetContext();
     for (SwitchEntry& e : m_switches)
     {
         if (e.program)
@@ -481,31 +552,8 @@ PoolProtocol::InstallPrograms()
         }
         catch (const PipelineFitError& err)
         {
-            Fail("cannot install ATP at switch " + topo.GetNode(e.node).name + ": " + err.what());
-        }
-    }
-    for (const Point& pt : points)
-    {
-        PoolProgram::JobConfig cfg;
-        cfg.jobId = ctx.jobId;
-        cfg.psIndex = pt.psIndex;
-        cfg.name = ctx.name;
-        cfg.role = pt.role;
-        cfg.groupBit = pt.groupBit;
-        for (const SwitchEntry& e : m_switches)
-        {
-            if (e.node != pt.node)
-            {
-                continue;
-            }
-            try
-            {
-                e.program->AddJob(cfg);
-            }
-            catch (const std::runtime_error& err)
-            {
-                Fail("switch " + topo.GetNode(pt.node).name + ": " + err.what());
-            }
+            Fail("cannot install ATP at switch " + ctx.fabric->GetTopology().GetNode(e.node).name +
+                 ": " + err.what());
         }
     }
 }
@@ -669,6 +717,25 @@ std::map<std::string, double>
 PoolProtocol::GetCounters() const
 {
     std::map<std::string, double> c;
+    AddServerCounters(&c);
+    AddAgentCounters(&c);
+    c["hash_range"] = m_range;
+    c["aggregating_switches"] = m_switches.size();
+    uint32_t levels = 0;
+    for (const Tree& t : m_trees)
+    {
+        const bool l1 = std::any_of(t.groups.begin(), t.groups.end(), [](const Group& g) {
+            return g.aggregates;
+        });
+        levels = std::max<uint32_t>(levels, (l1 ? 1 : 0) + (t.level2 ? 1 : 0));
+    }
+    c["aggregation_levels"] = levels;
+    return c;
+}
+
+void
+PoolProtocol::AddServerCounters(std::map<std::string, double>* c) const
+{
     PoolParameterServer::Counters ps;
     for (const Tree& t : m_trees)
     {
@@ -690,19 +757,23 @@ PoolProtocol::GetCounters() const
         ps.malformed += s.malformed;
         ps.evictedIncomplete += s.evictedIncomplete;
     }
-    c["ps_packets"] = ps.packets;
-    c["ps_full_aggregates"] = ps.fullAggregates;
-    c["ps_partial_packets"] = ps.partials;
-    c["ps_collision_packets"] = ps.collisions;
-    c["ps_resend_packets"] = ps.resends;
-    c["ps_overlap_discarded"] = ps.overlapDiscarded;
-    c["ps_superset_replaced"] = ps.supersetReplaced;
-    c["ps_fragments"] = ps.fragments;
-    c["ps_results_sent"] = ps.results;
-    c["ps_stale_packets"] = ps.stale;
-    c["ps_malformed_packets"] = ps.malformed;
-    c["ps_evicted_incomplete"] = ps.evictedIncomplete;
+    (*c)["ps_packets"] = ps.packets;
+    (*c)["ps_full_aggregates"] = ps.fullAggregates;
+    (*c)["ps_partial_packets"] = ps.partials;
+    (*c)["ps_collision_packets"] = ps.collisions;
+    (*c)["ps_resend_packets"] = ps.resends;
+    (*c)["ps_overlap_discarded"] = ps.overlapDiscarded;
+    (*c)["ps_superset_replaced"] = ps.supersetReplaced;
+    (*c)["ps_fragments"] = ps.fragments;
+    (*c)["ps_results_sent"] = ps.results;
+    (*c)["ps_stale_packets"] = ps.stale;
+    (*c)["ps_malformed_packets"] = ps.malformed;
+    (*c)["ps_evicted_incomplete"] = ps.evictedIncomplete;
+}
 
+void
+PoolProtocol::AddAgentCounters(std::map<std::string, double>* c) const
+{
     PoolAgent::Counters a;
     uint64_t sent = 0;
     uint64_t fallback = 0;
@@ -729,29 +800,17 @@ PoolProtocol::GetCounters() const
         fallback += agent->GetStats().psFallbackPackets;
         window += agent->GetWindow();
     }
-    c["timeouts"] = a.timeouts;
-    c["fast_retransmits"] = a.fastRetransmits;
-    c["duplicate_results"] = a.duplicateResults;
-    c["stale_results"] = a.staleResults;
-    c["ecn_decreases"] = a.ecnDecreases;
-    c["loss_decreases"] = a.lossDecreases;
-    c["window_increases"] = a.increases;
-    c["collided_fragment_results"] = a.collidedResults;
-    c["quantization_overflows"] = a.quantizationOverflows;
-    c["window_mean_packets"] = agents == 0 ? 0 : window / agents;
-    c["ps_fallback_fraction"] = sent == 0 ? 0 : static_cast<double>(fallback) / sent;
-    c["hash_range"] = m_range;
-    c["aggregating_switches"] = m_switches.size();
-    uint32_t levels = 0;
-    for (const Tree& t : m_trees)
-    {
-        const bool l1 = std::any_of(t.groups.begin(), t.groups.end(), [](const Group& g) {
-            return g.aggregates;
-        });
-        levels = std::max<uint32_t>(levels, (l1 ? 1 : 0) + (t.level2 ? 1 : 0));
-    }
-    c["aggregation_levels"] = levels;
-    return c;
+    (*c)["timeouts"] = a.timeouts;
+    (*c)["fast_retransmits"] = a.fastRetransmits;
+    (*c)["duplicate_results"] = a.duplicateResults;
+    (*c)["stale_results"] = a.staleResults;
+    (*c)["ecn_decreases"] = a.ecnDecreases;
+    (*c)["loss_decreases"] = a.lossDecreases;
+    (*c)["window_increases"] = a.increases;
+    (*c)["collided_fragment_results"] = a.collidedResults;
+    (*c)["quantization_overflows"] = a.quantizationOverflows;
+    (*c)["window_mean_packets"] = agents == 0 ? 0 : window / agents;
+    (*c)["ps_fallback_fraction"] = sent == 0 ? 0 : static_cast<double>(fallback) / sent;
 }
 
 const std::vector<PoolProtocol::Tree>&

@@ -229,6 +229,42 @@ class PoolProtocol : public AggregationProtocol
     /// Create and set up the parameter servers.
     void CreateServers();
 
+    /// The parameter servers' counters, summed over the job's servers, into `c`.
+    void AddServerCounters(std::map<std::string, double>* c) const;
+    /// The agents' counters, summed over the workers, and the mean window, into `c`.
+    void AddAgentCounters(std::map<std::string, double>* c) const;
+
+    /// Whether the job may aggregate at `node` (its tier is in ctx.inaTiers).
+    bool AllowedAt(uint32_t node) const;
+    /// Tree t's level-1 groups: a rack's two or more workers aggregate at the rack switch where
+    /// allowed (not at the PS's own rack with Level2), any other worker is a group of its own.
+    std::vector<Group> GroupWorkers(const Tree& t,
+                                    const std::map<uint32_t, std::vector<uint32_t>>& byRack) const;
+    /// Checks tree t's fan-ins against the header's fields, numbers its groups' first workers,
+    /// and throws if no switch of it would aggregate.
+    void CheckTree(Tree& t) const;
+    /// Every worker's route towards tree t's parameter server.
+    void RouteWorkers(const Tree& t);
+
+    /// An aggregation point of the job: a switch, a tree, its role there and its group bit.
+    struct Point
+    {
+        uint32_t node;
+        uint8_t psIndex;
+        PoolProgram::Role role;
+        uint32_t groupBit;
+    };
+
+    /// The aggregation points of m_trees, switches in first-use order.
+    std::vector<Point> AggregationPoints() const;
+    /// Adds the switches of `points` the job does not use yet to m_switches, with the program
+    /// another job installed there (checked to agree) or none yet.
+    void JoinSwitches(const std::vector<Point>& points);
+    /// Throws unless every switch from m_switches[known] on holds the job's hash range.
+    void CheckPoolsHoldRange(std::size_t known) const;
+    /// Installs a new program at every switch of m_switches that has none.
+    void InstallMissingPrograms();
+
     // Attributes
     uint32_t m_poolSize;         //!< pool of programs this job creates (0: program default)
     uint64_t m_switchMemory;     //!< INA memory of a switch, bytes (0: m_poolSize decides)

@@ -146,33 +146,39 @@ SplitNumber(const std::string& text, uint64_t* number, std::string* unit)
     return true;
 }
 
-std::vector<AxisValue>
-ReadRange(const YAML::Node& node, const SweepReader& r, const std::string& label)
+/// The keys of a range mapping; a default YAML::Node is a defined null, so presence is kept apart.
+struct RangeKeys
 {
-    // A default YAML::Node is a defined null, so presence is tracked separately.
     YAML::Node range;
     YAML::Node step;
     YAML::Node mul;
     bool hasRange = false;
     bool hasStep = false;
     bool hasMul = false;
+};
+
+/// The keys of the range mapping `node`; any other key is an error.
+RangeKeys
+ReadRangeKeys(const YAML::Node& node, const SweepReader& r, const std::string& label)
+{
+    RangeKeys keys;
     for (auto& [k, v] : Entries(node, r, label))
     {
         const std::string key = k.Scalar();
         if (key == "range")
         {
-            range.reset(v);
-            hasRange = true;
+            keys.range.reset(v);
+            keys.hasRange = true;
         }
         else if (key == "step")
         {
-            step.reset(v);
-            hasStep = true;
+            keys.step.reset(v);
+            keys.hasStep = true;
         }
         else if (key == "mul")
         {
-            mul.reset(v);
-            hasMul = true;
+            keys.mul.reset(v);
+            keys.hasMul = true;
         }
         else
         {
@@ -182,14 +188,87 @@ ReadRange(const YAML::Node& node, const SweepReader& r, const std::string& label
                                     "' in a range; valid keys here: range, step, mul");
         }
     }
+    return keys;
+}
+
+/// lo, lo x mul, ... up to hi (one value past MAX_VALUES_PER_AXIS at most).
+std::vector<uint64_t>
+MulNumbers(const YAML::Node& mul,
+           uint64_t lo,
+           uint64_t hi,
+           const SweepReader& r,
+           const std::string& label)
+{
+    uint64_t factor = 0;
+    std::string mulUnit;
+    if (!mul.IsScalar() || !SplitNumber(mul.Scalar(), &factor, &mulUnit) || !mulUnit.empty() ||
+        factor < 2 || lo == 0)
+    {
+        throw ScenarioError(r.Where(mul),
+                            label,
+                            "mul needs a whole factor >= 2 and a range starting above 0, got " +
+                                Describe(mul));
+    }
+    std::vector<uint64_t> numbers;
+    for (uint64_t x = lo; x <= hi && numbers.size() <= MAX_VALUES_PER_AXIS; x *= factor)
+    {
+        numbers.push_back(x);
+        if (x > hi / factor)
+        {
+            break;
+        }
+    }
+    return numbers;
+}
+
+/// lo, lo + step, ... up to hi (step 1 if the range has none; one value past
+/// MAX_VALUES_PER_AXIS at most).
+std::vector<uint64_t>
+StepNumbers(const RangeKeys& keys,
+            uint64_t lo,
+            uint64_t hi,
+            const std::string& unit,
+            const SweepReader& r,
+            const std::string& label)
+{
+    uint64_t delta = 1;
+    if (keys.hasStep)
+    {
+        std::string stepUnit;
+        if (!keys.step.IsScalar() || !SplitNumber(keys.step.Scalar(), &delta, &stepUnit) ||
+            (!stepUnit.empty() && stepUnit != unit) || delta == 0)
+        {
+            throw ScenarioError(r.Where(keys.step),
+                                label,
+                                "step needs a whole number > 0 in the range's unit, got " +
+                                    Describe(keys.step));
+        }
+    }
+    std::vector<uint64_t> numbers;
+    for (uint64_t x = lo; x <= hi && numbers.size() <= MAX_VALUES_PER_AXIS; x += delta)
+    {
+        numbers.push_back(x);
+        if (hi - x < delta)
+        {
+            break;
+        }
+    }
+    return numbers;
+}
+
+std::vector<AxisValue>
+ReadRange(const YAML::Node& node, const SweepReader& r, const std::string& label)
+{
+    const RangeKeys keys = ReadRangeKeys(node, r, label);
+    const YAML::Node& range = keys.range;
     const std::string form = "a range like {range: [4, 64], mul: 2} or {range: [10Gbps, 40Gbps], "
                              "step: 10Gbps}";
-    if (!hasRange || !range.IsSequence() || range.size() != 2 || !range[0].IsScalar() ||
+    if (!keys.hasRange || !range.IsSequence() || range.size() != 2 || !range[0].IsScalar() ||
         !range[1].IsScalar())
     {
         throw ScenarioError(r.Where(node), label, "expected " + form);
     }
-    if (hasStep && hasMul)
+    if (keys.hasStep && keys.hasMul)
     {
         throw ScenarioError(r.Where(node), label, "give step or mul, not both");
     }
@@ -210,52 +289,8 @@ ReadRange(const YAML::Node& node, const SweepReader& r, const std::string& label
     {
         throw ScenarioError(r.Where(range), label, "the range goes down: " + FlowText(range));
     }
-    std::vector<uint64_t> numbers;
-    if (hasMul)
-    {
-        uint64_t factor = 0;
-        std::string mulUnit;
-        if (!mul.IsScalar() || !SplitNumber(mul.Scalar(), &factor, &mulUnit) || !mulUnit.empty() ||
-            factor < 2 || lo == 0)
-        {
-            throw ScenarioError(r.Where(mul),
-                                label,
-                                "mul needs a whole factor >= 2 and a range starting above 0, got " +
-                                    Describe(mul));
-        }
-        for (uint64_t x = lo; x <= hi && numbers.size() <= MAX_VALUES_PER_AXIS; x *= factor)
-        {
-            numbers.push_back(x);
-            if (x > hi / factor)
-            {
-                break;
-            }
-        }
-    }
-    else
-    {
-        uint64_t delta = 1;
-        if (hasStep)
-        {
-            std::string stepUnit;
-            if (!step.IsScalar() || !SplitNumber(step.Scalar(), &delta, &stepUnit) ||
-                (!stepUnit.empty() && stepUnit != unit) || delta == 0)
-            {
-                throw ScenarioError(r.Where(step),
-                                    label,
-                                    "step needs a whole number > 0 in the range's unit, got " +
-                                        Describe(step));
-            }
-        }
-        for (uint64_t x = lo; x <= hi && numbers.size() <= MAX_VALUES_PER_AXIS; x += delta)
-        {
-            numbers.push_back(x);
-            if (hi - x < delta)
-            {
-                break;
-            }
-        }
-    }
+    const std::vector<uint64_t> numbers = keys.hasMul ? MulNumbers(keys.mul, lo, hi, r, label)
+                                                      : StepNumbers(keys, lo, hi, unit, r, label);
     if (numbers.size() > MAX_VALUES_PER_AXIS)
     {
         throw ScenarioError(r.Where(node),
@@ -499,6 +534,33 @@ ReadTopLevel(const YAML::Node& root, const SweepReader& r, SweepPlan& plan, Swee
 }
 
 /// The swept dimensions: one per axis, one per zip group; `keyWhere` maps each key to its place.
+/// Throws unless the lists of zip group `d` (the node `group`, `label`) have one length: they
+/// move together.
+void
+CheckZipLengths(const Dimension& d,
+                const SweepReader& r,
+                const YAML::Node& group,
+                const std::string& label)
+{
+    for (size_t i = 1; i < d.keys.size(); ++i)
+    {
+        if (d.values[i].size() != d.values[0].size())
+        {
+            std::string sizes;
+            for (size_t j = 0; j < d.keys.size(); ++j)
+            {
+                sizes += (j ? ", " : "") + d.keys[j] + ": " + std::to_string(d.values[j].size()) +
+                         " values";
+            }
+            throw ScenarioError(r.Where(group),
+                                label,
+                                "the lists of a zip group move together and need the same "
+                                "length, got " +
+                                    sizes);
+        }
+    }
+}
+
 std::vector<Dimension>
 ReadDimensions(const SweepSections& sections,
                const SweepReader& r,
@@ -563,23 +625,7 @@ ReadDimensions(const SweepSections& sections,
             {
                 addKey(d, k, v, groupLabel + "." + k.Scalar());
             }
-            for (size_t i = 1; i < d.keys.size(); ++i)
-            {
-                if (d.values[i].size() != d.values[0].size())
-                {
-                    std::string sizes;
-                    for (size_t j = 0; j < d.keys.size(); ++j)
-                    {
-                        sizes += (j ? ", " : "") + d.keys[j] + ": " +
-                                 std::to_string(d.values[j].size()) + " values";
-                    }
-                    throw ScenarioError(r.Where(group),
-                                        groupLabel,
-                                        "the lists of a zip group move together and need the same "
-                                        "length, got " +
-                                            sizes);
-                }
-            }
+            CheckZipLengths(d, r, group, groupLabel);
             dims.push_back(std::move(d));
         }
     }

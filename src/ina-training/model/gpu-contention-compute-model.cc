@@ -226,14 +226,58 @@ GpuContentionComputeModel::Configure(const GpuContentionParams& params,
     m_lastPs = Simulator::Now().GetTimeStep();
 }
 
+GpuContentionParams
+GpuContentionComputeModel::LoadParams() const
+{
+    if (m_fileName.empty())
+    {
+        return GpuContentionParams::Illustrative();
+    }
+    try
+    {
+        return GpuContentionParams::Load(m_fileName);
+    }
+    catch (const std::exception& e)
+    {
+        throw JobAttributeError("GpuParams", e.what());
+    }
+}
+
+std::vector<uint32_t>
+GpuContentionComputeModel::PlanThreads(Ptr<WorkerApp> worker, const GpuContentionParams& params)
+{
+    TrainingJob* job = worker->GetJob();
+    const auto nodes = static_cast<uint32_t>(job->GetContext().workerHosts.size());
+    const ModelSpec& spec = GetModel();
+    const bool ring = DynamicCast<RingAllReduceProtocol>(job->GetProtocol()) != nullptr;
+    const GpuContentionModel::Collective collective =
+        ring ? GpuContentionModel::RING : GpuContentionModel::IN_NETWORK;
+    m_collective = ring ? "ring"
+                        : "ina (a = ina_startup, c^ = c: an extrapolation, the paper covers "
+                          "ring all-reduce only)";
+    GpuContentionModel model(params, std::max<uint32_t>(nodes, 1), collective);
+    std::vector<GpuContentionModel::Layer> layers;
+    for (uint32_t l = static_cast<uint32_t>(spec.layers.size()); l-- > 0;)
+    {
+        layers.push_back(
+            {BackwardTime(l, 0).GetSeconds(), static_cast<double>(spec.layers[l].gradientBytes)});
+    }
+    std::vector<uint32_t> pieceGroup;
+    const ThreadAllocPlan groups = FusionGroups(spec, worker->GetPlan(), m_threads, &pieceGroup);
+    m_plan = ChooseThreads(static_cast<ThreadPolicy>(m_policy), m_threads, model, layers, groups);
+    std::vector<uint32_t> pieceThreads;
+    for (uint32_t g : pieceGroup)
+    {
+        pieceThreads.push_back(m_plan.GetGroups()[g].threads);
+    }
+    m_predictedS = model.BackwardS(m_plan.Tasks(layers));
+    return pieceThreads;
+}
+
 void
 GpuContentionComputeModel::Attach(Ptr<WorkerApp> worker)
 {
     TrainingJob* job = worker->GetJob();
-    const JobContext& ctx = job->GetContext();
-    const auto nodes = static_cast<uint32_t>(ctx.workerHosts.size());
-    const ModelSpec& spec = GetModel();
-
     // Every worker of a job has the same model, plan and attributes: the first one's choice
     // serves all, so a large job runs the DP once.
     Ptr<GpuContentionComputeModel> first;
@@ -255,48 +299,8 @@ GpuContentionComputeModel::Attach(Ptr<WorkerApp> worker)
     {
         try
         {
-            if (m_fileName.empty())
-            {
-                params = GpuContentionParams::Illustrative();
-            }
-            else
-            {
-                try
-                {
-                    params = GpuContentionParams::Load(m_fileName);
-                }
-                catch (const std::exception& e)
-                {
-                    throw JobAttributeError("GpuParams", e.what());
-                }
-            }
-            const bool ring = DynamicCast<RingAllReduceProtocol>(job->GetProtocol()) != nullptr;
-            const GpuContentionModel::Collective collective =
-                ring ? GpuContentionModel::RING : GpuContentionModel::IN_NETWORK;
-            m_collective = ring
-                               ? "ring"
-                               : "ina (a = ina_startup, c^ = c: an extrapolation, the paper covers "
-                                 "ring all-reduce only)";
-            GpuContentionModel model(params, std::max<uint32_t>(nodes, 1), collective);
-            std::vector<GpuContentionModel::Layer> layers;
-            for (uint32_t l = static_cast<uint32_t>(spec.layers.size()); l-- > 0;)
-            {
-                layers.push_back({BackwardTime(l, 0).GetSeconds(),
-                                  static_cast<double>(spec.layers[l].gradientBytes)});
-            }
-            std::vector<uint32_t> pieceGroup;
-            const ThreadAllocPlan groups =
-                FusionGroups(spec, worker->GetPlan(), m_threads, &pieceGroup);
-            m_plan = ChooseThreads(static_cast<ThreadPolicy>(m_policy),
-                                   m_threads,
-                                   model,
-                                   layers,
-                                   groups);
-            for (uint32_t g : pieceGroup)
-            {
-                pieceThreads.push_back(m_plan.GetGroups()[g].threads);
-            }
-            m_predictedS = model.BackwardS(m_plan.Tasks(layers));
+            params = LoadParams();
+            pieceThreads = PlanThreads(worker, params);
         }
         catch (const std::invalid_argument& e)
         {

@@ -140,6 +140,12 @@ class GpuContentionComputeModel : public ProfiledComputeModel
     void DoDispose() override;
 
   private:
+    /// The parameters of GpuParams (illustrative if none); a bad file is the job's error.
+    GpuContentionParams LoadParams() const;
+    /// Chooses the threads of each of the worker's pieces (GpuThreadPolicy over the fusion
+    /// groups of its plan) with `params`: sets the plan, the collective and the predicted
+    /// backward time.
+    std::vector<uint32_t> PlanThreads(Ptr<WorkerApp> worker, const GpuContentionParams& params);
     void Advance();        //!< take the elapsed time off the layer's work and the counters
     void Reschedule();     //!< the running layer's end at remaining work / speed
     void UpdateResident(); //!< r from the oldest outstanding piece; speed, layer end and cap

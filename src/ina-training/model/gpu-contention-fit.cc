@@ -96,106 +96,108 @@ GpuContentionFit::ReadCsv(const std::string& path)
     return ParseCsv(text.str(), path);
 }
 
+namespace
+{
+
+/// The comma-separated fields of `s`, trimmed (a trailing comma makes an empty last field).
+std::vector<std::string>
+SplitFields(const std::string& s)
+{
+    std::vector<std::string> fields;
+    std::istringstream fs(s);
+    std::string f;
+    while (std::getline(fs, f, ','))
+    {
+        fields.push_back(Trim(f));
+    }
+    if (!s.empty() && s.back() == ',')
+    {
+        fields.emplace_back();
+    }
+    return fields;
+}
+
+/// One sample from the fields of line `line`, each checked.
+GpuContentionFit::Sample
+ParseSample(const std::string& fileName, uint32_t line, const std::vector<std::string>& fields)
+{
+    using Fit = GpuContentionFit;
+    if (fields.size() != 4)
+    {
+        Fail(fileName,
+             line,
+             std::string("expected 4 comma-separated fields ") + kHeader + "; got " +
+                 std::to_string(fields.size()));
+    }
+    Fit::Sample sample{Fit::COMPUTE, 0, 0, 0, line};
+    if (fields[0] == "compute")
+    {
+        sample.kind = Fit::COMPUTE;
+    }
+    else if (fields[0] == "overlapped")
+    {
+        sample.kind = Fit::OVERLAPPED;
+    }
+    else if (fields[0] == "alone")
+    {
+        sample.kind = Fit::ALONE;
+    }
+    else
+    {
+        Fail(fileName,
+             line,
+             "kind: expected compute, overlapped or alone; got '" + fields[0] + "'");
+    }
+    if (!ParseThreads(fields[1], &sample.threads))
+    {
+        Fail(fileName, line, "threads: expected a positive integer, got '" + fields[1] + "'");
+    }
+    if (!ParsePositive(fields[2], &sample.work))
+    {
+        Fail(fileName,
+             line,
+             std::string("work: expected a positive finite number (") +
+                 (sample.kind == Fit::COMPUTE ? "stand-alone seconds" : "wire bytes") + "), got '" +
+                 fields[2] + "'");
+    }
+    if (!ParsePositive(fields[3], &sample.timeS))
+    {
+        Fail(fileName,
+             line,
+             "time_s: expected a positive finite number of seconds, got '" + fields[3] + "'");
+    }
+    return sample;
+}
+
+} // namespace
+
 std::vector<GpuContentionFit::Sample>
 GpuContentionFit::ParseCsv(const std::string& text, const std::string& fileName)
 {
-    std::istringstream in(text);
-    std::string raw;
-    uint32_t line = 0;
-    bool header = false;
-    std::vector<Sample> samples;
-    while (std::getline(in, raw))
-    {
-        ++line;
-        std::string s = raw;
-        size_t hash = s.find('#');
-        if (hash != std::string::npos)
-        {
-            s.erase(hash);
-        }
-        s = Trim(s);
-        if (s.empty())
-        {
-            continue;
-        }
-        std::vector<std::string> fields;
-        std::istringstream fs(s);
-        std::string f;
-        while (std::getline(fs, f, ','))
-        {
-            fields.push_back(Trim(f));
-        }
-        if (s.back() == ',')
-        {
-            fields.emplace_back();
-        }
-        if (!header)
-        {
-            std::string joined;
-            for (const auto& x : fields)
-            {
-                joined += (joined.empty() ? "" : ",") + x;
-            }
-            if (joined != kHeader)
-            {
-                Fail(fileName,
-                     line,
-                     std::string("expected the header line '") + kHeader + "'; got '" + s + "'");
-            }
-            header = true;
-            continue;
-        }
-        if (fields.size() != 4)
-        {
-            Fail(fileName,
-                 line,
-                 std::string("expected 4 comma-separated fields ") + kHeader + "; got " +
-                     std::to_string(fields.size()));
-        }
-        Sample sample{COMPUTE, 0, 0, 0, line};
-        if (fields[0] == "compute")
-        {
-            sample.kind = COMPUTE;
-        }
-        else if (fields[0] == "overlapped")
-        {
-            sample.kind = OVERLAPPED;
-        }
-        else if (fields[0] == "alone")
-        {
-            sample.kind = ALONE;
-        }
-        else
-        {
-            Fail(fileName,
-                 line,
-                 "kind: expected compute, overlapped or alone; got '" + fields[0] + "'");
-        }
-        if (!ParseThreads(fields[1], &sample.threads))
-        {
-            Fail(fileName, line, "threads: expected a positive integer, got '" + fields[1] + "'");
-        }
-        if (!ParsePositive(fields[2], &sample.work))
-        {
-            Fail(fileName,
-                 line,
-                 std::string("work: expected a positive finite number (") +
-                     (sample.kind == COMPUTE ? "stand-alone seconds" : "wire bytes") + "), got '" +
-                     fields[2] + "'");
-        }
-        if (!ParsePositive(fields[3], &sample.timeS))
-        {
-            Fail(fileName,
-                 line,
-                 "time_s: expected a positive finite number of seconds, got '" + fields[3] + "'");
-        }
-        samples.push_back(sample);
-    }
-    if (!header)
+    const std::vector<gpucontention::ContentLine> lines = gpucontention::ContentLines(text);
+    if (lines.empty())
     {
         Fail(fileName,
              0,
              std::string("empty sample file (expected the header line '") + kHeader + "')");
+    }
+    std::string joined;
+    for (const auto& x : SplitFields(lines[0].text))
+    {
+        joined += (joined.empty() ? "" : ",") + x;
+    }
+    if (joined != kHeader)
+    {
+        Fail(fileName,
+             lines[0].number,
+             std::string("expected the header line '") + kHeader + "'; got '" + lines[0].text +
+                 "'");
+    }
+    std::vector<Sample> samples;
+    for (size_t i = 1; i < lines.size(); ++i)
+    {
+        const auto line = static_cast<uint32_t>(lines[i].number);
+        samples.push_back(ParseSample(fileName, line, SplitFields(lines[i].text)));
     }
     return samples;
 }
@@ -230,6 +232,125 @@ GpuContentionFit::FitSpeed(const std::vector<double>& threads,
     *alpha1 = my - slope * mr;
 }
 
+namespace
+{
+
+/**
+ * The rate curve's least squares in gamma3 alone (FitRate): for a fixed gamma3 the model is
+ * linear in (gamma1, gamma2), x = gamma1 - gamma2 e, so both have a closed form. Rates are in
+ * units of their mean, so the sums stay near 1 whatever the link speed.
+ */
+class RateProfile
+{
+  public:
+    RateProfile(const std::vector<double>& threads, const std::vector<double>& rate, double gamma4)
+        : m_n(threads.size())
+        , m_u(m_n)
+        , m_x(m_n)
+        , m_e(m_n)
+    {
+        for (double x : rate)
+        {
+            m_scale += x / m_n;
+        }
+        for (size_t i = 0; i < m_n; ++i)
+        {
+            m_u[i] = std::pow(threads[i], gamma4);
+            m_x[i] = rate[i] / m_scale;
+        }
+    }
+
+    /// The mean rate, the unit of gamma1 and gamma2.
+    double Scale() const
+    {
+        return m_scale;
+    }
+
+    /// The least r^gamma4 and the largest.
+    double UMin() const
+    {
+        return *std::min_element(m_u.begin(), m_u.end());
+    }
+
+    double UMax() const
+    {
+        return *std::max_element(m_u.begin(), m_u.end());
+    }
+
+    /// The squared error at gamma3 = exp(logGamma3), with the best g1 and g2 there.
+    double Sse(double logGamma3, double* g1, double* g2)
+    {
+        const double g3 = std::exp(logGamma3);
+        double me = 0;
+        double mx = 0;
+        for (size_t i = 0; i < m_n; ++i)
+        {
+            m_e[i] = std::exp(-g3 * m_u[i]);
+            me += m_e[i] / m_n;
+            mx += m_x[i] / m_n;
+        }
+        double see = 0;
+        double sex = 0;
+        for (size_t i = 0; i < m_n; ++i)
+        {
+            see += (m_e[i] - me) * (m_e[i] - me);
+            sex += (m_e[i] - me) * (m_x[i] - mx);
+        }
+        const double slope = see > 0 ? sex / see : 0.0;
+        *g2 = -slope;
+        *g1 = mx - slope * me;
+        double sse = 0;
+        for (size_t i = 0; i < m_n; ++i)
+        {
+            const double r = m_x[i] - (*g1 - *g2 * m_e[i]);
+            sse += r * r;
+        }
+        return sse;
+    }
+
+  private:
+    size_t m_n;
+    double m_scale = 0;
+    std::vector<double> m_u; //!< r^gamma4
+    std::vector<double> m_x; //!< rates / scale
+    std::vector<double> m_e; //!< exp(-gamma3 u), scratch
+};
+
+/// The minimum of `profile` in [a, b] by golden section, to about 1e-15 relative.
+double
+GoldenSection(RateProfile& profile, double a, double b)
+{
+    double g1 = 0;
+    double g2 = 0;
+    const double phi = (std::sqrt(5.0) - 1) / 2;
+    double c = b - phi * (b - a);
+    double d = a + phi * (b - a);
+    double fc = profile.Sse(c, &g1, &g2);
+    double fd = profile.Sse(d, &g1, &g2);
+    for (int it = 0; it < 200 && (b - a) > 1e-15 * std::max(1.0, std::fabs(a)); ++it)
+    {
+        if (fc < fd)
+        {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - phi * (b - a);
+            fc = profile.Sse(c, &g1, &g2);
+        }
+        else
+        {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + phi * (b - a);
+            fd = profile.Sse(d, &g1, &g2);
+        }
+    }
+    return (a + b) / 2;
+}
+
+} // namespace
+
 GpuContentionParams::RateCurve
 GpuContentionFit::FitRate(const std::vector<double>& threads,
                           const std::vector<double>& rate,
@@ -239,57 +360,10 @@ GpuContentionFit::FitRate(const std::vector<double>& threads,
     {
         throw std::invalid_argument("FitRate: need points at >= 3 distinct thread counts");
     }
-    const size_t n = threads.size();
-    // rates in units of their mean, so the sums stay near 1 whatever the link speed
-    double scale = 0;
-    for (double x : rate)
-    {
-        scale += x / n;
-    }
-    std::vector<double> u(n);
-    std::vector<double> x(n);
-    std::vector<double> e(n);
-    for (size_t i = 0; i < n; ++i)
-    {
-        u[i] = std::pow(threads[i], gamma4);
-        x[i] = rate[i] / scale;
-    }
-    const double uMin = *std::min_element(u.begin(), u.end());
-    const double uMax = *std::max_element(u.begin(), u.end());
-
-    // For a fixed gamma3 the model is linear in (gamma1, gamma2): x = gamma1 - gamma2 e.
-    auto profile = [&](double logGamma3, double* g1, double* g2) {
-        const double g3 = std::exp(logGamma3);
-        double me = 0;
-        double mx = 0;
-        for (size_t i = 0; i < n; ++i)
-        {
-            e[i] = std::exp(-g3 * u[i]);
-            me += e[i] / n;
-            mx += x[i] / n;
-        }
-        double see = 0;
-        double sex = 0;
-        for (size_t i = 0; i < n; ++i)
-        {
-            see += (e[i] - me) * (e[i] - me);
-            sex += (e[i] - me) * (x[i] - mx);
-        }
-        const double slope = see > 0 ? sex / see : 0.0;
-        *g2 = -slope;
-        *g1 = mx - slope * me;
-        double sse = 0;
-        for (size_t i = 0; i < n; ++i)
-        {
-            const double r = x[i] - (*g1 - *g2 * e[i]);
-            sse += r * r;
-        }
-        return sse;
-    };
-
+    RateProfile profile(threads, rate, gamma4);
     // gamma3 from "barely bent over the measured range" to "saturated at the smallest r"
-    const double lo = std::log(1e-4 / uMax);
-    const double hi = std::log(50.0 / uMin);
+    const double lo = std::log(1e-4 / profile.UMax());
+    const double hi = std::log(50.0 / profile.UMin());
     const int grid = 800;
     double g1 = 0;
     double g2 = 0;
@@ -297,7 +371,7 @@ GpuContentionFit::FitRate(const std::vector<double>& threads,
     double bestSse = std::numeric_limits<double>::infinity();
     for (int k = 0; k <= grid; ++k)
     {
-        double sse = profile(lo + (hi - lo) * k / grid, &g1, &g2);
+        double sse = profile.Sse(lo + (hi - lo) * k / grid, &g1, &g2);
         if (sse < bestSse)
         {
             bestSse = sse;
@@ -311,37 +385,13 @@ GpuContentionFit::FitRate(const std::vector<double>& threads,
             "level off with r as gamma1 - gamma2 exp(-gamma3 r^gamma4) assumes)");
     }
     // golden section inside the grid neighbours of the best point
-    double a = lo + (hi - lo) * (bestK - 1) / grid;
-    double b = lo + (hi - lo) * (bestK + 1) / grid;
-    const double phi = (std::sqrt(5.0) - 1) / 2;
-    double c = b - phi * (b - a);
-    double d = a + phi * (b - a);
-    double fc = profile(c, &g1, &g2);
-    double fd = profile(d, &g1, &g2);
-    for (int it = 0; it < 200 && (b - a) > 1e-15 * std::max(1.0, std::fabs(a)); ++it)
-    {
-        if (fc < fd)
-        {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - phi * (b - a);
-            fc = profile(c, &g1, &g2);
-        }
-        else
-        {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + phi * (b - a);
-            fd = profile(d, &g1, &g2);
-        }
-    }
-    const double logGamma3 = (a + b) / 2;
-    profile(logGamma3, &g1, &g2);
+    const double logGamma3 = GoldenSection(profile,
+                                           lo + (hi - lo) * (bestK - 1) / grid,
+                                           lo + (hi - lo) * (bestK + 1) / grid);
+    profile.Sse(logGamma3, &g1, &g2);
     GpuContentionParams::RateCurve curve;
-    curve.gamma1 = g1 * scale;
-    curve.gamma2 = g2 * scale;
+    curve.gamma1 = g1 * profile.Scale();
+    curve.gamma2 = g2 * profile.Scale();
     curve.gamma3 = std::exp(logGamma3);
     curve.gamma4 = gamma4;
     return curve;

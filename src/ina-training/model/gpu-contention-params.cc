@@ -267,34 +267,22 @@ GpuContentionParams::FromYaml(const std::string& text, const std::string& fileNa
 GpuContentionParams
 GpuContentionParams::FromCsv(const std::string& text, const std::string& fileName)
 {
-    std::istringstream in(text);
-    std::string raw;
-    int line = 0;
-    bool header = false;
-    std::vector<Entry> entries;
-    while (std::getline(in, raw))
+    const std::vector<gpucontention::ContentLine> lines = gpucontention::ContentLines(text);
+    if (lines.empty())
     {
-        ++line;
-        std::string s = raw;
-        size_t hash = s.find('#');
-        if (hash != std::string::npos)
-        {
-            s.erase(hash);
-        }
-        s = Trim(s);
-        if (s.empty())
-        {
-            continue;
-        }
-        if (!header)
-        {
-            if (s != "key,value")
-            {
-                Fail(fileName, line, "expected the header line 'key,value'; got '" + s + "'");
-            }
-            header = true;
-            continue;
-        }
+        Fail(fileName, 0, "empty parameter file (expected the header line 'key,value')");
+    }
+    if (lines[0].text != "key,value")
+    {
+        Fail(fileName,
+             lines[0].number,
+             "expected the header line 'key,value'; got '" + lines[0].text + "'");
+    }
+    std::vector<Entry> entries;
+    for (size_t i = 1; i < lines.size(); ++i)
+    {
+        const std::string& s = lines[i].text;
+        const int line = static_cast<int>(lines[i].number);
         size_t comma = s.find(',');
         if (comma == std::string::npos || s.find(',', comma + 1) != std::string::npos)
         {
@@ -303,10 +291,6 @@ GpuContentionParams::FromCsv(const std::string& text, const std::string& fileNam
         std::string key = Trim(s.substr(0, comma));
         std::string value = Trim(s.substr(comma + 1));
         entries.push_back({key, value, line});
-    }
-    if (!header)
-    {
-        Fail(fileName, 0, "empty parameter file (expected the header line 'key,value')");
     }
     return Build(entries, fileName);
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -42,6 +43,38 @@ Trim(const std::string& s)
     }
     const size_t e = s.find_last_not_of(" \t\r");
     return s.substr(b, e - b + 1);
+}
+
+/// A line of a text file with something on it.
+struct ContentLine
+{
+    long number;      //!< its line number, from 1
+    std::string text; //!< without its '#' comment, trimmed
+};
+
+/// The lines of `text` that hold something once '#' comments are cut and blanks trimmed.
+inline std::vector<ContentLine>
+ContentLines(const std::string& text)
+{
+    std::vector<ContentLine> out;
+    std::istringstream in(text);
+    std::string raw;
+    long line = 0;
+    while (std::getline(in, raw))
+    {
+        ++line;
+        const size_t hash = raw.find('#');
+        if (hash != std::string::npos)
+        {
+            raw.erase(hash);
+        }
+        std::string s = Trim(raw);
+        if (!s.empty())
+        {
+            out.push_back({line, std::move(s)});
+        }
+    }
+    return out;
 }
 
 } // namespace gpucontention

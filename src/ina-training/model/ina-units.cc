@@ -98,8 +98,18 @@ Trim(const std::string& s)
     return s.substr(b, e - b);
 }
 
-uint64_t
-ParseQuantity(const std::string& text, const QuantityRules& rules)
+/// A decimal quantity as written: its significant digits and its unit.
+struct Decimal
+{
+    std::string intDigits;  //!< without leading zeros (at least one digit)
+    std::string fracDigits; //!< without trailing zeros
+    std::string unit;       //!< what follows the number and its spaces
+};
+
+/// `text` split into a decimal number and its unit; fails for anything but digits with at most
+/// one '.' between digits, or for more than MAX_DIGITS significant digits.
+Decimal
+SplitDecimal(const std::string& text, const QuantityRules& rules)
 {
     const std::string t = Trim(text);
     if (t.empty())
@@ -110,26 +120,25 @@ ParseQuantity(const std::string& text, const QuantityRules& rules)
     {
         Fail(rules, text, "must not be negative");
     }
+    Decimal d;
     size_t i = 0;
-    std::string intDigits;
     while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))
     {
-        intDigits += t[i++];
+        d.intDigits += t[i++];
     }
-    std::string fracDigits;
     if (i < t.size() && t[i] == '.')
     {
         ++i;
         while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))
         {
-            fracDigits += t[i++];
+            d.fracDigits += t[i++];
         }
-        if (fracDigits.empty())
+        if (d.fracDigits.empty())
         {
             Fail(rules, text, "");
         }
     }
-    if (intDigits.empty())
+    if (d.intDigits.empty())
     {
         Fail(rules, text, "");
     }
@@ -137,66 +146,64 @@ ParseQuantity(const std::string& text, const QuantityRules& rules)
     {
         ++i;
     }
-    const std::string unitName = t.substr(i);
+    d.unit = t.substr(i);
 
     // Drop digits that carry no value so long spellings like "0000001.5000us" still fit.
     size_t lead = 0;
-    while (lead + 1 < intDigits.size() && intDigits[lead] == '0')
+    while (lead + 1 < d.intDigits.size() && d.intDigits[lead] == '0')
     {
         ++lead;
     }
-    intDigits.erase(0, lead);
-    while (!fracDigits.empty() && fracDigits.back() == '0')
+    d.intDigits.erase(0, lead);
+    while (!d.fracDigits.empty() && d.fracDigits.back() == '0')
     {
-        fracDigits.pop_back();
+        d.fracDigits.pop_back();
     }
-    if (intDigits.size() + fracDigits.size() > MAX_DIGITS)
+    if (d.intDigits.size() + d.fracDigits.size() > MAX_DIGITS)
     {
         Fail(rules, text, "too many digits");
     }
+    return d;
+}
+
+/// The base units in one `unitName` of the rules' units; fails for another name.
+uint64_t
+UnitScale(const std::string& unitName, const QuantityRules& rules, const std::string& text)
+{
+    for (size_t u = 0; u < rules.unitCount; ++u)
+    {
+        if (unitName == rules.units[u].name)
+        {
+            return rules.units[u].scale;
+        }
+    }
+    // The expected units are already listed in the message.
+    Fail(rules, text, "");
+}
+
+uint64_t
+ParseQuantity(const std::string& text, const QuantityRules& rules)
+{
+    const Decimal d = SplitDecimal(text, rules);
     Wide mantissa = 0;
-    for (char c : intDigits + fracDigits)
+    for (char c : d.intDigits + d.fracDigits)
     {
         mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
     }
     Wide divisor = 1;
-    for (size_t k = 0; k < fracDigits.size(); ++k)
+    for (size_t k = 0; k < d.fracDigits.size(); ++k)
     {
         divisor *= 10;
     }
-
-    uint64_t scale = 0;
-    if (unitName.empty())
+    if (d.unit.empty() && !rules.bareIsBase)
     {
-        if (rules.bareIsBase)
-        {
-            scale = 1;
-        }
-        else if (rules.bareZero && mantissa == 0)
+        if (rules.bareZero && mantissa == 0)
         {
             return 0;
         }
-        else
-        {
-            Fail(rules, text, "the unit is missing");
-        }
+        Fail(rules, text, "the unit is missing");
     }
-    else
-    {
-        for (size_t u = 0; u < rules.unitCount; ++u)
-        {
-            if (unitName == rules.units[u].name)
-            {
-                scale = rules.units[u].scale;
-                break;
-            }
-        }
-        if (scale == 0)
-        {
-            // The expected units are already listed in the message.
-            Fail(rules, text, "");
-        }
-    }
+    const uint64_t scale = d.unit.empty() ? 1 : UnitScale(d.unit, rules, text);
     const Wide scaled = mantissa * scale;
     if (scaled % divisor != 0)
     {

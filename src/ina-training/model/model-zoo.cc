@@ -239,6 +239,90 @@ FindUpwards(std::filesystem::path dir)
     return {};
 }
 
+/// A model's citations ('sources': a non-empty list of non-empty strings).
+void
+ReadSources(const Fields& f, const ErrorSite& site, ModelSpec* spec)
+{
+    const YAML::Node& sources = f.Required("sources");
+    if (!sources.IsSequence() || sources.size() == 0)
+    {
+        site.Fail(f.MarkOf("sources"), "'sources' must be a non-empty list of citations");
+    }
+    for (const auto& s : sources)
+    {
+        if (!s.IsScalar() || s.Scalar().find_first_not_of(" \t") == std::string::npos)
+        {
+            site.Fail(s.Mark(), "every entry of 'sources' must be a non-empty string");
+        }
+        spec->sources.push_back(s.Scalar());
+    }
+}
+
+/// A model's layers ('layers'), each with a name of its own and a positive gradient; errors name
+/// the model (`label`) and the layer.
+void
+ReadLayers(const Fields& f,
+           const ErrorSite& site,
+           const std::string& path,
+           const std::string& label,
+           ModelSpec* spec)
+{
+    const YAML::Node& layers = f.Required("layers");
+    if (!layers.IsSequence() || layers.size() == 0)
+    {
+        site.Fail(f.MarkOf("layers"), "'layers' must be a non-empty list of layers");
+    }
+    std::set<std::string> layerNames;
+    for (size_t li = 0; li < layers.size(); ++li)
+    {
+        const YAML::Node& l = layers[li];
+        std::string where = label + " layer " + std::to_string(li);
+        if (l.IsMap() && l["name"] && l["name"].IsScalar())
+        {
+            where += " ('" + l["name"].Scalar() + "')";
+        }
+        ErrorSite lsite(path, where);
+        Fields lf(l, lsite, kLayerFields, layers.Mark(), "a layer");
+        LayerSpec layer;
+        layer.name = lf.NonEmptyString("name");
+        if (!layerNames.insert(layer.name).second)
+        {
+            lsite.Fail(lf.MarkOf("name"), "duplicate layer name in this model");
+        }
+        layer.gradientBytes = lf.Bytes("gradient");
+        if (layer.gradientBytes == 0)
+        {
+            lsite.Fail(lf.MarkOf("gradient"),
+                       "'gradient' must be positive (list only layers with parameters)");
+        }
+        layer.forwardPs = lf.Time("forward");
+        layer.backwardPs = lf.Time("backward");
+        spec->layers.push_back(layer);
+    }
+}
+
+/// The model's stated totals (params, iteration_compute) against its layers': they guard against
+/// a layer lost or mistyped when the file is edited.
+void
+CheckTotals(const Fields& f, const ErrorSite& site, const ModelSpec& spec)
+{
+    if (spec.TotalBytes() != 4 * spec.params)
+    {
+        site.Fail(f.MarkOf("params"),
+                  "the layers' gradients add up to " + std::to_string(spec.TotalBytes()) +
+                      " bytes, but params " + std::to_string(spec.params) + " means " +
+                      std::to_string(4 * spec.params) + " bytes (4 per fp32 parameter)");
+    }
+    int64_t compute = spec.ForwardPs() + spec.BackwardPs();
+    if (compute != spec.iterationComputePs)
+    {
+        site.Fail(f.MarkOf("iteration_compute"),
+                  "the layers' forward + backward times add up to " + std::to_string(compute) +
+                      " ps, but iteration_compute is " + std::to_string(spec.iterationComputePs) +
+                      " ps");
+    }
+}
+
 } // namespace
 
 uint64_t
@@ -361,69 +445,9 @@ ModelZoo::Parse(const std::string& yamlText)
         spec.iterationComputePs = f.Time("iteration_compute");
         spec.timing = f.NonEmptyString("timing");
 
-        const YAML::Node& sources = f.Required("sources");
-        if (!sources.IsSequence() || sources.size() == 0)
-        {
-            site.Fail(f.MarkOf("sources"), "'sources' must be a non-empty list of citations");
-        }
-        for (const auto& s : sources)
-        {
-            if (!s.IsScalar() || s.Scalar().find_first_not_of(" \t") == std::string::npos)
-            {
-                site.Fail(s.Mark(), "every entry of 'sources' must be a non-empty string");
-            }
-            spec.sources.push_back(s.Scalar());
-        }
-
-        const YAML::Node& layers = f.Required("layers");
-        if (!layers.IsSequence() || layers.size() == 0)
-        {
-            site.Fail(f.MarkOf("layers"), "'layers' must be a non-empty list of layers");
-        }
-        std::set<std::string> layerNames;
-        for (size_t li = 0; li < layers.size(); ++li)
-        {
-            const YAML::Node& l = layers[li];
-            std::string where = label + " layer " + std::to_string(li);
-            if (l.IsMap() && l["name"] && l["name"].IsScalar())
-            {
-                where += " ('" + l["name"].Scalar() + "')";
-            }
-            ErrorSite lsite(m_path, where);
-            Fields lf(l, lsite, kLayerFields, layers.Mark(), "a layer");
-            LayerSpec layer;
-            layer.name = lf.NonEmptyString("name");
-            if (!layerNames.insert(layer.name).second)
-            {
-                lsite.Fail(lf.MarkOf("name"), "duplicate layer name in this model");
-            }
-            layer.gradientBytes = lf.Bytes("gradient");
-            if (layer.gradientBytes == 0)
-            {
-                lsite.Fail(lf.MarkOf("gradient"),
-                           "'gradient' must be positive (list only layers with parameters)");
-            }
-            layer.forwardPs = lf.Time("forward");
-            layer.backwardPs = lf.Time("backward");
-            spec.layers.push_back(layer);
-        }
-
-        // The stated totals guard against a layer lost or mistyped when the file is edited.
-        if (spec.TotalBytes() != 4 * spec.params)
-        {
-            site.Fail(f.MarkOf("params"),
-                      "the layers' gradients add up to " + std::to_string(spec.TotalBytes()) +
-                          " bytes, but params " + std::to_string(spec.params) + " means " +
-                          std::to_string(4 * spec.params) + " bytes (4 per fp32 parameter)");
-        }
-        int64_t compute = spec.ForwardPs() + spec.BackwardPs();
-        if (compute != spec.iterationComputePs)
-        {
-            site.Fail(f.MarkOf("iteration_compute"),
-                      "the layers' forward + backward times add up to " + std::to_string(compute) +
-                          " ps, but iteration_compute is " +
-                          std::to_string(spec.iterationComputePs) + " ps");
-        }
+        ReadSources(f, site, &spec);
+        ReadLayers(f, site, m_path, label, &spec);
+        CheckTotals(f, site, spec);
         m_models.push_back(std::move(spec));
     }
 }

@@ -100,33 +100,42 @@ ShardedPsProtocol::ServerOf(uint64_t tensorId,
     return static_cast<uint32_t>(InaSplitMix64(InaSplitMix64(tensorId) + shard) % servers);
 }
 
-void
-ShardedPsProtocol::DoInstall()
+namespace
 {
-    const JobContext& ctx = GetContext();
-    auto fail = [&ctx](const std::string& what) {
-        throw std::runtime_error("job '" + ctx.name + "' (protocol ps): " + what);
-    };
+
+/// Throws the set-up error `what` of job `ctx`.
+[[noreturn]] void
+Fail(const JobContext& ctx, const std::string& what)
+{
+    throw std::runtime_error("job '" + ctx.name + "' (protocol ps): " + what);
+}
+
+/// Checks that `ctx` names a fabric, its workers and servers on its hosts, and flow ids enough for
+/// a push and a pull flow per worker and server; and that shardBytes holds whole values.
+void
+CheckJob(const JobContext& ctx, uint64_t shardBytes)
+{
     if (!ctx.fabric)
     {
-        fail("the job context has no fabric");
+        Fail(ctx, "the job context has no fabric");
     }
     const uint32_t n = ctx.workerHosts.size();
     const uint32_t s = ctx.psHosts.size();
     if (n == 0)
     {
-        fail("needs at least one worker, got none");
+        Fail(ctx, "needs at least one worker, got none");
     }
     if (s == 0)
     {
-        fail("needs at least one parameter server (ps_hosts), got none");
+        Fail(ctx, "needs at least one parameter server (ps_hosts), got none");
     }
     const uint32_t hosts = ctx.fabric->GetNHosts();
     auto checkHost = [&](const char* what, uint32_t i, uint32_t h) {
         if (h >= hosts)
         {
-            fail(std::string(what) + " " + std::to_string(i) + " is on host " + std::to_string(h) +
-                 ", but the fabric has hosts 0.." + std::to_string(hosts - 1));
+            Fail(ctx,
+                 std::string(what) + " " + std::to_string(i) + " is on host " + std::to_string(h) +
+                     ", but the fabric has hosts 0.." + std::to_string(hosts - 1));
         }
     };
     for (uint32_t w = 0; w < n; ++w)
@@ -137,41 +146,53 @@ ShardedPsProtocol::DoInstall()
     {
         checkHost("parameter server", p, ctx.psHosts[p]);
     }
-    if (m_shardBytes == 0 || m_shardBytes % 4 != 0)
+    if (shardBytes == 0 || shardBytes % 4 != 0)
     {
-        fail("ShardBytes must be a positive multiple of 4 (whole 32-bit values), got " +
-             std::to_string(m_shardBytes));
+        Fail(ctx,
+             "ShardBytes must be a positive multiple of 4 (whole 32-bit values), got " +
+                 std::to_string(shardBytes));
     }
     if (2ULL * n * s > JobContext::FLOW_IDS_PER_JOB)
     {
-        fail(std::to_string(n) + " workers x " + std::to_string(s) + " servers need " +
-             std::to_string(2ULL * n * s) + " flow ids, more than a job has (" +
-             std::to_string(JobContext::FLOW_IDS_PER_JOB) + ")");
+        Fail(ctx,
+             std::to_string(n) + " workers x " + std::to_string(s) + " servers need " +
+                 std::to_string(2ULL * n * s) + " flow ids, more than a job has (" +
+                 std::to_string(JobContext::FLOW_IDS_PER_JOB) + ")");
     }
+}
 
+/// Connects `tx` from a new endpoint of `from` to `to`:`toPort` as flow `flowId` of job `ctx`; a
+/// refusal is the job's set-up error.
+void
+Connect(const JobContext& ctx,
+        Ptr<InaTransportSender> tx,
+        Ptr<InaHost> from,
+        Ptr<InaHost> to,
+        uint16_t toPort,
+        uint32_t flowId)
+{
+    try
+    {
+        tx->Connect(from, from->AllocateEndpoint(), to->GetAddress(), toPort, flowId, ctx.jobId);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(ctx, e.what());
+    }
+}
+
+} // namespace
+
+void
+ShardedPsProtocol::DoInstall()
+{
+    const JobContext& ctx = GetContext();
+    CheckJob(ctx, m_shardBytes);
+    const uint32_t n = ctx.workerHosts.size();
+    const uint32_t s = ctx.psHosts.size();
     ObjectFactory senderFactory;
     ObjectFactory receiverFactory;
     m_host.MakeFactories(GetMaxTimeouts(), senderFactory, receiverFactory);
-    auto connect = [&](Ptr<InaTransportSender> tx,
-                       Ptr<InaHost> from,
-                       Ptr<InaHost> to,
-                       uint16_t toPort,
-                       uint32_t flowId) {
-        try
-        {
-            tx->Connect(from,
-                        from->AllocateEndpoint(),
-                        to->GetAddress(),
-                        toPort,
-                        flowId,
-                        ctx.jobId);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            fail(e.what());
-        }
-    };
-
     m_workerPush.assign(n, std::vector<Ptr<InaTransportSender>>(s));
     m_workerPull.assign(n, std::vector<Ptr<InaTransportReceiver>>(s));
     for (uint32_t p = 0; p < s; ++p)
@@ -188,9 +209,14 @@ ShardedPsProtocol::DoInstall()
             m_workerPull[w][p] = receiverFactory.Create<InaTransportReceiver>();
             m_workerPull[w][p]->Listen(worker, worker->AllocateEndpoint(), pushFlow + 1);
             m_workerPush[w][p] = senderFactory.Create<InaTransportSender>();
-            connect(m_workerPush[w][p], worker, server, pushRx[w]->GetLocalPort(), pushFlow);
+            Connect(ctx, m_workerPush[w][p], worker, server, pushRx[w]->GetLocalPort(), pushFlow);
             pullTx[w] = senderFactory.Create<InaTransportSender>();
-            connect(pullTx[w], server, worker, m_workerPull[w][p]->GetLocalPort(), pushFlow + 1);
+            Connect(ctx,
+                    pullTx[w],
+                    server,
+                    worker,
+                    m_workerPull[w][p]->GetLocalPort(),
+                    pushFlow + 1);
         }
         Ptr<ParameterServerApp> app = CreateObject<ParameterServerApp>();
         app->Setup("job '" + ctx.name + "' server " + std::to_string(p) + " (host " +

@@ -26,6 +26,47 @@ struct Back
     uint32_t choice;     //!< index into R
 };
 
+/**
+ * One step of the joint DP: T(i, l, z) from T(i - 1, l', z') for every z in [zmin, Z] and z' in
+ * [zmin, z], the group of layers l'+1..l communicating in the window z'..z (`table`: its best
+ * time h and thread choice per window length; the last group's windows end at Z). `prev` and
+ * `cur` are the rows T(i - 1, l', .) and T(i, l, .); `back` the row of T(i, l, .)'s origins.
+ */
+template<typename Table>
+void
+RelaxGroup(const Table& table,
+           const double* prev,
+           double* cur,
+           Back* back,
+           uint32_t lp,
+           uint32_t zmin,
+           uint32_t nz)
+{
+    for (uint32_t z = zmin; z <= nz; ++z)
+    {
+        const std::vector<double>& h = z == nz ? table.final : table.open;
+        double best = cur[z];
+        int64_t bestZp = -1;
+        for (uint32_t zp = zmin; zp <= z; ++zp)
+        {
+            const double v = prev[zp] + h[z - zp];
+            if (v < best)
+            {
+                best = v;
+                bestZp = zp;
+            }
+        }
+        if (bestZp >= 0)
+        {
+            cur[z] = best;
+            const uint32_t d = z - static_cast<uint32_t>(bestZp);
+            back[z] = {lp,
+                       static_cast<uint32_t>(bestZp),
+                       z == nz ? table.finalChoice[d] : table.openChoice[d]};
+        }
+    }
+}
+
 } // namespace
 
 ThreadAllocDp::ThreadAllocDp(const GpuContentionModel& model, Config config)
@@ -158,31 +199,13 @@ ThreadAllocDp::SolveJoint(const std::vector<GpuContentionModel::Layer>& layers) 
             const uint32_t iHi = lp == 0 ? 1 : std::min(nk, lp + 1);
             for (uint32_t i = iLo; i <= iHi; ++i)
             {
-                const double* prev = &t[idx(i - 1, lp, 0)];
-                double* cur = &t[idx(i, l, 0)];
-                for (uint32_t z = zmin; z <= nz; ++z)
-                {
-                    const std::vector<double>& h = z == nz ? table.final : table.open;
-                    double best = cur[z];
-                    int64_t bestZp = -1;
-                    for (uint32_t zp = zmin; zp <= z; ++zp)
-                    {
-                        const double v = prev[zp] + h[z - zp];
-                        if (v < best)
-                        {
-                            best = v;
-                            bestZp = zp;
-                        }
-                    }
-                    if (bestZp >= 0)
-                    {
-                        cur[z] = best;
-                        const uint32_t d = z - static_cast<uint32_t>(bestZp);
-                        back[idx(i, l, z)] = {lp,
-                                              static_cast<uint32_t>(bestZp),
-                                              z == nz ? table.finalChoice[d] : table.openChoice[d]};
-                    }
-                }
+                RelaxGroup(table,
+                           &t[idx(i - 1, lp, 0)],
+                           &t[idx(i, l, 0)],
+                           &back[idx(i, l, 0)],
+                           lp,
+                           zmin,
+                           nz);
             }
         }
     }

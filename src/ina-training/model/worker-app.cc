@@ -109,19 +109,17 @@ WorkerApp::DoDispose()
     Application::DoDispose();
 }
 
-std::vector<WorkerApp::Piece>
-WorkerApp::PlanIteration(const ModelSpec& model,
-                         uint64_t fusionBytes,
-                         uint64_t partitionBytes,
-                         JobContext::SendOrder order,
-                         double rateBps)
+namespace
 {
-    const auto layers = static_cast<uint32_t>(model.layers.size());
-    if (layers == 0)
-    {
-        throw std::invalid_argument("model '" + model.name + "' has no layers");
-    }
 
+/**
+ * The pieces of one iteration in the order the backward pass makes them ready: layers from the
+ * back join a fusion bucket until it holds fusionBytes (or the first layer is added), and each
+ * bucket is cut into pieces of partitionBytes (0: one piece).
+ */
+std::vector<WorkerApp::Piece>
+FuseAndPartition(const ModelSpec& model, uint64_t fusionBytes, uint64_t partitionBytes)
+{
     // A segment is one layer's bytes in the fusion bucket, in the order they were added (back to
     // front), so a piece's layers are those of the segments it overlaps.
     struct Segment
@@ -130,10 +128,10 @@ WorkerApp::PlanIteration(const ModelSpec& model,
         uint64_t bytes;
     };
 
-    std::vector<Piece> ready;
+    std::vector<WorkerApp::Piece> ready;
     std::vector<Segment> bucket;
     uint64_t bucketBytes = 0;
-    for (uint32_t layer = layers; layer-- > 0;)
+    for (auto layer = static_cast<uint32_t>(model.layers.size()); layer-- > 0;)
     {
         bucket.push_back({layer, model.layers[layer].gradientBytes});
         bucketBytes += model.layers[layer].gradientBytes;
@@ -154,7 +152,7 @@ WorkerApp::PlanIteration(const ModelSpec& model,
             }
             // Segments overlapping [offset, offset + len): seg and on, while they start before
             // its end. Empty segments hold nothing, so they are not the piece's layers.
-            Piece p{len, 0, 0, layer, static_cast<uint32_t>(ready.size())};
+            WorkerApp::Piece p{len, 0, 0, layer, static_cast<uint32_t>(ready.size())};
             p.backLayer = bucket[seg].layer;
             p.frontLayer = bucket[seg].layer;
             uint64_t start = segStart;
@@ -172,44 +170,44 @@ WorkerApp::PlanIteration(const ModelSpec& model,
         bucket.clear();
         bucketBytes = 0;
     }
-    if (order == JobContext::SendOrder::BACKWARD)
-    {
-        return ready;
-    }
-    if (!(rateBps > 0) || !std::isfinite(rateBps))
-    {
-        throw std::invalid_argument("SendOrder bytescheduler needs the workers' line rate; got " +
-                                    std::to_string(rateBps) + " bit/s");
-    }
+    return ready;
+}
 
-    // The ByteScheduler-style sender with the profiled times: the backward pass readies a
-    // layer's pieces at the end of that layer (in that order when several end at one instant);
-    // the sender, idle, takes a piece the moment one is ready; when it finishes one (bytes at
-    // the line rate) it takes the ready piece of the front-most layer, ties to the first ready.
-    // A piece readied at the instant the sender frees is a candidate.
-    std::vector<Piece> out;
+/**
+ * The ByteScheduler-style sender with the profiled times: the backward pass readies a layer's
+ * pieces at the end of that layer (in that order when several end at one instant); the sender,
+ * idle, takes a piece the moment one is ready; when it finishes one (bytes at the line rate) it
+ * takes the ready piece of the front-most layer, ties to the first ready. A piece readied at the
+ * instant the sender frees is a candidate. Returns `ready` in the order the sender takes them.
+ */
+std::vector<WorkerApp::Piece>
+ByteSchedulerOrder(const ModelSpec& model,
+                   const std::vector<WorkerApp::Piece>& ready,
+                   double rateBps)
+{
+    std::vector<WorkerApp::Piece> out;
     std::vector<uint32_t> pending;
     int64_t busyUntil = std::numeric_limits<int64_t>::min();
     auto dispatch = [&](int64_t at) {
         auto best = pending.begin();
         for (auto it = pending.begin(); it != pending.end(); ++it)
         {
-            const Piece& c = ready[*it];
-            const Piece& b = ready[*best];
+            const WorkerApp::Piece& c = ready[*it];
+            const WorkerApp::Piece& b = ready[*best];
             if (c.frontLayer < b.frontLayer ||
                 (c.frontLayer == b.frontLayer && c.readyIndex < b.readyIndex))
             {
                 best = it;
             }
         }
-        const Piece& p = ready[*best];
+        const WorkerApp::Piece& p = ready[*best];
         out.push_back(p);
         busyUntil = at + std::llround(static_cast<double>(p.bytes) * 8.0 / rateBps * 1e12);
         pending.erase(best);
     };
     int64_t now = 0;
     std::size_t next = 0;
-    for (uint32_t layer = layers; layer-- > 0;)
+    for (auto layer = static_cast<uint32_t>(model.layers.size()); layer-- > 0;)
     {
         now += model.layers[layer].backwardPs;
         if (next == ready.size() || ready[next].readyLayer != layer)
@@ -234,6 +232,32 @@ WorkerApp::PlanIteration(const ModelSpec& model,
         dispatch(busyUntil);
     }
     return out;
+}
+
+} // namespace
+
+std::vector<WorkerApp::Piece>
+WorkerApp::PlanIteration(const ModelSpec& model,
+                         uint64_t fusionBytes,
+                         uint64_t partitionBytes,
+                         JobContext::SendOrder order,
+                         double rateBps)
+{
+    if (model.layers.empty())
+    {
+        throw std::invalid_argument("model '" + model.name + "' has no layers");
+    }
+    std::vector<Piece> ready = FuseAndPartition(model, fusionBytes, partitionBytes);
+    if (order == JobContext::SendOrder::BACKWARD)
+    {
+        return ready;
+    }
+    if (!(rateBps > 0) || !std::isfinite(rateBps))
+    {
+        throw std::invalid_argument("SendOrder bytescheduler needs the workers' line rate; got " +
+                                    std::to_string(rateBps) + " bit/s");
+    }
+    return ByteSchedulerOrder(model, ready, rateBps);
 }
 
 double

@@ -37,6 +37,8 @@ static AggregationProtocolRegistry::Registrar g_switchml(
     "self-clocked slot window, shadow-copy loss recovery; 64 elements and block exponents of "
     "NSDI'21 as Attributes");
 
+// Longer than 80 lines on purpose: one Attribute per parameter of SwitchML's packet format, pool,
+// quantizer and timers, each with its help and default.
 TypeId
 SwitchMlProtocol::GetTypeId()
 {
@@ -152,6 +154,17 @@ SwitchMlProtocol::DoInstall()
              " (SwitchML's host endpoint is " + std::to_string(SWITCHML_ENDPOINT_BASE) +
              " + job id)");
     }
+    CheckAttributes(n);
+    CheckWorkerHosts();
+    m_endpoint = static_cast<uint16_t>(SWITCHML_ENDPOINT_BASE + ctx.jobId);
+    BuildTree();
+    ComputeAutoPoolSize();
+    InstallPrograms();
+}
+
+void
+SwitchMlProtocol::CheckAttributes(uint32_t workers)
+{
     if (m_elements != 32 && m_elements != 64)
     {
         Fail("attribute ElementsPerPacket is " + std::to_string(m_elements) +
@@ -187,17 +200,24 @@ SwitchMlProtocol::DoInstall()
     {
         try
         {
-            m_factor = m_scalingFactor > 0 ? m_scalingFactor
-                                           : SwitchMlQuantizer::GlobalFactor(n, m_maxAbsGradient);
+            m_factor = m_scalingFactor > 0
+                           ? m_scalingFactor
+                           : SwitchMlQuantizer::GlobalFactor(workers, m_maxAbsGradient);
         }
         catch (const std::invalid_argument& e)
         {
             Fail(e.what());
         }
     }
+}
+
+void
+SwitchMlProtocol::CheckWorkerHosts() const
+{
+    const JobContext& ctx = GetContext();
     const uint32_t hosts = ctx.fabric->GetNHosts();
     std::vector<std::pair<uint32_t, uint32_t>> byHost;
-    for (uint32_t r = 0; r < n; ++r)
+    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
     {
         if (ctx.workerHosts[r] >= hosts)
         {
@@ -218,10 +238,6 @@ SwitchMlProtocol::DoInstall()
                  "; SwitchML needs one worker per host (one endpoint per job)");
         }
     }
-    m_endpoint = static_cast<uint16_t>(SWITCHML_ENDPOINT_BASE + ctx.jobId);
-    BuildTree();
-    ComputeAutoPoolSize();
-    InstallPrograms();
 }
 
 void
@@ -625,7 +641,6 @@ SwitchMlProtocol::InstallPrograms()
 {
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
-    const uint32_t n = ctx.workerHosts.size();
     const uint32_t rootNode = m_tree.front().node;
     m_group = ctx.fabric->CreateMulticastGroup(rootNode, ctx.workerHosts);
 
@@ -636,69 +651,7 @@ SwitchMlProtocol::InstallPrograms()
 
     for (TreeSwitch& ts : m_tree)
     {
-        Ptr<InaSwitch> sw = ctx.fabric->GetSwitch(ts.node);
-        const std::string where = "switch " + topo.GetNode(ts.node).name;
-        Ptr<Pipeline> pipeline = sw->GetPipeline();
-        Ptr<SwitchProgram> existing = pipeline->GetProgram(SWITCHML_PROTOCOL);
-        Ptr<SwitchMlProgram> program;
-        if (existing)
-        {
-            program = DynamicCast<SwitchMlProgram>(existing);
-            if (!program)
-            {
-                Fail(where + " already runs program \"" + existing->GetName() +
-                     "\" for protocol number " + std::to_string(SWITCHML_PROTOCOL) +
-                     ", which SwitchML needs");
-            }
-            auto mismatch =
-                [&](const std::string& what, const std::string& theirs, const std::string& ours) {
-                    Fail(where + " already runs SwitchML with " + what + " " + theirs +
-                         " (installed by another job) but this job asks for " + ours +
-                         "; SwitchML jobs that share a switch must agree on it");
-                };
-            if (program->GetElementsPerPacket() != m_elements)
-            {
-                mismatch("ElementsPerPacket",
-                         std::to_string(program->GetElementsPerPacket()),
-                         std::to_string(m_elements));
-            }
-            if (program->IsBlockExponent() != (m_quantizer == BLOCK_EXPONENT))
-            {
-                mismatch("Quantizer",
-                         program->IsBlockExponent() ? "block-exponent" : "global",
-                         m_quantizer == BLOCK_EXPONENT ? "block-exponent" : "global");
-            }
-            if (m_switchPoolSize != 0 && program->GetPoolSize() != m_switchPoolSize)
-            {
-                mismatch("SwitchPoolSize",
-                         std::to_string(program->GetPoolSize()),
-                         std::to_string(m_switchPoolSize));
-            }
-        }
-        else
-        {
-            ObjectFactory f("ns3::SwitchMlProgram");
-            f.Set("ElementsPerPacket", UintegerValue(m_elements));
-            f.Set("BlockExponent", BooleanValue(m_quantizer == BLOCK_EXPONENT));
-            if (m_switchPoolSize != 0)
-            {
-                f.Set("PoolSize", UintegerValue(m_switchPoolSize));
-            }
-            // Room for this job's fan-in, in whole 32-bit bitmap words.
-            const uint32_t fanIn = std::max(defaultFanIn, (ts.fanIn + 31) / 32 * 32);
-            f.Set("MaxFanIn", UintegerValue(fanIn));
-            program = f.Create<SwitchMlProgram>();
-            program->SetPipelineLimits(pipeline->GetLimits());
-            try
-            {
-                pipeline->Install(program);
-            }
-            catch (const PipelineFitError& e)
-            {
-                Fail("cannot install SwitchML at " + where + ": " + e.what());
-            }
-        }
-
+        Ptr<SwitchMlProgram> program = ProgramAt(ts, defaultFanIn);
         SwitchMlProgram::JobConfig cfg;
         cfg.jobId = ctx.jobId;
         cfg.name = ctx.name;
@@ -717,9 +670,80 @@ SwitchMlProtocol::InstallPrograms()
         }
         catch (const std::runtime_error& e)
         {
-            Fail(where + ": " + e.what());
+            Fail("switch " + topo.GetNode(ts.node).name + ": " + e.what());
         }
         ts.program = program;
+    }
+}
+
+Ptr<SwitchMlProgram>
+SwitchMlProtocol::ProgramAt(const TreeSwitch& ts, uint32_t defaultFanIn)
+{
+    const JobContext& ctx = GetContext();
+    const std::string where = "switch " + ctx.fabric->GetTopology().GetNode(ts.node).name;
+    Ptr<Pipeline> pipeline = ctx.fabric->GetSwitch(ts.node)->GetPipeline();
+    Ptr<SwitchProgram> existing = pipeline->GetProgram(SWITCHML_PROTOCOL);
+    if (existing)
+    {
+        Ptr<SwitchMlProgram> program = DynamicCast<SwitchMlProgram>(existing);
+        if (!program)
+        {
+            Fail(where + " already runs program \"" + existing->GetName() +
+                 "\" for protocol number " + std::to_string(SWITCHML_PROTOCOL) +
+                 ", which SwitchML needs");
+        }
+        CheckShared(program, where);
+        return program;
+    }
+    ObjectFactory f("ns3::SwitchMlProgram");
+    f.Set("ElementsPerPacket", UintegerValue(m_elements));
+    f.Set("BlockExponent", BooleanValue(m_quantizer == BLOCK_EXPONENT));
+    if (m_switchPoolSize != 0)
+    {
+        f.Set("PoolSize", UintegerValue(m_switchPoolSize));
+    }
+    // Room for this job's fan-in, in whole 32-bit bitmap words.
+    const uint32_t fanIn = std::max(defaultFanIn, (ts.fanIn + 31) / 32 * 32);
+    f.Set("MaxFanIn", UintegerValue(fanIn));
+    Ptr<SwitchMlProgram> program = f.Create<SwitchMlProgram>();
+    program->SetPipelineLimits(pipeline->GetLimits());
+    try
+    {
+        pipeline->Install(program);
+    }
+    catch (const PipelineFitError& e)
+    {
+        Fail("cannot install SwitchML at " + where + ": " + e.what());
+    }
+    return program;
+}
+
+void
+SwitchMlProtocol::CheckShared(Ptr<SwitchMlProgram> program, const std::string& where) const
+{
+    auto mismatch =
+        [&](const std::string& what, const std::string& theirs, const std::string& ours) {
+            Fail(where + " already runs SwitchML with " + what + " " + theirs +
+                 " (installed by another job) but this job asks for " + ours +
+                 "; SwitchML jobs that share a switch must agree on it");
+        };
+    if (program->GetElementsPerPacket() != m_elements)
+    {
+        mismatch("ElementsPerPacket",
+                 std::to_string(program->GetElementsPerPacket()),
+                 std::to_string(m_elements));
+    }
+    if (program->IsBlockExponent() != (m_quantizer == BLOCK_EXPONENT))
+    {
+        mismatch("Quantizer",
+                 program->IsBlockExponent() ? "block-exponent" : "global",
+                 m_quantizer == BLOCK_EXPONENT ? "block-exponent" : "global");
+    }
+    if (m_switchPoolSize != 0 && program->GetPoolSize() != m_switchPoolSize)
+    {
+        mismatch("SwitchPoolSize",
+                 std::to_string(program->GetPoolSize()),
+                 std::to_string(m_switchPoolSize));
     }
 }
 

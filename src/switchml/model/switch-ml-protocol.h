@@ -156,6 +156,12 @@ class SwitchMlProtocol : public AggregationProtocol
     void DoInstall() override;
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
 
+    /// Checks the attributes against each other and the job's `workers`; sets the switch pool
+    /// from SwitchMemory and the global scaling factor.
+    void CheckAttributes(uint32_t workers);
+    /// Checks that every worker is on a host of the fabric, one worker per host.
+    void CheckWorkerHosts() const;
+
     /// Something that sends upward while the tree is built: a worker or an aggregating switch.
     struct Contributor
     {
@@ -190,6 +196,12 @@ class SwitchMlProtocol : public AggregationProtocol
     void ComputeAutoPoolSize();
     /// Install or join the program at every tree switch; make the result group.
     void InstallPrograms();
+    /// The SwitchML program at `ts`: the one another job installed (if it agrees with this job's
+    /// attributes), or a new one sized for this job's fan-in (at least `defaultFanIn`).
+    Ptr<SwitchMlProgram> ProgramAt(const TreeSwitch& ts, uint32_t defaultFanIn);
+    /// Throws unless `program`, installed at `where` by another job, has this job's
+    /// ElementsPerPacket, Quantizer and SwitchPoolSize.
+    void CheckShared(Ptr<SwitchMlProgram> program, const std::string& where) const;
     /// Throws std::runtime_error("job NAME (switchml): what").
     [[noreturn]] void Fail(const std::string& what) const;
 
