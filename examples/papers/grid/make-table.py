@@ -197,18 +197,13 @@ def ours(rows, scheme, workers, column):
     if column.startswith("packet-plan:"):
         ratios = plan_ratio(rows, column[len("packet-plan:"):], workers)
         return mean_sd(ratios), len(ratios)
-    if column.startswith("packet-ratio:"):
-        a, b = column[len("packet-ratio:"):].split("/")
-        num = values(rows, a, workers, "packet:rate")
-        den = values(rows, b, workers, "packet:rate")
-        ratios = [num[s] / den[s] for s in num if s in den and den[s] > 0]
-        return mean_sd(ratios), len(ratios)
-    if column.startswith("ratio:"):
-        a, b = column[len("ratio:"):].split("/")
-        num = values(rows, a, workers, "jobs.0.rate_gbps")
-        den = values(rows, b, workers, "jobs.0.rate_gbps")
-        ratios = [num[s] / den[s] for s in num if s in den and den[s] > 0]
-        return mean_sd(ratios), len(ratios)
+    for prefix, key in (("packet-ratio:", "packet:rate"), ("ratio:", "jobs.0.rate_gbps")):
+        if column.startswith(prefix):
+            a, b = column[len(prefix):].split("/")
+            num = values(rows, a, workers, key)
+            den = values(rows, b, workers, key)
+            ratios = [num[s] / den[s] for s in num if s in den and den[s] > 0]
+            return mean_sd(ratios), len(ratios)
     xs = list(values(rows, scheme, workers, column).values())
     return mean_sd(xs), len(xs)
 

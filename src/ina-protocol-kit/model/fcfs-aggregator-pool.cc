@@ -288,7 +288,7 @@ FcfsAggregatorPool::FreeJob(uint32_t jobId)
     for (uint32_t index = 0; index < m_regs.id->GetEntries(); ++index)
     {
         const uint64_t holder = m_regs.id->ControlRead(index);
-        if (holder == 0 || (holder >> 16) != jobId)
+        if (holder == 0 || PoolHeader::JobOfKey(static_cast<uint32_t>(holder)) != jobId)
         {
             continue;
         }
