@@ -141,14 +141,14 @@ FuseAndPartition(const ModelSpec& model, uint64_t fusionBytes, uint64_t partitio
             "PartitionBytes",
             std::to_string(partitionBytes) + " B partitions cut an iteration's " +
                 std::to_string(totalBytes) + " B of gradients into " + std::to_string(atLeast) +
-                " or more pieces; a worker hands " + "at most " +
-                std::to_string(WorkerApp::MAX_PIECES) + " per iteration; use larger partitions");
+                " or more pieces; a worker hands at most " + std::to_string(WorkerApp::MAX_PIECES) +
+                " per iteration; use larger partitions");
     }
 
     std::vector<WorkerApp::Piece> ready;
     std::vector<Segment> bucket;
     uint64_t bucketBytes = 0;
-    for (auto layer = static_cast<uint32_t>(model.layers.size()); layer-- > 0;)
+    for (uint32_t layer = layers; layer-- > 0;)
     {
         bucket.push_back({layer, model.layers[layer].gradientBytes});
         bucketBytes += model.layers[layer].gradientBytes;
