@@ -533,7 +533,6 @@ ReadTopLevel(const YAML::Node& root, const SweepReader& r, SweepPlan& plan, Swee
     }
 }
 
-/// The swept dimensions: one per axis, one per zip group; `keyWhere` maps each key to its place.
 /// Throws unless the lists of zip group `d` (the node `group`, `label`) have one length: they
 /// move together.
 void
@@ -561,6 +560,7 @@ CheckZipLengths(const Dimension& d,
     }
 }
 
+/// The swept dimensions: one per axis, one per zip group; `keyWhere` maps each key to its place.
 std::vector<Dimension>
 ReadDimensions(const SweepSections& sections,
                const SweepReader& r,

@@ -259,7 +259,7 @@ WorkerApp::PlanIteration(const ModelSpec& model,
             "PartitionBytes",
             std::to_string(partitionBytes) + " B partitions cut an iteration's " +
                 std::to_string(totalBytes) + " B of gradients into " + std::to_string(atLeast) +
-                " or more pieces; a worker hands " + "at most " + std::to_string(MAX_PIECES) +
+                " or more pieces; a worker hands at most " + std::to_string(MAX_PIECES) +
                 " per iteration; use larger partitions");
     }
     std::vector<Piece> ready = FuseAndPartition(model, fusionBytes, partitionBytes);
