@@ -839,11 +839,6 @@ LibraProgram::CpuCheck(InaPacket* p)
     GetPipeline()->Process(p, 0);
 }
 
-} // namespace ns3
-
-namespace ns3
-{
-
 void
 LibraProgram::SetStatisticsPorts(std::vector<const InaPort*> ports)
 {
