@@ -346,9 +346,7 @@ void
 LibraController::StartInstall()
 {
     m_phase = Phase::INSTALL;
-    const uint64_t bytes = m_state->GetBytes();
-    m_chunks = static_cast<uint32_t>((bytes + LibraHeader::STATE_CHUNK_BYTES - 1) /
-                                     LibraHeader::STATE_CHUNK_BYTES);
+    m_chunks = static_cast<uint32_t>(m_state->GetChunks());
     m_have.assign(m_chunks, false);
     m_haveCount = 0;
     m_nextChunk = 0;
@@ -377,11 +375,7 @@ LibraController::SendChunk(uint32_t seq, bool again)
                              seq);
     if (!pull)
     {
-        const uint64_t bytes = m_state->GetBytes();
-        const uint64_t chunk =
-            std::min<uint64_t>(LibraHeader::STATE_CHUNK_BYTES,
-                               bytes - uint64_t{seq} * LibraHeader::STATE_CHUNK_BYTES);
-        p->wireBytes = LibraLayout::HEADER_BYTES + static_cast<uint32_t>(chunk);
+        p->wireBytes = LibraLayout::HEADER_BYTES + m_state->GetChunkBytes(seq);
         p->Header<LibraHeader>()->round = m_chunks;
     }
     if (again)

@@ -5,10 +5,12 @@
 #ifndef LIBRA_JOB_STATE_H
 #define LIBRA_JOB_STATE_H
 
+#include "libra-header.h"
 #include "libra-switch-records.h"
 
 #include "ns3/ina-packet.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -73,6 +75,22 @@ struct LibraJobState
             bytes += HELD_META_BYTES + (h.copy != nullptr ? h.copy->wireBytes : 0);
         }
         return bytes;
+    }
+
+    /// \return the STATE (or STATE_INSTALL) packets the state takes, of
+    /// LibraHeader::STATE_CHUNK_BYTES each
+    uint64_t GetChunks() const
+    {
+        return (GetBytes() + LibraHeader::STATE_CHUNK_BYTES - 1) / LibraHeader::STATE_CHUNK_BYTES;
+    }
+
+    /// \param seq a chunk's number, below GetChunks()
+    /// \return the bytes of state that chunk carries (the last one may be short)
+    uint32_t GetChunkBytes(uint32_t seq) const
+    {
+        return static_cast<uint32_t>(
+            std::min<uint64_t>(LibraHeader::STATE_CHUNK_BYTES,
+                               GetBytes() - uint64_t{seq} * LibraHeader::STATE_CHUNK_BYTES));
     }
 };
 

@@ -839,11 +839,6 @@ LibraProgram::CpuCheck(InaPacket* p)
     GetPipeline()->Process(p, 0);
 }
 
-} // namespace ns3
-
-namespace ns3
-{
-
 void
 LibraProgram::SetStatisticsPorts(std::vector<const InaPort*> ports)
 {
@@ -944,9 +939,7 @@ LibraProgram::CpuStatePull(InaPacket* p)
         GetPool().Free(p); // taken already (a late duplicate request), or lost with a reboot
         return;
     }
-    const uint64_t bytes = job->frozenState->GetBytes();
-    const uint64_t chunks =
-        (bytes + LibraHeader::STATE_CHUNK_BYTES - 1) / LibraHeader::STATE_CHUNK_BYTES;
+    const uint64_t chunks = job->frozenState->GetChunks();
     const uint32_t seq = h->seq;
     MakeAck(p, LibraHeader::STATE);
     h->seq = seq;
@@ -957,10 +950,7 @@ LibraProgram::CpuStatePull(InaPacket* p)
         GetPool().Free(p);
         return;
     }
-    const uint64_t chunk =
-        std::min<uint64_t>(LibraHeader::STATE_CHUNK_BYTES,
-                           bytes - uint64_t{seq} * LibraHeader::STATE_CHUNK_BYTES);
-    p->wireBytes = LibraLayout::HEADER_BYTES + static_cast<uint32_t>(chunk);
+    p->wireBytes = LibraLayout::HEADER_BYTES + job->frozenState->GetChunkBytes(seq);
     CountReason(STATE_CHUNKS);
     Forward(p);
 }

@@ -944,7 +944,6 @@ LibraProtocol::EndJob(const std::string& why)
 {
     NS_LOG_WARN("job " << GetContext().name << ": " << why);
     m_ended = true;
-    m_endReason = why;
     for (const auto& a : m_agents)
     {
         a->Abandon(why);

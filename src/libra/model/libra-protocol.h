@@ -323,7 +323,6 @@ class LibraProtocol : public AggregationProtocol
     uint32_t m_replayedRound = 0;
     bool m_replayed = false; //!< a round was pushed again on a standby
     bool m_ended = false;    //!< no standby was left: the job ended
-    std::string m_endReason; //!< why
     std::vector<Ptr<LibraColdServer>> m_servers;
     std::vector<std::vector<Ptr<InaTransportSender>>> m_coldPush;   //!< [worker][shard]
     std::vector<std::vector<Ptr<InaTransportReceiver>>> m_coldPull; //!< [worker][shard]
