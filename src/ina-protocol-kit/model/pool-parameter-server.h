@@ -159,7 +159,7 @@ class PoolParameterServer : public Object, public InaPacketSink
 
     /**
      * Makes `slot` fragment `seq`'s: a newer fragment takes the slot over from an older one.
-     * eturn false when the slot holds a newer fragment (`seq` is stale)
+     * \return false when the slot holds a newer fragment (`seq` is stale)
      */
     bool ClaimSlot(uint32_t slot, uint64_t seq);
 
