@@ -95,11 +95,7 @@ PoolParameterServer::Regroup(const std::vector<Group>& groups,
         if (m_seq[slot] != 0 && m_count[slot] < m_workers)
         {
             // The sequence number stays, so that older fragments are still told stale.
-            m_count[slot] = 0;
-            m_flags[slot] = 0;
-            std::fill(m_mask.begin() + static_cast<std::ptrdiff_t>(slot * m_words),
-                      m_mask.begin() + static_cast<std::ptrdiff_t>((slot + 1) * m_words),
-                      0);
+            EmptySlot(static_cast<uint32_t>(slot));
             ++emptied;
         }
     }
@@ -310,11 +306,17 @@ PoolParameterServer::ClaimSlot(uint32_t slot, uint64_t seq)
         ++m_counts.evictedIncomplete;
     }
     m_seq[slot] = seq;
+    EmptySlot(slot);
+    return true;
+}
+
+void
+PoolParameterServer::EmptySlot(uint32_t slot)
+{
     m_count[slot] = 0;
     m_flags[slot] = 0;
     uint64_t* mask = m_mask.data() + static_cast<size_t>(slot) * m_words;
     std::fill(mask, mask + m_words, 0);
-    return true;
 }
 
 void

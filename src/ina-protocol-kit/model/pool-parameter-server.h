@@ -163,6 +163,9 @@ class PoolParameterServer : public Object, public InaPacketSink
      */
     bool ClaimSlot(uint32_t slot, uint64_t seq);
 
+    /// Empties `slot`: no worker recorded, no flags (its sequence number stays).
+    void EmptySlot(uint32_t slot);
+
     /**
      * Records a partial sum of `k` workers (in m_scratch) for `slot`: added when it shares no
      * worker with what is recorded, taken instead when it holds all of that (SupersetReplaces),
