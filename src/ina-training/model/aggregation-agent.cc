@@ -90,6 +90,18 @@ AggregationAgent::NoteTimeout()
     return false;
 }
 
+bool
+AggregationAgent::NoteTimeoutAtMostEvery(int64_t gapPs)
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (m_lastCountedTimeoutPs >= 0 && now - m_lastCountedTimeoutPs < gapPs)
+    {
+        return false;
+    }
+    m_lastCountedTimeoutPs = now;
+    return NoteTimeout();
+}
+
 uint64_t
 AggregationAgent::GetResultBytes() const
 {

@@ -89,6 +89,13 @@ class AggregationAgent : public Object
      * forever.
      */
     bool NoteTimeout();
+    /**
+     * NoteTimeout for agents whose timers expire per packet: counts at most one timeout per
+     * `gapPs` (their retransmission timeout), however many packets expire in it, since a window
+     * sent one packet after another expires one after another and is one silence. Returns false
+     * without counting within `gapPs` of the last counted one.
+     */
+    bool NoteTimeoutAtMostEvery(int64_t gapPs);
     /// Subclasses call this when something for this worker arrived: the row of timeouts ends,
     /// and the silence SetTimeoutGrace measures starts again.
     void NoteReceived();
@@ -133,8 +140,9 @@ class AggregationAgent : public Object
     Ptr<InaHost> m_host;
     DoneCallback m_done;
     uint32_t m_timeoutsInARow = 0;
-    int64_t m_timeoutGracePs = 0; //!< SetTimeoutGrace
-    int64_t m_lastHeardPs = 0;    //!< last NoteReceived or NoteBurstStart
+    int64_t m_timeoutGracePs = 0;        //!< SetTimeoutGrace
+    int64_t m_lastHeardPs = 0;           //!< last NoteReceived or NoteBurstStart
+    int64_t m_lastCountedTimeoutPs = -1; //!< NoteTimeoutAtMostEvery's last count (-1: none)
     uint64_t m_resultBytes = 0;
     bool m_gaveUp = false;
     std::string m_giveUpReason;

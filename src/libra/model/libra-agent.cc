@@ -729,10 +729,9 @@ LibraAgent::OnTimer()
     // of packets sent one after another expires one after another, and counting each would give
     // up after MaxTimeouts / Window timeouts' worth of silence, not the MaxTimeouts x Rto the
     // failover's set-up check (LibraProtocol) relies on.
-    if (m_active && !m_expired.empty() && now - m_lastTimeoutPs >= m_retx.GetTimeout())
+    if (m_active && !m_expired.empty())
     {
-        m_lastTimeoutPs = now;
-        if (NoteTimeout())
+        if (NoteTimeoutAtMostEvery(m_retx.GetTimeout()))
         {
             return; // MaxTimeouts in a row: given up, the timer stays off
         }

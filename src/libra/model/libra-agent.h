@@ -229,10 +229,9 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     LibraRetxQueue m_retx;
     Ptr<EventImpl> m_timer;
     bool m_timerPending = false;
-    int64_t m_lastTimeoutPs = std::numeric_limits<int64_t>::min() / 2; //!< last counted timeout
-    std::vector<uint64_t> m_expired;                                   //!< scratch
-    LibraPacking m_packing;                                            //!< reused
-    std::vector<uint32_t> m_passOf;                                    //!< scratch
+    std::vector<uint64_t> m_expired; //!< scratch
+    LibraPacking m_packing;          //!< reused
+    std::vector<uint32_t> m_passOf;  //!< scratch
 
     Counters m_counters;
 };

@@ -436,13 +436,10 @@ SwitchMlAgent::OnTimer()
     // re-armed once, below, for whatever is then the earliest deadline.
     m_timerPending = true;
     const int64_t now = Simulator::Now().GetTimeStep();
-    // At most one timeout per RTO counts towards MaxTimeouts, however many slots expire in it:
-    // slots sent a little apart expire a little apart, and a burst of them is one silence.
-    if (m_head != m_window && m_slots[m_head].deadlinePs <= now &&
-        (m_lastTimeoutPs < 0 || now - m_lastTimeoutPs >= m_rtoPs))
+    // At most one timeout per RTO counts towards MaxTimeouts, however many slots expire in it.
+    if (m_head != m_window && m_slots[m_head].deadlinePs <= now)
     {
-        m_lastTimeoutPs = now;
-        if (NoteTimeout())
+        if (NoteTimeoutAtMostEvery(m_rtoPs))
         {
             m_timerPending = false;
             return; // given up: the timer stays off

@@ -177,11 +177,10 @@ class SwitchMlAgent : public AggregationAgent, public InaPacketSink
     uint32_t m_pending = 0;       //!< tensors not yet returned
 
     // Retransmission timer
-    uint32_t m_head = 0;          //!< earliest deadline (m_window: none)
-    uint32_t m_tail = 0;          //!< latest deadline
-    Ptr<EventImpl> m_timer;       //!< the one reusable timer event
-    bool m_timerPending = false;  //!< m_timer is scheduled
-    int64_t m_lastTimeoutPs = -1; //!< when a timeout last counted towards MaxTimeouts
+    uint32_t m_head = 0;         //!< earliest deadline (m_window: none)
+    uint32_t m_tail = 0;         //!< latest deadline
+    Ptr<EventImpl> m_timer;      //!< the one reusable timer event
+    bool m_timerPending = false; //!< m_timer is scheduled
 
     Counters m_counters; //!< what was counted
 };
