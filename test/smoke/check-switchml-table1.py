@@ -17,6 +17,8 @@ import json
 import subprocess
 import sys
 
+from inasim_smoke import run_first_job
+
 # Table 1: Horovod+NCCL images/s and SwitchML's images/s over it.
 PAPER = {"inception3": {"nccl": 799.0, "speedup": 1079.0 / 799.0},
          "resnet50": {"nccl": 911.0, "speedup": 1412.0 / 911.0}}
@@ -34,17 +36,7 @@ def expand(inasim_config, sweep):
 
 
 def iteration_time(inasim_run, base, out, run):
-    where = f"{out}/{run['id']}"
-    proc = subprocess.run([inasim_run, base, *run["overrides"], "--out", where],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        print(proc.stdout, end="")
-        raise SystemExit(f"FAIL {run['id']}: inasim-run exited with {proc.returncode}")
-    with open(f"{where}/summary.json", encoding="utf-8") as f:
-        job = json.load(f)["jobs"][0]
-    if not job.get("completed"):
-        raise SystemExit(f"FAIL {run['id']}: the job did not complete")
+    job = run_first_job(inasim_run, [base, *run["overrides"]], f"{out}/{run['id']}", run["id"])
     times = job["iteration_time_s"]
     return sum(times) / len(times)
 
