@@ -287,7 +287,7 @@ SwitchMlProtocol::BuildTree()
         for (uint32_t level = rackLevel + 1; level < rootLevel; ++level)
         {
             const std::string& tier = topo.GetTiers()[level];
-            if (std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) != ctx.inaTiers.end())
+            if (ctx.AllowsTier(tier))
             {
                 up = AggregateAt(tier, up);
             }
@@ -321,8 +321,7 @@ bool
 SwitchMlProtocol::IsAggregationTier(uint32_t node) const
 {
     const JobContext& ctx = GetContext();
-    const std::string& tier = ctx.fabric->GetTopology().GetTier(node);
-    return std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) != ctx.inaTiers.end();
+    return ctx.AllowsTier(ctx.fabric->GetTopology().GetTier(node));
 }
 
 bool
@@ -343,8 +342,7 @@ SwitchMlProtocol::ChooseRoot(const std::set<uint32_t>& racks, uint32_t rackLevel
     std::vector<uint32_t> candidates;
     for (const std::string& tier : topo.GetTiers())
     {
-        if (tier == "host" ||
-            std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) == ctx.inaTiers.end())
+        if (tier == "host" || !ctx.AllowsTier(tier))
         {
             continue;
         }
