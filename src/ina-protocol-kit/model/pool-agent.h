@@ -148,6 +148,17 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
     Tensor& TensorOf(uint64_t seq);
 
     /**
+     * The packet of fragment `seq` of tensor `t` carries its values: a value buffer from the
+     * packet pool if it has none, the fragment's elements quantised into it (lanes past the
+     * tensor's end zero), overflows counted. For a tensor without values (virtual payload) it
+     * does nothing.
+     * \param p the packet
+     * \param t the fragment's tensor
+     * \param seq the fragment
+     */
+    void WriteValues(InaPacket* p, const Tensor& t, uint64_t seq);
+
+    /**
      * \param seq a fragment about to be sent
      * \return the header's priority (ATP: 0; ESA: its packed priority)
      */
