@@ -423,42 +423,19 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
     case LibraHeader::RESULT_ACK:
         ProcessAck(p, job);
         return;
-    case LibraHeader::HEARTBEAT: {
-        // Answered by the switch (Figure 11) with statistics of its state: what its ports sent
-        // and lost (the paper's "high packet loss rates") and the copies its CPU holds. A failed
-        // switch answers nothing, which is how the controller finds out.
-        const uint32_t held = static_cast<uint32_t>(m_held.size());
-        uint64_t sent = 0;
-        uint64_t lost = 0;
-        for (const InaPort* port : m_statPorts)
-        {
-            const InaLinkCounters& c = port->GetCounters();
-            sent += c.txPackets;
-            lost += c.lost + c.drops;
-        }
-        MakeAck(p, LibraHeader::HEARTBEAT_ACK);
-        p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(std::min<uint32_t>(held, 0xffff));
-        p->values = GetPool().AllocValues(4);
-        p->values->words.assign({static_cast<uint32_t>(sent),
-                                 static_cast<uint32_t>(sent >> 32),
-                                 static_cast<uint32_t>(lost),
-                                 static_cast<uint32_t>(lost >> 32)});
-        Forward(p);
+    case LibraHeader::HEARTBEAT:
+        AnswerHeartbeat(p);
         return;
-    }
     case LibraHeader::STATE_PULL:
     case LibraHeader::STATE_INSTALL: {
         // Libra_s moves the state: the CPU answers after its path delay.
         InaPacket* c = GetPool().Clone(p);
         Consume(p);
-        if (h->type == LibraHeader::STATE_PULL)
-        {
-            Simulator::Schedule(m_cpuDelay, &LibraProgram::CpuStatePull, this, c);
-        }
-        else
-        {
-            Simulator::Schedule(m_cpuDelay, &LibraProgram::CpuStateInstall, this, c);
-        }
+        Simulator::Schedule(m_cpuDelay,
+                            h->type == LibraHeader::STATE_PULL ? &LibraProgram::CpuStatePull
+                                                               : &LibraProgram::CpuStateInstall,
+                            this,
+                            c);
         return;
     }
     default:
@@ -466,6 +443,31 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         Consume(p);
         return;
     }
+}
+
+void
+LibraProgram::AnswerHeartbeat(InaPacket* p)
+{
+    // Answered by the switch (Figure 11) with statistics of its state: what its ports sent and
+    // lost (the paper's "high packet loss rates") and the copies its CPU holds. A failed switch
+    // answers nothing, which is how the controller finds out.
+    const uint32_t held = static_cast<uint32_t>(m_held.size());
+    uint64_t sent = 0;
+    uint64_t lost = 0;
+    for (const InaPort* port : m_statPorts)
+    {
+        const InaLinkCounters& c = port->GetCounters();
+        sent += c.txPackets;
+        lost += c.lost + c.drops;
+    }
+    MakeAck(p, LibraHeader::HEARTBEAT_ACK);
+    p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(std::min<uint32_t>(held, 0xffff));
+    p->values = GetPool().AllocValues(4);
+    p->values->words.assign({static_cast<uint32_t>(sent),
+                             static_cast<uint32_t>(sent >> 32),
+                             static_cast<uint32_t>(lost),
+                             static_cast<uint32_t>(lost >> 32)});
+    Forward(p);
 }
 
 uint32_t

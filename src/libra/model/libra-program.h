@@ -268,6 +268,9 @@ class LibraProgram : public SwitchProgram
     void ProcessDone(InaPacket* p, PipelinePass& pass, Job& job);
     void ProcessPull(InaPacket* p, PipelinePass& pass, Job& job);
     void ProcessAck(InaPacket* p, Job& job);
+    /// A controller's heartbeat: answered with the ports' sent and lost packets and the CPU's
+    /// held copies.
+    void AnswerHeartbeat(InaPacket* p);
 
     /// A retransmission reaches the CPU: answer it from the records or re-inject it.
     void CpuCheck(InaPacket* p);
