@@ -37,11 +37,6 @@ void
 PoolAgent::DoDispose()
 {
     m_timer.Cancel();
-    if (m_bound && m_host)
-    {
-        m_host->Unbind(m_endpoint);
-    }
-    m_bound = false;
     m_host = nullptr;
     m_protocol = nullptr;
     m_indexTable = nullptr;
@@ -130,8 +125,7 @@ PoolAgent::DoSetup()
     m_cwnd = m_protocol->GetInitialWindow() * packet;
     UpdateWindow();
     m_marker = m_window;
-    m_host->Bind(m_endpoint, this);
-    m_bound = true;
+    BindEndpoint(m_endpoint, this);
 }
 
 uint32_t

@@ -233,7 +233,6 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
     uint16_t m_endpoint = 0;
     uint32_t m_servers = 1;
     uint16_t m_protocolNumber = ATP_PROTOCOL;
-    bool m_bound = false;
     std::vector<PoolProtocol::WorkerRoute> m_routes; //!< per parameter server
     const std::vector<uint16_t>* m_indexTable = nullptr;
     uint32_t m_slots = 1;

@@ -49,11 +49,6 @@ void
 LibraAgent::DoDispose()
 {
     m_timer->Cancel();
-    if (m_bound && m_host)
-    {
-        m_host->Unbind(m_endpoint);
-    }
-    m_bound = false;
     m_host = nullptr;
     m_protocol = nullptr;
     m_coldPush.clear();
@@ -99,8 +94,7 @@ LibraAgent::DoSetup()
         m_switch = m_protocol->GetSwitchAddress();
         m_endpoint = m_protocol->GetEndpoint();
         m_registers = m_protocol->GetLayout().GetRegisters();
-        m_host->Bind(m_endpoint, this);
-        m_bound = true;
+        BindEndpoint(m_endpoint, this);
     }
     for (uint32_t s = 0; s < m_coldPull.size(); ++s)
     {

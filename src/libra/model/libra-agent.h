@@ -209,7 +209,6 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     uint16_t m_endpoint = 0;
     uint32_t m_flowId = 0;
     uint32_t m_workers = 0;
-    bool m_bound = false;
     bool m_hotEnabled = true; //!< false: every pair is cold (HotKeys 0)
     uint32_t m_registers = 0; //!< m (0 without hot keys)
     uint32_t m_window = 0;    //!< hot packets in flight
