@@ -18,19 +18,38 @@ using namespace ns3;
 namespace
 {
 
-/// The message InaParsePositiveList throws for `text`, or "" if it parsed.
+/// The message `parse` throws (std::invalid_argument), or "" if it returned.
+template<class F>
 std::string
-ErrorOf(const std::string& text)
+Thrown(F&& parse)
 {
     try
     {
-        InaParsePositiveList(text, "workers");
+        parse();
     }
     catch (const std::invalid_argument& e)
     {
         return e.what();
     }
     return "";
+}
+
+/// The message InaParsePositiveList throws for `text`, or "" if it parsed.
+std::string
+ErrorOf(const std::string& text)
+{
+    return Thrown([&] {
+        InaParsePositiveList(text, "workers");
+    });
+}
+
+/// The message InaSplitList throws for `text`, or "" if it split.
+std::string
+SplitErrorOf(const std::string& text)
+{
+    return Thrown([&] {
+        InaSplitList(text, "StandbySwitch");
+    });
 }
 
 } // namespace
@@ -53,26 +72,6 @@ TEST(InaListOption, BadItemNamesTheOptionAndItem)
               "'1234567890'");
     EXPECT_EQ(ErrorOf(""), "--workers is empty");
 }
-
-namespace
-{
-
-/// The message InaSplitList throws for `text`, or "" if it split.
-std::string
-SplitErrorOf(const std::string& text)
-{
-    try
-    {
-        InaSplitList(text, "StandbySwitch");
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-} // namespace
 
 TEST(InaListOption, SplitKeepsOrderAndDropsBlanksAroundItems)
 {
