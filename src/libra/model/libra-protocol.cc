@@ -18,6 +18,7 @@
 #include "ns3/ina-switch.h"
 #include "ns3/log.h"
 #include "ns3/pipeline.h"
+#include "ns3/ps-flow-pair.h"
 #include "ns3/sharded-ps-protocol.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -502,6 +503,10 @@ LibraProtocol::InstallServers()
     const uint32_t s = static_cast<uint32_t>(ctx.psHosts.size());
     m_coldPush.assign(n, std::vector<Ptr<InaTransportSender>>(s));
     m_coldPull.assign(n, std::vector<Ptr<InaTransportReceiver>>(s));
+    // The job's MaxTimeouts is its cold flows' too, so they give up with its agents.
+    ObjectFactory senders("ns3::InaTransportSender");
+    senders.Set("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
+    const ObjectFactory receivers("ns3::InaTransportReceiver");
     for (uint32_t p = 0; p < s; ++p)
     {
         Ptr<InaHost> server = ctx.fabric->GetHost(ctx.psHosts[p]);
@@ -509,29 +514,16 @@ LibraProtocol::InstallServers()
         std::vector<Ptr<InaTransportSender>> pullTx(n);
         for (uint32_t w = 0; w < n; ++w)
         {
-            Ptr<InaHost> worker = ctx.fabric->GetHost(ctx.workerHosts[w]);
-            const uint32_t flow = ctx.flowIdBase + 2 * (w * s + p);
-            pushRx[w] = CreateObject<InaTransportReceiver>();
-            pushRx[w]->Listen(server, server->AllocateEndpoint(), flow);
-            m_coldPull[w][p] = CreateObject<InaTransportReceiver>();
-            m_coldPull[w][p]->Listen(worker, worker->AllocateEndpoint(), flow + 1);
-            // The job's MaxTimeouts is its cold flows' too, so they give up with its agents.
-            m_coldPush[w][p] = CreateObject<InaTransportSender>();
-            m_coldPush[w][p]->SetAttribute("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
-            m_coldPush[w][p]->Connect(worker,
-                                      worker->AllocateEndpoint(),
-                                      server->GetAddress(),
-                                      pushRx[w]->GetLocalPort(),
-                                      flow,
-                                      ctx.jobId);
-            pullTx[w] = CreateObject<InaTransportSender>();
-            pullTx[w]->SetAttribute("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
-            pullTx[w]->Connect(server,
-                               server->AllocateEndpoint(),
-                               worker->GetAddress(),
-                               m_coldPull[w][p]->GetLocalPort(),
-                               flow + 1,
-                               ctx.jobId);
+            const PsFlowPair f = PsFlowPair::Open(ctx.fabric->GetHost(ctx.workerHosts[w]),
+                                                  server,
+                                                  ctx.flowIdBase + 2 * (w * s + p),
+                                                  ctx.jobId,
+                                                  senders,
+                                                  receivers);
+            pushRx[w] = f.pushRx;
+            m_coldPull[w][p] = f.pullRx;
+            m_coldPush[w][p] = f.push;
+            pullTx[w] = f.pull;
         }
         Ptr<LibraColdServer> cold = CreateObject<LibraColdServer>();
         cold->Setup("job '" + ctx.name + "' cold shard " + std::to_string(p),
