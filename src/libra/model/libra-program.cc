@@ -354,6 +354,41 @@ LibraProgram::FindJob(uint32_t jobId)
     return nullptr;
 }
 
+LibraProgram::Job*
+LibraProgram::Admit(InaPacket* p, PipelinePass& pass)
+{
+    const LibraHeader* h = p->Header<LibraHeader>();
+    uint64_t index = 0;
+    uint32_t reason = N_REASONS;
+    if (!pass.Lookup(*m_jobTable, p->jobId & 0xffff, &index) || index >= m_jobs.size() ||
+        m_jobs[index].cfg.jobId != p->jobId)
+    {
+        reason = UNKNOWN_JOB;
+    }
+    // Header fields the switch CPU's records key on (a round or a push number no worker sends
+    // would not fit the record key: they threw out of the pipeline, found by
+    // fuzz-switch-packets).
+    else if (h->worker >= m_jobs[index].cfg.workers || h->round >= LibraSwitchRecords::MAX_ROUND ||
+             (h->type == LibraHeader::PUSH && h->seq >= LibraSwitchRecords::MAX_SEQ))
+    {
+        reason = BAD_PACKET;
+    }
+    // The job's state went to the controller: nothing may take effect here any more, and
+    // nothing is acknowledged, so the workers resend it to the standby.
+    else if (m_jobs[index].frozen && h->type != LibraHeader::HEARTBEAT &&
+             h->type != LibraHeader::STATE_PULL)
+    {
+        reason = FROZEN_DROPS;
+    }
+    if (reason != N_REASONS)
+    {
+        CountReason(reason);
+        Consume(p);
+        return nullptr;
+    }
+    return &m_jobs[index];
+}
+
 void
 LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
 {
@@ -368,33 +403,12 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         return;
     }
     LibraHeader* h = p->Header<LibraHeader>();
-    uint64_t index = 0;
-    if (!pass.Lookup(*m_jobTable, p->jobId & 0xffff, &index) || index >= m_jobs.size() ||
-        m_jobs[index].cfg.jobId != p->jobId)
+    Job* found = Admit(p, pass);
+    if (found == nullptr)
     {
-        CountReason(UNKNOWN_JOB);
-        Consume(p);
         return;
     }
-    Job& job = m_jobs[index];
-    // Header fields the switch CPU's records key on (a round or a push number no worker sends
-    // would not fit the record key: they threw out of the pipeline, found by
-    // fuzz-switch-packets).
-    if (h->worker >= job.cfg.workers || h->round >= LibraSwitchRecords::MAX_ROUND ||
-        (h->type == LibraHeader::PUSH && h->seq >= LibraSwitchRecords::MAX_SEQ))
-    {
-        CountReason(BAD_PACKET);
-        Consume(p);
-        return;
-    }
-    if (job.frozen && h->type != LibraHeader::HEARTBEAT && h->type != LibraHeader::STATE_PULL)
-    {
-        // The job's state went to the controller: nothing may take effect here any more, and
-        // nothing is acknowledged, so the workers resend it to the standby.
-        CountReason(FROZEN_DROPS);
-        Consume(p);
-        return;
-    }
+    Job& job = *found;
     const bool viaCpu = (h->flags & LibraHeader::FLAG_RETX) != 0 &&
                         (h->flags & LibraHeader::FLAG_FROM_CPU) == 0 &&
                         (h->type == LibraHeader::PUSH || h->type == LibraHeader::DONE ||
