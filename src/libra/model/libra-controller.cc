@@ -90,7 +90,7 @@ LibraController::ForwardAttribute(TypeId tid,
     }
     tid.AddAttribute(name,
                      "the failover controller's (ns3::LibraController): " + info.help,
-                     info.initialValue,
+                     *info.initialValue,
                      accessor,
                      info.checker);
 }
