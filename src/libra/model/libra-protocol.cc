@@ -8,7 +8,7 @@
 #include "libra-header.h"
 #include "libra-hot-set.h"
 #include "libra-resources.h"
-#include "libra-workload-fit.h"
+#include "libra-sparse-model.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
@@ -47,8 +47,10 @@ LibraProtocol::GetTypeId()
             .SetGroupName("Libra")
             .AddConstructor<LibraProtocol>()
             .AddAttribute("Workload",
-                          "the sparse model: oa-like (150 M parameters, the top 30 K take 50 % of "
-                          "the updates), se-like (9 M, 70 %) or custom (Rows and Exponent)",
+                          "the sparse model (LibraSparseModel): oa-like (150 M parameters, the "
+                          "top 30 K take 50 % of the updates), se-like (9 M, 70 %), deeplight, "
+                          "lstm, ncf (the paper's public models, sized after their papers) or "
+                          "custom (Rows and Exponent)",
                           StringValue("oa-like"),
                           MakeStringAccessor(&LibraProtocol::m_workloadName),
                           MakeStringChecker())
@@ -64,16 +66,17 @@ LibraProtocol::GetTypeId()
                           MakeDoubleAccessor(&LibraProtocol::m_exponent),
                           MakeDoubleChecker<double>())
             .AddAttribute("Dim",
-                          "floats per row; each is one parameter (key = row x Dim + j)",
-                          UintegerValue(1),
+                          "floats per row; each is one parameter (key = row x Dim + j); 0: the "
+                          "named model's (1 for custom)",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&LibraProtocol::m_dim),
-                          MakeUintegerChecker<uint32_t>(1, 4096))
+                          MakeUintegerChecker<uint32_t>(0, 4096))
             .AddAttribute("AccessesPerIteration",
                           "row draws per worker and iteration (duplicates removed: the rows a "
-                          "worker pushes)",
-                          UintegerValue(10000),
+                          "worker pushes); 0: the named model's batch (10,000 for custom)",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&LibraProtocol::m_accesses),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("WorkloadSeed",
                           "seed of the workload's row draws; 0: the job's seed. Jobs with the "
                           "same workload and WorkloadSeed draw the same rows (a baseline on the "
@@ -220,31 +223,6 @@ LibraProtocol::DoDispose()
     AggregationProtocol::DoDispose();
 }
 
-LibraProtocol::WorkloadSpec
-LibraProtocol::NamedWorkload(const std::string& name)
-{
-    if (name == "oa-like")
-    {
-        return {name,
-                150000000,
-                30000,
-                0.50,
-                "online advertising (paper Sec. 3.1, Fig. 5: 150 M parameters, the top 30 K take "
-                "over half of the updates)"};
-    }
-    if (name == "se-like")
-    {
-        return {name,
-                9000000,
-                30000,
-                0.70,
-                "search engine (paper Sec. 3.1, Fig. 5: about 9 M parameters, the top 30 K take "
-                "about 70 % of the updates)"};
-    }
-    throw std::invalid_argument("Libra workload '" + name +
-                                "': expected oa-like, se-like or custom (with Rows and Exponent)");
-}
-
 bool
 LibraProtocol::UsesParameterServers() const
 {
@@ -358,30 +336,43 @@ LibraProtocol::BuildWorkload()
         {
             Fail("Workload custom needs Rows >= 1 and Exponent >= 0");
         }
+        // Custom keeps the defaults these attributes had before the named models had their own.
+        m_dim = m_dim == 0 ? 1 : m_dim;
+        m_accesses = m_accesses == 0 ? 10000 : m_accesses;
     }
     else
     {
-        WorkloadSpec spec;
+        LibraSparseModel model;
         try
         {
-            spec = NamedWorkload(m_workloadName);
+            model = LibraSparseModel::Lookup(m_workloadName);
         }
         catch (const std::invalid_argument& e)
         {
             Fail(std::string("Workload: ") + e.what());
         }
-        rows = rows == 0 ? spec.rows : rows;
+        m_dim = m_dim == 0 ? model.dim : m_dim;
+        m_accesses = m_accesses == 0 ? model.accesses : m_accesses;
+        if (rows != 0 && rows != model.rows)
+        {
+            // Another size, the same skew: the hot parameters' share is the model's, or the
+            // given law.
+            model.rows = rows;
+            if (!model.fieldRows.empty())
+            {
+                Fail("Workload " + m_workloadName +
+                     ": Rows cannot resize a model given by its fields' sizes; use custom");
+            }
+        }
+        rows = model.rows;
         if (exponent < 0)
         {
             // The paper counts updates at the PS (one per push of a parameter), so the law is
-            // the one whose *updates* give the top parameters Fig. 5's share at this push size.
-            const uint32_t topRows = std::max<uint32_t>(1, spec.topKeys / m_dim);
+            // the one whose *updates* give the top parameters the model's share at this push
+            // size (LibraSparseModel::SolveExponent).
             try
             {
-                exponent = LibraWorkloadFit::SolveExponent(rows,
-                                                           m_accesses,
-                                                           std::min(topRows, rows),
-                                                           spec.topShare);
+                exponent = model.SolveExponent(m_dim, m_accesses);
             }
             catch (const std::invalid_argument& e)
             {
