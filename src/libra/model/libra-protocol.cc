@@ -416,6 +416,13 @@ LibraProtocol::BuildWorkload()
                                                               m_sampleIterations,
                                                               m_samplingRate);
         hotRows = set.GetTopKeys(m_hotKeys / m_dim);
+        // Figure 15's precision, |H_g n H_s| / |H_g|: H_g the same number of hottest rows counted
+        // on the whole run the sample was taken from (the paper's "whole datasets", Sec. 5.3).
+        const LibraHotSet whole = LibraHotSet::FromSampledTrace(*m_workload,
+                                                                ctx.workerHosts.size(),
+                                                                m_sampleIterations,
+                                                                1.0);
+        m_hotSetPrecision = LibraHotSet::Precision(whole.GetTopKeys(m_hotKeys / m_dim), hotRows);
     }
     else
     {
@@ -988,6 +995,10 @@ LibraProtocol::GetCounters() const
     m["register_blocks"] = GetBlocks();
     m["ps_shards"] = m_servers.size();
     m["workload_exponent"] = m_exponentUsed;
+    if (m_hotSetPrecision >= 0)
+    {
+        m["hot_set_precision"] = m_hotSetPrecision;
+    }
     m["sparse_rounds"] = static_cast<double>(sum.rounds);
     m["hot_pairs"] = static_cast<double>(sum.hotPairs);
     m["cold_pairs"] = static_cast<double>(sum.coldPairs);

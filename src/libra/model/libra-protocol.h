@@ -250,6 +250,8 @@ class LibraProtocol : public AggregationProtocol
     uint32_t m_rows;
     double m_exponent;
     double m_exponentUsed = 0; //!< the workload's Zipf s, given or fitted
+    /// HotSet sampled: the hot set's precision against the whole run's (Fig. 15); -1: not sampled
+    double m_hotSetPrecision = -1;
     uint32_t m_dim;
     uint32_t m_accesses;
     uint64_t m_workloadSeed;
