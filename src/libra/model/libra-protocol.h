@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -211,7 +212,20 @@ class LibraProtocol : public AggregationProtocol
   private:
     void DoInstall() override;
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
+    /// The job's sparse workload, its hot keys in rank order and their switch layout.
     void BuildWorkload();
+    /// GetCounters' failover part: heartbeats, moves, the last move's outage and state.
+    void AddFailoverCounters(std::map<std::string, double>& m) const;
+    /// Dim and AccessesPerIteration left at 0: the named model's (LibraSparseModel)
+    void ResolveShape();
+    /// \return the workload law's rows and Zipf exponent: the named model's (the exponent
+    ///         solved for its skew unless Exponent is set), or Rows and Exponent
+    std::pair<uint32_t, double> ResolveLaw() const;
+    /// \return the keys of the HotKeys / Dim hottest rows (HotSet), hottest row first; a
+    ///         sampled hot set's precision is kept for the counters
+    std::vector<uint32_t> HotKeysInRankOrder();
+    /// \return the switch layout's configuration for `hotKeys` keys (Placement, Packing)
+    LibraLayout::Config LayoutConfig(uint32_t hotKeys) const;
     void InstallSwitch();
     /**
      * Install (or join) the Libra program on a switch and add this job to it.
