@@ -7,6 +7,7 @@
 
 #include "grid-agent.h"
 #include "grid-controller.h"
+#include "grid-job-switches.h"
 #include "grid-parameter-server.h"
 #include "grid-planner.h"
 #include "grid-problem.h"
@@ -218,18 +219,8 @@ std::vector<GridProblem::ProgrammableSwitch>
 GridProtocol::Programmable() const
 {
     const JobContext& ctx = GetContext();
-    const InaTopology& topo = ctx.fabric->GetTopology();
-    std::vector<GridProblem::ProgrammableSwitch> programmable;
-    for (uint32_t node = 0; node < topo.GetNNodes(); ++node)
-    {
-        if (topo.IsHost(node) ||
-            std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), topo.GetTier(node)) ==
-                ctx.inaTiers.end())
-        {
-            continue;
-        }
-        programmable.push_back(GridProblem::ProgrammableSwitch{node, PlanningCapacity(node)});
-    }
+    std::vector<GridProblem::ProgrammableSwitch> programmable =
+        GridJobSwitches::Of(ctx, m_switchCapacity);
     if (programmable.empty() && NeedsProgrammableSwitches())
     {
         std::string asked;
@@ -241,38 +232,6 @@ GridProtocol::Programmable() const
              "]; GRID needs at least one programmable switch");
     }
     return programmable;
-}
-
-double
-GridProtocol::PlanningCapacity(uint32_t node) const
-{
-    const JobContext& ctx = GetContext();
-    const InaTopology& topo = ctx.fabric->GetTopology();
-    double capacity = m_switchCapacity;
-    if (capacity == 0)
-    {
-        // Plan with the capacity the switch really has, so that the plan's rates hold in
-        // the data plane.
-        Ptr<Pipeline> pipeline = ctx.fabric->GetSwitch(node)->GetPipeline();
-        if (pipeline)
-        {
-            capacity = static_cast<double>(pipeline->GetAggregationCapacityBps()) +
-                       static_cast<double>(pipeline->GetAggregationCapacityPps()) *
-                           PoolHeader::WIRE_BYTES * 8.0;
-        }
-    }
-    if (capacity == 0)
-    {
-        for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
-        {
-            const InaTopology::Link& link = topo.GetLink(l);
-            if (link.a == node || link.b == node)
-            {
-                capacity += static_cast<double>(link.rateBps);
-            }
-        }
-    }
-    return capacity;
 }
 
 GridPlanner::Options

@@ -196,9 +196,8 @@ class GridProtocol : public PoolProtocol
     /// \return the hosts of plan switch j's workers
     std::vector<uint32_t> Members(uint32_t j) const;
     /// \return the programmable switches of the job's tiers with the C_s it plans with
+    /// (GridJobSwitches: SwitchCapacity, each one's pipeline's, or line rate)
     std::vector<GridProblem::ProgrammableSwitch> Programmable() const;
-    /// \return C_s of a programmable switch (SwitchCapacity, its pipeline's, or line rate)
-    double PlanningCapacity(uint32_t node) const;
 
     // Attributes
     double m_switchCapacity; //!< C_s in bit/s (0: the sum of the switch's port rates)
