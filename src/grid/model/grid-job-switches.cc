@@ -9,8 +9,6 @@
 #include "ns3/pipeline.h"
 #include "ns3/pool-header.h"
 
-#include <algorithm>
-
 namespace ns3
 {
 
@@ -21,9 +19,7 @@ GridJobSwitches::Of(const JobContext& ctx, double switchCapacity)
     std::vector<GridProblem::ProgrammableSwitch> programmable;
     for (uint32_t node = 0; node < topo.GetNNodes(); ++node)
     {
-        if (topo.IsHost(node) ||
-            std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), topo.GetTier(node)) ==
-                ctx.inaTiers.end())
+        if (topo.IsHost(node) || !ctx.AllowsTier(topo.GetTier(node)))
         {
             continue;
         }
