@@ -87,6 +87,10 @@ class GridProtocol : public PoolProtocol
     /// \return the flow id of the results the PS returns to direct worker `rank`
     uint32_t GetResultFlowId(uint32_t rank) const;
 
+    /// \return the flow id of the results the PS returns to plan switch j (pinned along j's
+    /// aggregate path reversed)
+    uint32_t GetSwitchResultFlowId(uint32_t j) const;
+
     /**
      * The job's planning problem on the links that are up (GridController's re-plans).
      * \param failedLinks per topology link, failed or not (empty: none)
@@ -210,6 +214,7 @@ class GridProtocol : public PoolProtocol
     uint32_t m_trials;       //!< planner roundings
     uint64_t m_seed;         //!< planner seed
     bool m_linkRows;         //!< planner link rows
+    bool m_resultRows;       //!< the planner counts the results on the links too
     bool m_hashFragments;    //!< unit = CRC32(job, fragment) mod range, not ATP's slot table
     bool m_pace;             //!< workers' NICs capped at their planned rates
 
