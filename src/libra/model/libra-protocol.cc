@@ -8,7 +8,7 @@
 #include "libra-header.h"
 #include "libra-hot-set.h"
 #include "libra-resources.h"
-#include "libra-workload-fit.h"
+#include "libra-sparse-model.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
@@ -53,8 +53,10 @@ LibraProtocol::GetTypeId()
                 .AddConstructor<LibraProtocol>()
                 .AddAttribute(
                     "Workload",
-                    "the sparse model: oa-like (150 M parameters, the top 30 K take 50 % of "
-                    "the updates), se-like (9 M, 70 %) or custom (Rows and Exponent)",
+                    "the sparse model (LibraSparseModel): oa-like (150 M parameters, the top "
+                    "30 K take 50 % of the updates), se-like (9 M, 70 %), deeplight, lstm, ncf "
+                    "(the paper's public models, sized after their papers) or custom (Rows and "
+                    "Exponent)",
                     StringValue("oa-like"),
                     MakeStringAccessor(&LibraProtocol::m_workloadName),
                     MakeStringChecker())
@@ -71,16 +73,17 @@ LibraProtocol::GetTypeId()
                     MakeDoubleAccessor(&LibraProtocol::m_exponent),
                     MakeDoubleChecker<double>())
                 .AddAttribute("Dim",
-                              "floats per row; each is one parameter (key = row x Dim + j)",
-                              UintegerValue(1),
+                              "floats per row; each is one parameter (key = row x Dim + j); 0: "
+                              "the named model's (1 for custom)",
+                              UintegerValue(0),
                               MakeUintegerAccessor(&LibraProtocol::m_dim),
-                              MakeUintegerChecker<uint32_t>(1, 4096))
+                              MakeUintegerChecker<uint32_t>(0, 4096))
                 .AddAttribute("AccessesPerIteration",
                               "row draws per worker and iteration (duplicates removed: the rows a "
-                              "worker pushes)",
-                              UintegerValue(10000),
+                              "worker pushes); 0: the named model's batch (10,000 for custom)",
+                              UintegerValue(0),
                               MakeUintegerAccessor(&LibraProtocol::m_accesses),
-                              MakeUintegerChecker<uint32_t>(1))
+                              MakeUintegerChecker<uint32_t>())
                 .AddAttribute(
                     "WorkloadSeed",
                     "seed of the workload's row draws; 0: the job's seed. Jobs with the "
@@ -219,31 +222,6 @@ LibraProtocol::DoDispose()
     AggregationProtocol::DoDispose();
 }
 
-LibraProtocol::WorkloadSpec
-LibraProtocol::NamedWorkload(const std::string& name)
-{
-    if (name == "oa-like")
-    {
-        return {name,
-                150000000,
-                30000,
-                0.50,
-                "online advertising (paper Sec. 3.1, Fig. 5: 150 M parameters, the top 30 K take "
-                "over half of the updates)"};
-    }
-    if (name == "se-like")
-    {
-        return {name,
-                9000000,
-                30000,
-                0.70,
-                "search engine (paper Sec. 3.1, Fig. 5: about 9 M parameters, the top 30 K take "
-                "about 70 % of the updates)"};
-    }
-    throw std::invalid_argument("Libra workload '" + name +
-                                "': expected oa-like, se-like or custom (with Rows and Exponent)");
-}
-
 bool
 LibraProtocol::UsesParameterServers() const
 {
@@ -345,6 +323,28 @@ LibraProtocol::DoInstall()
     m_book = LibraValueBook(static_cast<uint32_t>(ctx.workerHosts.size()));
 }
 
+void
+LibraProtocol::ResolveShape()
+{
+    if (m_workloadName == "custom")
+    {
+        // Custom keeps the defaults these attributes had before the named models had their own.
+        m_dim = m_dim == 0 ? 1 : m_dim;
+        m_accesses = m_accesses == 0 ? 10000 : m_accesses;
+        return;
+    }
+    try
+    {
+        const LibraSparseModel model = LibraSparseModel::Lookup(m_workloadName);
+        m_dim = m_dim == 0 ? model.dim : m_dim;
+        m_accesses = m_accesses == 0 ? model.accesses : m_accesses;
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(std::string("Workload: ") + e.what());
+    }
+}
+
 std::pair<uint32_t, double>
 LibraProtocol::ResolveLaw() const
 {
@@ -358,27 +358,25 @@ LibraProtocol::ResolveLaw() const
         }
         return {rows, exponent};
     }
-    WorkloadSpec spec;
-    try
+    LibraSparseModel model = LibraSparseModel::Lookup(m_workloadName); // known: ResolveShape
+    if (rows != 0 && rows != model.rows)
     {
-        spec = NamedWorkload(m_workloadName);
+        // Another size, the same skew: the hot parameters' share is the model's, or the given law.
+        if (!model.fieldRows.empty())
+        {
+            Fail("Workload " + m_workloadName +
+                 ": Rows cannot resize a model given by its fields' sizes; use custom");
+        }
+        model.rows = rows;
     }
-    catch (const std::invalid_argument& e)
-    {
-        Fail(std::string("Workload: ") + e.what());
-    }
-    rows = rows == 0 ? spec.rows : rows;
     if (exponent < 0)
     {
         // The paper counts updates at the PS (one per push of a parameter), so the law is the
-        // one whose *updates* give the top parameters Fig. 5's share at this push size.
-        const uint32_t topRows = std::max<uint32_t>(1, spec.topKeys / m_dim);
+        // one whose *updates* give the top parameters the model's share at this push size
+        // (LibraSparseModel::SolveExponent).
         try
         {
-            exponent = LibraWorkloadFit::SolveExponent(rows,
-                                                       m_accesses,
-                                                       std::min(topRows, rows),
-                                                       spec.topShare);
+            exponent = model.SolveExponent(m_dim, m_accesses);
         }
         catch (const std::invalid_argument& e)
         {
@@ -386,13 +384,14 @@ LibraProtocol::ResolveLaw() const
                  "; set Exponent, or change AccessesPerIteration or Dim");
         }
     }
-    return {rows, exponent};
+    return {model.rows, exponent};
 }
 
 void
 LibraProtocol::BuildWorkload()
 {
     const JobContext& ctx = GetContext();
+    ResolveShape();
     const auto [rows, exponent] = ResolveLaw();
     m_exponentUsed = exponent;
     m_totalKeys = uint64_t{rows} * m_dim;
@@ -420,7 +419,7 @@ LibraProtocol::BuildWorkload()
 }
 
 std::vector<uint32_t>
-LibraProtocol::HotKeysInRankOrder() const
+LibraProtocol::HotKeysInRankOrder()
 {
     if (m_hotKeys % m_dim != 0)
     {
@@ -444,6 +443,13 @@ LibraProtocol::HotKeysInRankOrder() const
                                                               m_sampleIterations,
                                                               m_samplingRate);
         hotRows = set.GetTopKeys(m_hotKeys / m_dim);
+        // Figure 15's precision, |H_g n H_s| / |H_g|: H_g the same number of hottest rows counted
+        // on the whole run the sample was taken from (the paper's "whole datasets", Sec. 5.3).
+        const LibraHotSet whole = LibraHotSet::FromSampledTrace(*m_workload,
+                                                                GetContext().workerHosts.size(),
+                                                                m_sampleIterations,
+                                                                1.0);
+        m_hotSetPrecision = LibraHotSet::Precision(whole.GetTopKeys(m_hotKeys / m_dim), hotRows);
     }
     else
     {
@@ -1040,6 +1046,10 @@ LibraProtocol::GetCounters() const
     m["register_blocks"] = GetBlocks();
     m["ps_shards"] = m_servers.size();
     m["workload_exponent"] = m_exponentUsed;
+    if (m_hotSetPrecision >= 0)
+    {
+        m["hot_set_precision"] = m_hotSetPrecision;
+    }
     m["sparse_rounds"] = static_cast<double>(sum.rounds);
     m["hot_pairs"] = static_cast<double>(sum.hotPairs);
     m["cold_pairs"] = static_cast<double>(sum.coldPairs);
