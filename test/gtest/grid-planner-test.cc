@@ -258,6 +258,41 @@ TEST(GridPlanner, EvaluateCountsStreams)
     EXPECT_THROW(GridPlanner::Evaluate(p, {0, 0, 0, 0, 0, 0, 0, 4}, true), std::invalid_argument);
 }
 
+TEST(GridPlanner, CountsResultsWhenAsked)
+{
+    GridProblem p = Fig1();
+    const InaTopology& t = p.GetTopology();
+    const uint32_t s1 = t.FindNode("s1");
+    const uint32_t s3 = t.FindNode("s3");
+    const uint32_t up = p.RouteEdges(s1, s3).at(0); // L1 toward the PS
+    const uint32_t down = up ^ 1;                   // L1 back
+    const uint32_t toPs = p.GetPsEdge();
+    // w1..w4 and w7 at s1 (w7 over s3 -> s1), w5 and w6 at s2, w8 at s3: s1 binds, 9/5.
+    const std::vector<uint32_t> a = {0, 0, 0, 0, 1, 1, 0, 2};
+    GridPlanner::Evaluation ev = GridPlanner::Evaluate(p, a, true);
+    EXPECT_EQ(ev.streams[up], 1u);   // s1's aggregate
+    EXPECT_EQ(ev.streams[down], 1u); // w7's gradient
+    EXPECT_EQ(ev.streams[toPs ^ 1], 0u);
+    EXPECT_DOUBLE_EQ(ev.lambdaBps, 1.8 * G);
+    p.SetCountResults(true);
+    ev = GridPlanner::Evaluate(p, a, true);
+    EXPECT_EQ(ev.streams[up], 2u);       // and s1's multicast to w7
+    EXPECT_EQ(ev.streams[down], 2u);     // and the PS's results to s1
+    EXPECT_EQ(ev.streams[toPs ^ 1], 3u); // the PS's results to s1, s2, s3
+    EXPECT_DOUBLE_EQ(ev.lambdaBps, 1.5 * G);
+    EXPECT_EQ(ev.bottleneck, "link s1->s3 / 2 streams");
+    // A direct worker's results come back along its path: everyone direct loads L1 back as
+    // much as L1 up, and the PS's link out as much as in.
+    ev = GridPlanner::Evaluate(p, std::vector<uint32_t>(8, 3), true);
+    EXPECT_EQ(ev.streams[down], 4u);
+    EXPECT_EQ(ev.streams[toPs ^ 1], 8u);
+    EXPECT_DOUBLE_EQ(ev.lambdaBps, 0.75 * G);
+    // Fig. 1's plan sends its results on directions its gradients leave free: still 3 Gb/s.
+    const GridPlan plan = GridPlanner().Plan(p);
+    EXPECT_DOUBLE_EQ(plan.achievedBps, 3 * G);
+    CheckPlan(p, plan, true);
+}
+
 TEST(GridPlanner, OracleIsExactOnSmallInstances)
 {
     // Brute force over every assignment of the printed model against the breakpoint scan, on

@@ -55,6 +55,7 @@ AtpProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 void
 AtpProgram::DoResetState()
 {
+    PoolProgram::DoResetState();
     m_pool.ForgetHeld();
 }
 

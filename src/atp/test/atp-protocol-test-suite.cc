@@ -462,6 +462,10 @@ class AtpTwoLevelTestCase : public TestCase
  * PS under s3. Some fragments pass s1, each with all four of its gradients (none half
  * aggregated), every other fragment completes there; the PS merges the passed gradients; the sums
  * are exact, at 0 and 1 % loss, no aggregator stays held, and s1 never aggregates above 6 Gb/s.
+ * Without loss, s1's capacity serves exactly the gradients of the fragments it completes (the
+ * decision is the fragment's, at its first gradient, although its aggregator is claimed only
+ * when that gradient leaves the queue), and no worker resends: the passing gradients keep their
+ * place behind the queued ones, so no result comes back out of order.
  */
 class AtpPassWhenFullTestCase : public TestCase
 {
@@ -524,6 +528,9 @@ class AtpPassWhenFullTestCase : public TestCase
         {
             NS_TEST_EXPECT_MSG_EQ(passed % 4, 0u, "whole fragments pass");
             NS_TEST_EXPECT_MSG_EQ(completed + passed / 4, run.Fragments(), "or complete at s1");
+            NS_TEST_EXPECT_MSG_EQ(usage.aggregationPackets,
+                                  4 * completed,
+                                  "s1's capacity spent on the fragments it aggregates only");
             NS_TEST_EXPECT_MSG_EQ(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "none");
         }
         Simulator::Destroy();

@@ -563,25 +563,49 @@ CountFanIn(const GridProblem& problem,
 }
 
 /// Counts ev's streams per directed edge: each worker's to its target, each used switch's to the
-/// PS.
+/// PS, and with GridProblem::CountsResults the results coming back.
 void
 CountEdgeStreams(const GridProblem& problem,
                  const std::vector<uint32_t>& assignment,
                  GridPlanner::Evaluation* ev)
 {
     ev->streams.assign(problem.GetNEdges(), 0);
+    const bool results = problem.CountsResults();
+    const uint32_t psTarget = problem.GetPsTarget();
+    std::vector<std::vector<uint32_t>> members(results ? problem.GetNSwitches() : 0);
     for (uint32_t i = 0; i < problem.GetNWorkers(); ++i)
     {
-        for (uint32_t e : problem.GetWorkerPath(i, assignment[i]))
+        const uint32_t a = assignment[i];
+        for (uint32_t e : problem.GetWorkerPath(i, a))
         {
             ++ev->streams[e];
+            if (results && a == psTarget)
+            {
+                ++ev->streams[e ^ 1]; // its results, along its path reversed
+            }
+        }
+        if (results && a != psTarget)
+        {
+            members[a].push_back(problem.GetWorker(i));
         }
     }
     for (uint32_t j = 0; j < problem.GetNSwitches(); ++j)
     {
-        if (ev->fanIn[j] > 0)
+        if (ev->fanIn[j] == 0)
         {
-            for (uint32_t e : problem.GetSwitchPath(j))
+            continue;
+        }
+        for (uint32_t e : problem.GetSwitchPath(j))
+        {
+            ++ev->streams[e];
+            if (results)
+            {
+                ++ev->streams[e ^ 1]; // the PS's results to the switch, that path reversed
+            }
+        }
+        if (results)
+        {
+            for (uint32_t e : problem.MulticastEdges(problem.GetSwitchNode(j), members[j]))
             {
                 ++ev->streams[e];
             }
@@ -798,6 +822,10 @@ class GriaLp
                 for (uint32_t e : m_problem.GetWorkerPath(i, a))
                 {
                     byEdge[e].push_back({R(i, a), 1.0});
+                    if (m_problem.CountsResults() && a == m_nSwitches)
+                    {
+                        byEdge[e ^ 1].push_back({R(i, a), 1.0}); // its results, path reversed
+                    }
                 }
             }
         }
@@ -806,6 +834,10 @@ class GriaLp
             for (uint32_t e : m_problem.GetSwitchPath(j))
             {
                 byEdge[e].push_back({m_yCol[j], 1.0});
+                if (m_problem.CountsResults())
+                {
+                    byEdge[e ^ 1].push_back({m_yCol[j], 1.0}); // the PS's results to the switch
+                }
             }
         }
         uint32_t linkRows = 0;

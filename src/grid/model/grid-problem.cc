@@ -253,6 +253,22 @@ GridProblem::GetEdgeTo(uint32_t edge) const
     return (edge % 2 == 0) ? l.b : l.a;
 }
 
+std::vector<uint32_t>
+GridProblem::MulticastEdges(uint32_t root, const std::vector<uint32_t>& memberHosts) const
+{
+    const InaTopology& topo = GetTopology();
+    std::vector<uint32_t> edges;
+    for (const auto& [node, ports] : m_routing.MulticastTree(root, memberHosts, m_multicastSeed))
+    {
+        for (uint16_t port : ports)
+        {
+            const uint32_t link = topo.Neighbors(node).at(port).second;
+            edges.push_back(2 * link + (topo.GetLink(link).a == node ? 0 : 1));
+        }
+    }
+    return edges;
+}
+
 std::string
 GridProblem::EdgeName(uint32_t edge) const
 {

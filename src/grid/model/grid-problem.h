@@ -192,6 +192,40 @@ class GridProblem
         return m_maxFanIn == 0 || count <= m_maxFanIn;
     }
 
+    /**
+     * Count the results the data plane sends back as well as the gradients (an extension: the
+     * paper's model counts no link at all, Sec. 4.1 "we assume the link bandwidth is
+     * sufficient"; off by default). A direct worker's results come back along its path reversed,
+     * a switch's from the PS along its aggregate's path reversed, and each switch multicasts them
+     * to its workers on the tree InaRoutingTable::MulticastTree lays from it with `multicastSeed`
+     * (what InaFabric::CreateMulticastGroup lays with the fabric's ECMP seed). Stream counting
+     * (GridPlanner::Evaluate) loads each directed edge with those streams too, and the LP's link
+     * rows with the first two (the multicast trees depend on the assignment, so the LP leaves
+     * them out and stays a relaxation).
+     * \param count whether to count them
+     * \param multicastSeed the ECMP seed of the result multicast trees
+     */
+    void SetCountResults(bool count, uint64_t multicastSeed = 0)
+    {
+        m_countResults = count;
+        m_multicastSeed = multicastSeed;
+    }
+
+    /// Whether the results are counted on the links (SetCountResults).
+    bool CountsResults() const
+    {
+        return m_countResults;
+    }
+
+    /**
+     * The directed edges of the tree that multicasts a switch's results to its workers.
+     * \param root the switch
+     * \param memberHosts its workers' hosts, in worker order (the tree depends on it)
+     * \return every edge of the tree once, away from the root
+     */
+    std::vector<uint32_t> MulticastEdges(uint32_t root,
+                                         const std::vector<uint32_t>& memberHosts) const;
+
     /// The edge into the PS (its host link, toward the PS).
     uint32_t GetPsEdge() const
     {
@@ -269,6 +303,8 @@ class GridProblem
     uint32_t m_psEdge = 0;
     uint64_t m_pathSeed = 0;
     uint32_t m_maxFanIn = 0;                          //!< per aggregation node; 0: no limit
+    bool m_countResults = false;                      //!< SetCountResults
+    uint64_t m_multicastSeed = 0;                     //!< of the result multicast trees
     std::vector<std::vector<uint32_t>> m_workerPaths; //!< [i * (S + 1) + a]
     std::vector<std::vector<uint32_t>> m_switchPaths; //!< [j]
     std::vector<bool> m_workerReaches;                //!< [i * (S + 1) + a]

@@ -56,6 +56,7 @@ GridProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
 void
 GridProgram::DoResetState()
 {
+    PoolProgram::DoResetState();
     m_pool.ForgetHeld();
 }
 

@@ -7,6 +7,7 @@
 
 #include "grid-agent.h"
 #include "grid-controller.h"
+#include "grid-job-switches.h"
 #include "grid-parameter-server.h"
 #include "grid-planner.h"
 #include "grid-problem.h"
@@ -51,6 +52,8 @@ constexpr uint32_t AGGREGATE_FLOW_OFFSET = 8;
 constexpr uint32_t WORKER_FLOW_OFFSET = JobContext::FLOW_IDS_PER_JOB / 2;
 /// A direct worker's results from the PS, base + this + rank, pinned along its path reversed.
 constexpr uint32_t RESULT_FLOW_OFFSET = WORKER_FLOW_OFFSET + JobContext::FLOW_IDS_PER_JOB / 4;
+/// The PS's results to plan switch j, base + this + j, pinned along j's aggregate path reversed.
+constexpr uint32_t SWITCH_RESULT_FLOW_OFFSET = JobContext::FLOW_IDS_PER_JOB / 4;
 } // namespace
 
 TypeId
@@ -91,6 +94,17 @@ GridProtocol::GetTypeId()
                           "spec B.10.3).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&GridProtocol::m_linkRows),
+                          MakeBooleanChecker())
+            .AddAttribute("ResultRows",
+                          "Plan with the results on the links as well as the gradients "
+                          "(GridProblem::SetCountResults; an extension, the paper's model "
+                          "assumes link bandwidth sufficient, Sec. 4.1): a direct worker's "
+                          "results along its path reversed, the PS's to each switch along the "
+                          "switch's aggregate path reversed, each switch's multicast to its "
+                          "workers on the tree the fabric lays. Needs LinkRows. false: the link "
+                          "rows count gradients only.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&GridProtocol::m_resultRows),
                           MakeBooleanChecker())
             .AddAttribute("HashFragments",
                           "Aggregator unit of a fragment: CRC32(job id, fragment) mod the hash "
@@ -170,6 +184,10 @@ GridProtocol::DoInstall()
     {
         Fail("switch.ina_tiers is empty; GRID needs the tiers whose switches may aggregate");
     }
+    if (m_resultRows && !m_linkRows)
+    {
+        Fail("ResultRows counts the results on the links, which needs LinkRows: true");
+    }
     PoolProtocol::DoInstall();
     ConfigureGrid();
     if (FollowsFabricRoutes())
@@ -211,6 +229,10 @@ GridProtocol::BuildProblem(const std::vector<bool>& failedLinks) const
     // The pool header counts a node's contributors in 5 bits (fanInDegree0 at a switch,
     // fanInDegree1 at the PS): plan within that, or the trees could not be laid.
     problem.SetMaxFanIn(PoolHeader::MAX_FAN_IN);
+    // The data plane sends the results where this counts them: PinRoutes pins the PS's results
+    // to each switch along its aggregate path reversed, and the switch's multicast tree is the
+    // fabric's (CreateMulticastGroup, the fabric's ECMP seed).
+    problem.SetCountResults(m_resultRows, ctx.fabric->GetEcmpSeed());
     return problem;
 }
 
@@ -218,16 +240,8 @@ std::vector<GridProblem::ProgrammableSwitch>
 GridProtocol::Programmable() const
 {
     const JobContext& ctx = GetContext();
-    const InaTopology& topo = ctx.fabric->GetTopology();
-    std::vector<GridProblem::ProgrammableSwitch> programmable;
-    for (uint32_t node = 0; node < topo.GetNNodes(); ++node)
-    {
-        if (topo.IsHost(node) || !ctx.AllowsTier(topo.GetTier(node)))
-        {
-            continue;
-        }
-        programmable.push_back(GridProblem::ProgrammableSwitch{node, PlanningCapacity(node)});
-    }
+    std::vector<GridProblem::ProgrammableSwitch> programmable =
+        GridJobSwitches::Of(ctx, m_switchCapacity);
     if (programmable.empty() && NeedsProgrammableSwitches())
     {
         std::string asked;
@@ -239,38 +253,6 @@ GridProtocol::Programmable() const
              "]; GRID needs at least one programmable switch");
     }
     return programmable;
-}
-
-double
-GridProtocol::PlanningCapacity(uint32_t node) const
-{
-    const JobContext& ctx = GetContext();
-    const InaTopology& topo = ctx.fabric->GetTopology();
-    double capacity = m_switchCapacity;
-    if (capacity == 0)
-    {
-        // Plan with the capacity the switch really has, so that the plan's rates hold in
-        // the data plane.
-        Ptr<Pipeline> pipeline = ctx.fabric->GetSwitch(node)->GetPipeline();
-        if (pipeline)
-        {
-            capacity = static_cast<double>(pipeline->GetAggregationCapacityBps()) +
-                       static_cast<double>(pipeline->GetAggregationCapacityPps()) *
-                           PoolHeader::WIRE_BYTES * 8.0;
-        }
-    }
-    if (capacity == 0)
-    {
-        for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
-        {
-            const InaTopology::Link& link = topo.GetLink(l);
-            if (link.a == node || link.b == node)
-            {
-                capacity += static_cast<double>(link.rateBps);
-            }
-        }
-    }
-    return capacity;
 }
 
 GridPlanner::Options
@@ -422,7 +404,9 @@ GridProtocol::ConfigureGrid()
         const uint32_t j = static_cast<uint32_t>(m_groupSwitch.at(g));
         const GridPlan::SwitchRoute& s = m_plan.switches.at(j);
         targets.push_back(s.node);
-        targetFlows.push_back(0);
+        // With ResultRows the planner counted the PS's results to the switch on its aggregate
+        // path reversed: pinned there (PinRoutes); else they take the fabric's routes.
+        targetFlows.push_back(m_resultRows ? GetSwitchResultFlowId(j) : 0);
         Ptr<GridProgram> program;
         for (const SwitchEntry& e : GetSwitches())
         {
@@ -511,6 +495,12 @@ GridProtocol::PinRoutes()
         {
             ctx.fabric->GetSwitch(path[i])->SetFlowRoute(GetAggregateFlowId(j),
                                                          topo.PortTo(path[i], path[i + 1]));
+        }
+        if (m_resultRows)
+        {
+            // The PS's results to the switch come back the same way, as a direct worker's do,
+            // where the planner counted them.
+            pin(path, GetSwitchResultFlowId(j), true);
         }
     }
 }
@@ -716,6 +706,12 @@ uint32_t
 GridProtocol::GetWorkerFlowId(uint32_t rank) const
 {
     return GetContext().flowIdBase + WORKER_FLOW_OFFSET + rank;
+}
+
+uint32_t
+GridProtocol::GetSwitchResultFlowId(uint32_t j) const
+{
+    return GetContext().flowIdBase + SWITCH_RESULT_FLOW_OFFSET + j;
 }
 
 uint32_t

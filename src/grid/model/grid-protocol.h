@@ -87,6 +87,10 @@ class GridProtocol : public PoolProtocol
     /// \return the flow id of the results the PS returns to direct worker `rank`
     uint32_t GetResultFlowId(uint32_t rank) const;
 
+    /// \return the flow id of the results the PS returns to plan switch j (pinned along j's
+    /// aggregate path reversed)
+    uint32_t GetSwitchResultFlowId(uint32_t j) const;
+
     /**
      * The job's planning problem on the links that are up (GridController's re-plans).
      * \param failedLinks per topology link, failed or not (empty: none)
@@ -201,9 +205,8 @@ class GridProtocol : public PoolProtocol
     /// \return the hosts of plan switch j's workers
     std::vector<uint32_t> Members(uint32_t j) const;
     /// \return the programmable switches of the job's tiers with the C_s it plans with
+    /// (GridJobSwitches: SwitchCapacity, each one's pipeline's, or line rate)
     std::vector<GridProblem::ProgrammableSwitch> Programmable() const;
-    /// \return C_s of a programmable switch (SwitchCapacity, its pipeline's, or line rate)
-    double PlanningCapacity(uint32_t node) const;
 
     // Attributes
     double m_switchCapacity; //!< C_s in bit/s (0: the sum of the switch's port rates)
@@ -211,6 +214,7 @@ class GridProtocol : public PoolProtocol
     uint32_t m_trials;       //!< planner roundings
     uint64_t m_seed;         //!< planner seed
     bool m_linkRows;         //!< planner link rows
+    bool m_resultRows;       //!< the planner counts the results on the links too
     bool m_hashFragments;    //!< unit = CRC32(job, fragment) mod range, not ATP's slot table
     bool m_pace;             //!< workers' NICs capped at their planned rates
 

@@ -10,6 +10,9 @@
 
 #include "../../ina-protocol-kit/test/protocol-test-fabric.h"
 
+#include "ns3/atp-agent.h"
+#include "ns3/atp-paced-protocol.h"
+#include "ns3/atp-program.h"
 #include "ns3/grid-agent.h"
 #include "ns3/grid-controller.h"
 #include "ns3/grid-parameter-server.h"
@@ -21,6 +24,8 @@
 #include "ns3/ina-net-device.h"
 #include "ns3/ina-switch.h"
 #include "ns3/ina-test-suite.h"
+#include "ns3/pipeline.h"
+#include "ns3/pool-header.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -898,6 +903,111 @@ class GridSwitchFailNoPlanTestCase : public TestCase
 
 /**
  * \ingroup grid-test
+ * ATP as GRID's paper evaluates it (protocol atp-paced) on Fig. 1, C_s = 9 Gb/s in every
+ * switch's pipeline, the links marking ECN at 100 kB: every worker's NIC is capped at the rate of
+ * GRID's model of ATP, 9/4 + 0.75/4 = 2.4375 Gb/s (the paper's 2.43). s1 gets 4 x 2.4375 =
+ * 9.75 Gb/s of gradients for 9 Gb/s of capacity and passes its excess on, whole fragments, every
+ * other fragment completing there with its capacity spent on those alone; nothing comes back out
+ * of order (no resend), the sums are exact, no aggregator stays held, and the job runs at the
+ * paced rate: each worker's gradient bits on the wire over the job's time between 0.95 of it and
+ * the rate itself. Without Level2 false and PassWhenFull true the job is refused, as the rate
+ * model is of that ATP.
+ */
+class AtpPacedFig1TestCase : public TestCase
+{
+  public:
+    AtpPacedFig1TestCase()
+        : TestCase("atp-paced on Fig. 1: paced at GRID's ATP rate, s1 passes its excess, exact")
+    {
+    }
+
+  private:
+    using Run = TypedJobRun<AtpPacedProtocol, AtpAgent>;
+
+    static Ptr<InaFabric> Fabric()
+    {
+        InaFabricHelper helper;
+        helper.SetQueue(1000000, 100000);
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(FIG1, "fig1"));
+        for (const char* s : {"s1", "s2", "s3"})
+        {
+            fabric->GetSwitch(fabric->GetTopology().FindNode(s))
+                ->GetPipeline()
+                ->SetAggregationCapacity(9000000000ULL, 0);
+        }
+        return fabric;
+    }
+
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = Fabric();
+        const uint32_t s1 = fabric->GetTopology().FindNode("s1");
+        AllReduceRunner::Spec s = Fig1Job(fabric);
+        s.tensorBytes = {1000000}; // 4033 fragments
+        s.attributes = {{"Level2", "false"}, {"PassWhenFull", "true"}};
+        Run run(fabric, "atp-paced", s);
+        const double rate = run.protocol->GetPacedRateBps();
+        NS_TEST_ASSERT_MSG_EQ_TOL(rate, 2.4375e9, 1e3, "GRID's model of ATP: 9/4 + 0.75/4 Gb/s");
+        NS_TEST_EXPECT_MSG_EQ(run.Counter("plan_rate_bps"), rate, "reported");
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            auto* nic = dynamic_cast<InaNetDevice*>(fabric->GetHost(s.hosts[r])->GetPort());
+            NS_TEST_ASSERT_MSG_NE(nic, nullptr, "a NIC");
+            NS_TEST_EXPECT_MSG_EQ(nic->GetInjectionRateCap(),
+                                  static_cast<uint64_t>(rate),
+                                  "worker " << r << " paced");
+        }
+        AllReduceRunner::RunAll({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
+        NS_TEST_EXPECT_MSG_EQ(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "no resend");
+        uint64_t passed = 0;
+        uint64_t completed = 0;
+        for (const auto& e : run.protocol->GetSwitches())
+        {
+            if (e.node == s1)
+            {
+                passed = e.program->GetReasonCount(AtpProgram::BYPASSED);
+                completed = e.program->GetReasonCount(AtpProgram::COMPLETED);
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(passed, 0u, "s1 passes its excess");
+        NS_TEST_EXPECT_MSG_EQ(passed % 4, 0u, "whole fragments");
+        NS_TEST_EXPECT_MSG_EQ(completed + passed / 4, 4033u, "or they complete at s1");
+        const PipelineUsage usage = fabric->GetSwitch(s1)->GetPipeline()->GetUsage();
+        NS_TEST_EXPECT_MSG_EQ(usage.aggregationPackets, 4 * completed, "capacity on those only");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(usage.MeasuredAggregationBps(), 9e9, "C_s held");
+        const double bits = 4033.0 * PoolHeader::WIRE_BYTES * 8;
+        const double achieved = bits / (run.LastFinishPs() * 1e-12);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(achieved, rate, "never above the pace");
+        NS_TEST_EXPECT_MSG_GT(achieved, 0.95 * rate, "at the paced rate");
+        Simulator::Destroy();
+
+        Ptr<InaFabric> other = Fabric();
+        AllReduceRunner::Spec refused = Fig1Job(other);
+        refused.attributes = {{"PassWhenFull", "true"}};
+        std::string error;
+        try
+        {
+            Run r(other, "atp-paced", refused);
+        }
+        catch (const std::exception& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(error,
+                              "job j1 (atp-paced): the workers are paced at the rate of GRID's "
+                              "model of ATP (one level of aggregation, a full switch passing "
+                              "gradients on to the PS, GRID paper Sec. 3.1), so the job needs "
+                              "params Level2: false and PassWhenFull: true",
+                              "Level2 left true");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
  * Set-up errors name the job and what is expected.
  */
 class GridSetupErrorTestCase : public TestCase
@@ -966,6 +1076,7 @@ class GridProtocolTestSuite : public InaTestSuite
         AddTestCase(new GridSwitchFailReassignTestCase);
         AddTestCase(new GridSwitchFailPsFallbackTestCase);
         AddTestCase(new GridSwitchFailNoPlanTestCase);
+        AddTestCase(new AtpPacedFig1TestCase);
     }
 };
 

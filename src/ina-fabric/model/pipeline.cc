@@ -412,10 +412,18 @@ Pipeline::Process(InaPacket* p, uint32_t inPort)
         return;
     }
     p->passes = 0;
-    if (m_aggLimited && program->IsAggregationWork(p))
+    if (m_aggLimited)
     {
-        AdmitAggregation(program, p, inPort);
-        return;
+        if (program->IsAggregationWork(p))
+        {
+            AdmitAggregation(program, p, inPort);
+            return;
+        }
+        if (m_aggHead != m_aggTail && program->FollowsAggregationQueue(p))
+        {
+            FollowAggregation(program, p, inPort);
+            return;
+        }
     }
     ++m_packets;
     RunPass(program, p, inPort);
@@ -505,6 +513,33 @@ Pipeline::AdmitAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort
         m_actions->GetPool().Free(p);
         return;
     }
+    if (m_aggEcnThreshold != 0 && m_aggQueuedBytes > m_aggEcnThreshold && p->ecn != 0)
+    {
+        p->ecn = INA_ECN_CE;
+        ++m_aggEcnMarks;
+    }
+    const int64_t start = m_aggBusyUntil;
+    m_aggBusyUntil = start + AggregationServiceSteps(bytes);
+    PushAggregation(AggEntry{p, program, inPort, start, true});
+    m_aggQueuedBytes += bytes;
+    ++m_aggQueued;
+    m_aggWaitSteps += start - now;
+    m_aggPeakQueueBytes = std::max(m_aggPeakQueueBytes, m_aggQueuedBytes);
+    m_aggPeakQueuePackets = std::max(m_aggPeakQueuePackets, m_aggTail - m_aggHead);
+}
+
+void
+Pipeline::FollowAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort)
+{
+    // It needs no service, only its place: it starts right after the last packet queued ahead
+    // of it, and adds nothing to the server's busy time, the queue's bytes or the work counted.
+    const int64_t behind = m_aggRing[(m_aggTail - 1) & (m_aggRing.size() - 1)].start;
+    PushAggregation(AggEntry{p, program, inPort, behind, false});
+}
+
+void
+Pipeline::PushAggregation(const AggEntry& e)
+{
     if (m_aggTail - m_aggHead == m_aggRing.size())
     {
         std::vector<AggEntry> bigger(m_aggRing.size() * 2);
@@ -514,23 +549,13 @@ Pipeline::AdmitAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort
         }
         m_aggRing.swap(bigger);
     }
-    if (m_aggEcnThreshold != 0 && m_aggQueuedBytes > m_aggEcnThreshold && p->ecn != 0)
-    {
-        p->ecn = INA_ECN_CE;
-        ++m_aggEcnMarks;
-    }
-    const int64_t start = m_aggBusyUntil;
-    m_aggBusyUntil = start + AggregationServiceSteps(bytes);
-    m_aggRing[m_aggTail & (m_aggRing.size() - 1)] = AggEntry{p, program, inPort, start};
+    m_aggRing[m_aggTail & (m_aggRing.size() - 1)] = e;
     ++m_aggTail;
-    m_aggQueuedBytes += bytes;
-    ++m_aggQueued;
-    m_aggWaitSteps += start - now;
-    m_aggPeakQueueBytes = std::max(m_aggPeakQueueBytes, m_aggQueuedBytes);
-    m_aggPeakQueuePackets = std::max(m_aggPeakQueuePackets, m_aggTail - m_aggHead);
     if (m_aggTail - m_aggHead == 1)
     {
-        m_aggEvent = Simulator::Schedule(TimeStep(start - now), &Pipeline::AggregationStart, this);
+        m_aggEvent = Simulator::Schedule(TimeStep(e.start - Simulator::Now().GetTimeStep()),
+                                         &Pipeline::AggregationStart,
+                                         this);
     }
 }
 
@@ -539,7 +564,6 @@ Pipeline::AggregationStart()
 {
     const AggEntry e = m_aggRing[m_aggHead & (m_aggRing.size() - 1)];
     ++m_aggHead;
-    m_aggQueuedBytes -= e.packet->wireBytes;
     if (m_aggHead != m_aggTail)
     {
         const int64_t next = m_aggRing[m_aggHead & (m_aggRing.size() - 1)].start;
@@ -547,13 +571,17 @@ Pipeline::AggregationStart()
                                          &Pipeline::AggregationStart,
                                          this);
     }
-    if (m_aggFirstStart < 0)
+    if (e.work)
     {
-        m_aggFirstStart = e.start;
+        m_aggQueuedBytes -= e.packet->wireBytes;
+        if (m_aggFirstStart < 0)
+        {
+            m_aggFirstStart = e.start;
+        }
+        ++m_aggPackets;
+        m_aggBytes += e.packet->wireBytes;
+        m_aggStartTrace(e.packet);
     }
-    ++m_aggPackets;
-    m_aggBytes += e.packet->wireBytes;
-    m_aggStartTrace(e.packet);
     ++m_packets;
     RunPass(e.program, e.packet, e.inPort);
 }

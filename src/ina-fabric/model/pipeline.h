@@ -53,7 +53,10 @@ namespace ns3
  * not results, transit packets or control packets) pass one FIFO server in front of the first pass:
  * packet k starts its first pass at a(k) = max(arrival, a(k-1) + W(k-1)), W = ceil(8 wireBytes /
  * AggregationCapacity) or ceil(1 s / AggregationCapacityPps); a packet that has to wait is queued,
- * and dropped when the bytes already waiting plus its own exceed AggregationQueueBytes. The switch
+ * and dropped when the bytes already waiting plus its own exceed AggregationQueueBytes. A packet
+ * that is not work but keeps its place (SwitchProgram::FollowsAggregationQueue: a gradient a full
+ * switch passes on) waits for nothing but the packets queued ahead of it: it starts right after
+ * the last of them, costs no service and counts as no work. The switch
  * marks ECN-capable work CE when more than AggregationEcnThreshold bytes already wait (as a link
  * marks at its threshold), and counts the work it served, the peak of the queue, the drops, the
  * marks and the measured aggregation rate
@@ -234,6 +237,8 @@ class Pipeline : public Object
     void ReleaseSent(int64_t now) const;
     /// A packet of aggregation work arrives while a capacity is set: serve, queue or drop it.
     void AdmitAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort);
+    /// Queue a packet that is not work behind the queued work, at no cost to the capacity.
+    void FollowAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort);
     /// The packet at the head of the aggregation queue starts its service: run its first pass.
     void AggregationStart();
     /// \return the aggregation server's time for one packet of `bytes`, in time steps
@@ -302,7 +307,12 @@ class Pipeline : public Object
         SwitchProgram* program; //!< its program
         uint32_t inPort;        //!< ingress port
         int64_t start;          //!< start of its service (time steps)
+        bool work;              //!< aggregation work (else it follows, SwitchProgram::
+                                //!< FollowsAggregationQueue)
     };
+
+    /// Append an entry to the aggregation ring (grown when full), starting its event if first.
+    void PushAggregation(const AggEntry& e);
 
     // Aggregation capacity (unset: m_aggLimited false, the only thing Process looks at)
     bool m_aggLimited = false;          //!< a capacity is set

@@ -341,6 +341,12 @@ SwitchProgram::IsAggregationWork(const InaPacket* /* p */) const
     return true;
 }
 
+bool
+SwitchProgram::FollowsAggregationQueue(const InaPacket* /* p */) const
+{
+    return false;
+}
+
 uint64_t
 SwitchProgram::GetAggregatorsInUse() const
 {

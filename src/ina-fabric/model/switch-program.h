@@ -119,6 +119,20 @@ class SwitchProgram : public Object
     virtual bool IsAggregationWork(const InaPacket* p) const;
 
     /**
+     * Whether a packet that is not aggregation work (IsAggregationWork just said so) keeps its
+     * place behind the work waiting in the aggregation queue: it costs the capacity nothing but
+     * starts its pass only when the work ahead of it has started. For a gradient a full switch
+     * passes on (ATP's PassWhenFull): it takes the pipeline after the gradients that arrived
+     * before it, as a switch processes its ingress in order, instead of overtaking them and
+     * reordering the job's fragments. Called right after IsAggregationWork returned false, only
+     * on switches with an aggregation capacity. The default: no (results, transit and control
+     * packets run at once).
+     * \param p the packet
+     * \return true when it waits behind the queued work
+     */
+    virtual bool FollowsAggregationQueue(const InaPacket* p) const;
+
+    /**
      * Aggregators (slots) holding a partial aggregate now, and the most ever held at once; a
      * program without aggregators keeps 0. Reported per switch in summary.json
      * (peak_aggregators_in_use) and sampled into timeseries.csv.

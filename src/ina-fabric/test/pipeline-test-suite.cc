@@ -45,6 +45,7 @@ class RecordingActions : public InaSwitchActions
         uint32_t port;   //!< SendOnPort's port
         int64_t timePs;  //!< simulated time of the hand-over
         uint32_t passes; //!< the packet's passes at that time
+        uint64_t seq;    //!< the packet's seq
     };
 
     void Forward(InaPacket* p) override
@@ -84,7 +85,7 @@ class RecordingActions : public InaSwitchActions
     void Note(char action, InaPacket* p, uint32_t port)
     {
         records.push_back(
-            Record{action, p->uid, port, Simulator::Now().GetPicoSeconds(), p->passes});
+            Record{action, p->uid, port, Simulator::Now().GetPicoSeconds(), p->passes, p->seq});
         pool.Free(p);
     }
 };
@@ -134,6 +135,11 @@ class TestProgram : public SwitchProgram
         return work ? work(p) : SwitchProgram::IsAggregationWork(p);
     }
 
+    bool FollowsAggregationQueue(const InaPacket* p) const override
+    {
+        return follow ? follow(p) : SwitchProgram::FollowsAggregationQueue(p);
+    }
+
     void CheckConfig() override
     {
         if (!configError.empty())
@@ -149,8 +155,9 @@ class TestProgram : public SwitchProgram
     using SwitchProgram::SendOnPort;
     using SwitchProgram::SetReasonNames;
 
-    std::function<bool(const InaPacket*)> work; //!< IsAggregationWork, when set
-    std::string configError;                    //!< CheckConfig throws this when set
+    std::function<bool(const InaPacket*)> work;   //!< IsAggregationWork, when set
+    std::function<bool(const InaPacket*)> follow; //!< FollowsAggregationQueue, when set
+    std::string configError;                      //!< CheckConfig throws this when set
     std::string resolveOnInstall;   //!< InitializeState resolves this register name when set
     bool initialized = false;       //!< InitializeState ran
     std::vector<int64_t> passTimes; //!< time of every pass, ps
@@ -1358,6 +1365,68 @@ class PipelineAggregationCapacityTestCase : public TestCase
 
 /**
  * \ingroup ina-fabric-test
+ * A packet that is not work but follows the aggregation queue (FollowsAggregationQueue: seq 1 and
+ * 3) keeps its place: at 10 Gb/s, three work packets of 1250 B arriving at 1 us start at 1, 2 and
+ * 3 us; the follower behind them starts right after the third, at 3 us (no service of its own),
+ * and the work arriving after it still starts at 4 us, after the follower. It is no work: the
+ * served packets, bytes, peak queue and span count the four work packets only. A follower that
+ * finds nothing queued, and a packet that does not follow, pass at once.
+ */
+class PipelineAggregationFollowerTestCase : public TestCase
+{
+  public:
+    PipelineAggregationFollowerTestCase()
+        : TestCase("a packet that follows the aggregation queue keeps its place at no cost")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RecordingActions sw;
+        Ptr<Pipeline> pipeline =
+            MakePipeline({{"AggregationCapacity", Create<DataRateValue>(DataRate("10Gbps"))}});
+        pipeline->SetActions(&sw);
+        Ptr<TestProgram> prog = EvenSeqWorkProgram();
+        prog->follow = [](const InaPacket* p) {
+            return p->seq == 1 || p->seq == 3;
+        };
+        NS_TEST_ASSERT_MSG_EQ(InstallError(pipeline, prog), "", "installs");
+        // The follower seq 3 finds nothing queued; then three work packets, the follower seq 1,
+        // one more work packet and a packet that does not follow (seq 5).
+        Simulator::Schedule(NanoSeconds(500), &Inject, pipeline, &sw, 5, 1250, 3);
+        for (uint32_t seq : {0, 2, 4, 1, 6, 5})
+        {
+            Simulator::Schedule(MicroSeconds(1), &Inject, pipeline, &sw, 5, 1250, seq);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(sw.records.size(), 7, "all out");
+        const std::vector<std::pair<uint32_t, int64_t>> expected = {{3, 500000},
+                                                                    {0, 1000000},
+                                                                    {5, 1000000},
+                                                                    {2, 2000000},
+                                                                    {4, 3000000},
+                                                                    {1, 3000000},
+                                                                    {6, 4000000}};
+        for (size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(sw.records[i].seq, expected[i].first, "order, place " << i);
+            NS_TEST_EXPECT_MSG_EQ(sw.records[i].timePs,
+                                  expected[i].second,
+                                  "time of seq " << expected[i].first);
+        }
+        PipelineUsage u = pipeline->GetUsage();
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationPackets, 4, "the followers are no work");
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationBytes, 4 * 1250, "work bytes");
+        NS_TEST_EXPECT_MSG_EQ(u.peakAggregationQueueBytes, 3 * 1250, "only work waits in bytes");
+        NS_TEST_EXPECT_MSG_EQ(u.aggregationSpanPs, 4000000, "four services back to back");
+        NS_TEST_EXPECT_MSG_EQ(u.packets, 7, "every packet had its first pass");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ina-fabric-test
  * Work that finds AggregationQueueBytes full is dropped, counted and traced, and returned to the
  * pool; in packets per second the service time ignores the size; setting both capacities is
  * refused at install, naming both attributes.
@@ -1579,6 +1648,7 @@ class PipelineTestSuite : public InaTestSuite
         AddTestCase(new PipelineProgramContractTestCase, TestCase::QUICK);
         AddTestCase(new PipelineAggregationCapacityTestCase, TestCase::QUICK);
         AddTestCase(new PipelineAggregationQueueTestCase, TestCase::QUICK);
+        AddTestCase(new PipelineAggregationFollowerTestCase, TestCase::QUICK);
     }
 };
 

@@ -44,7 +44,8 @@ PoolProgram::GetTypeId()
                           MakeUintegerChecker<uint32_t>(1, 65536))
             .AddAttribute("PassWhenFull",
                           "On a switch with an aggregation capacity, a fragment whose "
-                          "contributions no longer all fit in the capacity's queue passes this "
+                          "contributions no longer all fit below the capacity queue's ECN "
+                          "threshold (its capacity if it marks nothing) passes this "
                           "switch unaggregated, every gradient of it on to the parameter server "
                           "(FcfsAggregatorPool::Pass; ns3::PoolProtocol::PassWhenFull sets it).",
                           TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
@@ -150,6 +151,12 @@ PoolProgram::ProcessFcfs(InaPacket* p,
     }
     if ((h->flags & PoolHeader::FLAG_ACK) != 0)
     {
+        if (!m_admissions.empty() && m_admissions[h->aggregatorIndex].key == h->jobIdAndSeq)
+        {
+            // Its result is back: a gradient still awaited was lost on the way here, and the
+            // fragment completed without it (resends are flushed, never admitted).
+            EndAdmission(h->aggregatorIndex);
+        }
         Settle(p, pool.Release(pass, h));
         return false;
     }
@@ -161,8 +168,15 @@ PoolProgram::ProcessFcfs(InaPacket* p,
         return false;
     }
     const bool level1 = (*job)->role == Role::LEVEL1;
-    const bool passing = p == m_passing;
-    m_passing = nullptr;
+    // The first gradient of a fragment IsAggregationWork declared passing claims its
+    // aggregator for the pass; the later ones find it held so and pass as well.
+    bool passing = false;
+    if (!m_admissions.empty())
+    {
+        Admission& a = m_admissions[h->aggregatorIndex];
+        passing = a.passes && a.key == h->jobIdAndSeq;
+        a.passes = a.passes && !passing;
+    }
     const FcfsAggregatorPool::Result r = passing ? pool.Pass(pass, h)
                                          : (h->flags & PoolHeader::FLAG_RESEND) != 0
                                              ? pool.Flush(p, pass, h, level1)
@@ -393,6 +407,46 @@ PoolProgram::Settle(InaPacket* p, const FcfsAggregatorPool::Result& r)
     }
 }
 
+bool
+PoolProgram::FollowsAggregationQueue(const InaPacket* p) const
+{
+    return p == m_passing;
+}
+
+uint64_t
+PoolProgram::PassPoint() const
+{
+    if (m_passPoint == 0)
+    {
+        UintegerValue capacity;
+        GetPipeline()->GetAttribute("AggregationQueueBytes", capacity);
+        UintegerValue threshold;
+        GetPipeline()->GetAttribute("AggregationEcnThreshold", threshold);
+        // The paper's full switch passes its excess on instead of slowing its workers down; a
+        // queue that marked before it passed would do both.
+        m_passPoint =
+            threshold.Get() != 0 ? std::min(threshold.Get(), capacity.Get()) : capacity.Get();
+    }
+    return m_passPoint;
+}
+
+void
+PoolProgram::DoResetState()
+{
+    m_admissions.clear();
+    m_heldBytes = 0;
+    m_passing = nullptr;
+}
+
+void
+PoolProgram::EndAdmission(uint32_t index) const
+{
+    Admission& a = m_admissions[index];
+    m_heldBytes -= static_cast<uint64_t>(a.waiting) * a.bytes;
+    a.waiting = 0;
+    a.passes = false;
+}
+
 uint32_t
 PoolProgram::ControlIndex(uint32_t index) const
 {
@@ -411,6 +465,7 @@ PoolProgram::ControlIndex(uint32_t index) const
 bool
 PoolProgram::IsAggregationWork(const InaPacket* p) const
 {
+    m_passing = nullptr;
     const PoolHeader* h = p->Header<PoolHeader>();
     uint64_t entry = 0;
     if ((h->flags & PoolHeader::FLAG_ACK) != 0 || p->jobId > MAX_JOB_ID ||
@@ -431,7 +486,28 @@ PoolProgram::IsAggregationWork(const InaPacket* p) const
     }
     // GRID paper, Sec. 3.1: ATP's switch "directly transfer[s] the gradients to the PS" once
     // its processing capacity is exhausted. Decided per fragment, at its first gradient, so a
-    // fragment is aggregated here whole or not at all.
+    // fragment is aggregated here whole or not at all. The aggregator is claimed only when that
+    // gradient leaves the queue, so until then the admission is remembered here: without it the
+    // later gradients of the fragment, arriving while the first still waits, would be judged
+    // again, and one judged full would make the whole fragment pass after the queue had served
+    // the others (capacity spent on nothing).
+    if (m_admissions.empty())
+    {
+        m_admissions.resize(m_poolSize);
+    }
+    Admission& a = m_admissions[h->aggregatorIndex];
+    if (a.key == h->jobIdAndSeq && a.passes)
+    {
+        // Its first gradient passes but has not reached the pipeline yet.
+        m_passing = p;
+        return false;
+    }
+    if (a.key == h->jobIdAndSeq && a.waiting > 0)
+    {
+        --a.waiting;
+        m_heldBytes -= a.bytes;
+        return true;
+    }
     bool passes = false;
     switch (pool->Peek(h->aggregatorIndex, h->jobIdAndSeq))
     {
@@ -439,14 +515,20 @@ PoolProgram::IsAggregationWork(const InaPacket* p) const
         passes = true;
         break;
     case FcfsAggregatorPool::Holder::FREE: {
-        if (m_queueCapacity == 0)
-        {
-            UintegerValue v;
-            GetPipeline()->GetAttribute("AggregationQueueBytes", v);
-            m_queueCapacity = v.Get();
-        }
         const uint64_t fanIn = job.role == Role::LEVEL1 ? h->fanInDegree0 : h->fanInDegree1;
-        passes = GetPipeline()->GetAggregationQueueBytes() + fanIn * p->wireBytes > m_queueCapacity;
+        passes = GetPipeline()->GetAggregationQueueBytes() + m_heldBytes + fanIn * p->wireBytes >
+                 PassPoint();
+        // A stale admission at this index (a gradient lost before this switch) gives its room
+        // back.
+        EndAdmission(h->aggregatorIndex);
+        a.key = h->jobIdAndSeq;
+        a.passes = passes;
+        if (!passes)
+        {
+            a.waiting = fanIn > 0 ? static_cast<uint32_t>(fanIn - 1) : 0;
+            a.bytes = p->wireBytes;
+            m_heldBytes += static_cast<uint64_t>(a.waiting) * a.bytes;
+        }
         break;
     }
     default: // its own fragment, aggregating: the rest joins it; another's: ATP's collision

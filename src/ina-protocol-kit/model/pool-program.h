@@ -119,10 +119,22 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     /// packet before level 1. What an aggregation capacity charges (Pipeline). With PassWhenFull,
     /// not a gradient of a fragment that passes this switch (FcfsAggregatorPool::Pass): one that
     /// already passes, or the first of a fragment whose contributions (its fan-in) no longer all
-    /// fit in the capacity's queue.
+    /// fit below the pass point (PassPoint) beside the work queued and the room the fragments
+    /// admitted before it still hold for their later gradients. The decision is the fragment's:
+    /// its later gradients join it, although its aggregator is claimed only when its first
+    /// gradient leaves the queue.
     bool IsAggregationWork(const InaPacket* p) const override;
 
+    /// A gradient IsAggregationWork just declared passing: it keeps its place behind the work
+    /// queued before it, so a passing fragment does not overtake the job's earlier fragments
+    /// (ATP's workers take the first out-of-order result for a loss).
+    bool FollowsAggregationQueue(const InaPacket* p) const override;
+
   protected:
+    /// The switch lost its state (SwitchProgram::ResetState): the PassWhenFull admissions go
+    /// with its queue. A pool program that overrides it calls it.
+    void DoResetState() override;
+
     /**
      * \param resultWord how the counters call a parameter packet (PoolReasons::Names)
      * \param extraReasons the program's own reasons, N_REASONS on
@@ -266,9 +278,29 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     uint32_t m_maxJobs;  //!< entries of the job table
     bool m_passWhenFull; //!< pass fragments the aggregation capacity cannot take
 
-    /// The gradient IsAggregationWork just declared passing; its pass follows at once.
+    /// PassWhenFull's decision for the last fragment judged at an aggregator index, kept until
+    /// its gradients have all arrived (the aggregator is claimed only when its first gradient
+    /// reaches the pipeline, after the queue).
+    struct Admission
+    {
+        uint32_t key = 0;     //!< PoolHeader::jobIdAndSeq
+        uint32_t waiting = 0; //!< admitted: its gradients still to come, each holding queue room
+        uint32_t bytes = 0;   //!< wire bytes of one of them
+        bool passes = false;  //!< passing, and its first gradient has not reached the pipeline
+    };
+
+    /// Forget the admission at an aggregator index, giving back the room it held.
+    void EndAdmission(uint32_t index) const;
+
+    /// \return the bytes of work the aggregation queue may hold before a fragment passes: its
+    /// ECN threshold (AggregationEcnThreshold), or its capacity when it marks nothing
+    uint64_t PassPoint() const;
+
+    /// The gradient IsAggregationWork just declared passing (FollowsAggregationQueue).
     mutable const InaPacket* m_passing = nullptr;
-    mutable uint64_t m_queueCapacity = 0; //!< the pipeline's AggregationQueueBytes (0: not read)
+    mutable uint64_t m_passPoint = 0;            //!< PassPoint (0: not read yet)
+    mutable std::vector<Admission> m_admissions; //!< PassWhenFull: per aggregator index
+    mutable uint64_t m_heldBytes = 0;            //!< queue room the admitted fragments hold, bytes
 
     FcfsAggregatorPool* m_fcfsPool = nullptr; //!< the concrete program's pool (UseFcfsPool)
 

@@ -68,8 +68,9 @@ PoolProtocol::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("PassWhenFull",
                           "On a switch with an aggregation capacity (switch.aggregation), a "
-                          "fragment whose contributions no longer all fit in the capacity's "
-                          "queue is not aggregated there: each of its gradients goes on to the "
+                          "fragment whose contributions no longer all fit below the capacity "
+                          "queue's ECN threshold (its capacity if it marks nothing) is not "
+                          "aggregated there: each of its gradients goes on to the "
                           "parameter server, which merges them (GRID paper, Sec. 3.1: \"if the "
                           "processing capacity of the programmable switch is exhausted, it will "
                           "directly transfer the gradients to the PS\"). false: such gradients "
