@@ -4,6 +4,8 @@
  */
 // Fitting LIBRA's curves to (threads, time) samples, and reading samples and parameter files.
 
+#include "test-messages.h"
+
 #include "ns3/gpu-contention-fit.h"
 #include "ns3/gpu-contention-params.h"
 
@@ -28,15 +30,7 @@ template<class F>
 std::string
 ErrorOf(F f)
 {
-    try
-    {
-        f();
-    }
-    catch (const std::runtime_error& e)
-    {
-        return e.what();
-    }
-    return "";
+    return inasim_test::MessageOf<std::runtime_error>(f);
 }
 
 /// Known parameters, deliberately unlike the illustrative ones.

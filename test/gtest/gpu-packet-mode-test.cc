@@ -9,6 +9,7 @@
 // errors naming the param, dp against fixed thread counts on the example scenario, and
 // determinism. The whole tiny job under contention is the ns-3 suite gpu-contention-compute-model.
 
+#include "test-messages.h"
 #include "test-temp-dir.h"
 
 #include "ns3/gpu-contention-compute-model.h"
@@ -370,22 +371,7 @@ TEST(GpuPacketGroups, PoliciesRefuseWhatTheyCannotDo)
 std::string
 RunError(const std::string& yaml)
 {
-    const std::string out = (inasim_test::TempDir() / "inasim-gpu-packet-test").string();
-    std::string what = "no error";
-    try
-    {
-        ScenarioRunner runner(ScenarioLoader::LoadString(yaml, "g.yaml"), out);
-        std::ostringstream quiet;
-        runner.SetConsole(&quiet, &quiet);
-        runner.Run();
-    }
-    catch (const ScenarioError& e)
-    {
-        what = e.what();
-    }
-    Simulator::Destroy();
-    std::filesystem::remove_all(out);
-    return what;
+    return inasim_test::RunError(yaml, "g.yaml");
 }
 
 std::string

@@ -5,6 +5,8 @@
 // GridBaselines: the fluid models of Geryon, SwitchML (extended) and ATP that GRID is compared
 // with (inasim spec B.7, B.9 (i)).
 
+#include "grid-fig1.h"
+
 #include "ns3/grid-baselines.h"
 #include "ns3/grid-planner.h"
 #include "ns3/grid-problem.h"
@@ -19,7 +21,6 @@ using namespace ns3;
 namespace
 {
 
-const std::string FIG1 = std::string(INASIM_SOURCE_DIR) + "/topologies/grid-fig1.topo";
 constexpr double G = 1e9;
 
 /// Bisection and the LP stop within a relative 1e-12 or so; hand values are exact.
@@ -28,17 +29,7 @@ constexpr double kRel = 1e-9;
 GridProblem
 Fig1()
 {
-    const InaTopology t = InaTopology::FromFile(FIG1);
-    std::vector<uint32_t> workers;
-    for (const char* n : {"w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"})
-    {
-        workers.push_back(t.FindNode(n));
-    }
-    return GridProblem(
-        t,
-        workers,
-        t.FindNode("ps"),
-        {{t.FindNode("s1"), 9 * G}, {t.FindNode("s2"), 9 * G}, {t.FindNode("s3"), 9 * G}});
+    return inasim_test::GridFig1Problem();
 }
 
 /// One switch "tor0" with `workers` hosts at `workerGbps` and a PS at `psGbps`.

@@ -5,6 +5,8 @@
 // GridPlanner: GRID's LP, R-GRIA rounding, evaluation by stream counting, repair, and the exact
 // oracle of the printed model (inasim spec B.2-B.4, B.9 (i)).
 
+#include "grid-fig1.h"
+
 #include "ns3/grid-planner.h"
 #include "ns3/grid-problem.h"
 #include "ns3/ina-topology.h"
@@ -22,24 +24,13 @@ using namespace ns3;
 namespace
 {
 
-const std::string FIG1 = std::string(INASIM_SOURCE_DIR) + "/topologies/grid-fig1.topo";
 constexpr double G = 1e9;
 constexpr double kRel = 1e-9; //!< LP optima are exact up to the solver's tolerance
 
 GridProblem
 Fig1()
 {
-    const InaTopology t = InaTopology::FromFile(FIG1);
-    std::vector<uint32_t> workers;
-    for (const char* n : {"w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"})
-    {
-        workers.push_back(t.FindNode(n));
-    }
-    return GridProblem(
-        t,
-        workers,
-        t.FindNode("ps"),
-        {{t.FindNode("s1"), 9 * G}, {t.FindNode("s2"), 9 * G}, {t.FindNode("s3"), 9 * G}});
+    return inasim_test::GridFig1Problem();
 }
 
 /**

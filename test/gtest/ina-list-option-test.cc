@@ -6,6 +6,8 @@
 // empty item an error naming the key and the item), and InaParsePositiveList, the examples'
 // count options on it: the counts in order, and an error naming the option and the bad item.
 
+#include "test-messages.h"
+
 #include "ns3/ina-list-option.h"
 
 #include <gtest/gtest.h>
@@ -23,15 +25,7 @@ template<class F>
 std::string
 Thrown(F&& parse)
 {
-    try
-    {
-        parse();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
+    return inasim_test::MessageOf<std::invalid_argument>(parse);
 }
 
 /// The message InaParsePositiveList throws for `text`, or "" if it parsed.

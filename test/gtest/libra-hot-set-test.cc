@@ -2,6 +2,8 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "test-messages.h"
+
 #include "ns3/libra-hot-set.h"
 #include "ns3/libra-rank-table.h"
 #include "ns3/sparse-workload.h"
@@ -22,15 +24,7 @@ template<class F>
 std::string
 InvalidArgument(F f)
 {
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
+    return inasim_test::MessageOf<std::invalid_argument>(f);
 }
 
 /// Ten keys 0..9 with 100 updates in all: 40, 20, 10, 10, 5, 5, 4, 3, 2, 1.

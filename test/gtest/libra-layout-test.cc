@@ -2,6 +2,8 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "test-messages.h"
+
 #include "ns3/libra-layout.h"
 
 #include <algorithm>
@@ -17,19 +19,12 @@ using namespace ns3;
 namespace
 {
 
+/// \return the message of the std::invalid_argument `f` throws ("" if it throws nothing)
 template<class F>
 std::string
 InvalidArgument(F f)
 {
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
+    return inasim_test::MessageOf<std::invalid_argument>(f);
 }
 
 LibraLayout

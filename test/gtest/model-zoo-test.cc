@@ -2,6 +2,8 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "test-messages.h"
+
 #include "ns3/model-zoo.h"
 
 #include <cmath>
@@ -25,15 +27,7 @@ template<class F>
 std::string
 ErrorOf(F f)
 {
-    try
-    {
-        f();
-    }
-    catch (const std::runtime_error& e)
-    {
-        return e.what();
-    }
-    return "";
+    return inasim_test::MessageOf<std::runtime_error>(f);
 }
 
 std::string

@@ -5,6 +5,8 @@
 
 // InaUnits: exact parsing of rates, times and sizes, the error messages, canonical formatting.
 
+#include "test-messages.h"
+
 #include "ns3/ina-units.h"
 
 #include <gtest/gtest.h>
@@ -21,15 +23,7 @@ template<class F>
 std::string
 ErrorOf(F f)
 {
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "no error";
+    return inasim_test::MessageOf<std::invalid_argument>(f, "no error");
 }
 
 const std::string RATE = "expected a data rate like 100Gbps (units: bps, Kbps, Mbps, Gbps, Tbps)";

@@ -4,7 +4,7 @@
  */
 // InaSerializationPs, the one wire time of links, pacing, recirculation and aggregation capacity:
 // exact where the rate divides 8e12 bit-ps, rounded up elsewhere, and the same in its 64-bit
-// (packet) and 128-bit (backlog) arithmetic.
+// (packet) and 128-bit (backlog) arithmetic and in its per-hop form (InaPacketSerializationPs).
 
 #include "ns3/ina-wire-time.h"
 
@@ -47,4 +47,16 @@ TEST(WireTime, LargeSizesAgreeWithExactArithmetic)
 TEST(WireTime, RefusesWhatPicosecondsCannotHold)
 {
     EXPECT_THROW(InaSerializationPs(UINT64_MAX / 2, 1), std::overflow_error);
+}
+
+TEST(WireTime, ThePacketFormIsTheSame)
+{
+    for (uint64_t rate : {uint64_t{7}, uint64_t{3000000000}, uint64_t{100000000000}})
+    {
+        for (uint32_t bytes : {0u, 1u, 182u, 1500u, 9000u, 65535u})
+        {
+            EXPECT_EQ(InaPacketSerializationPs(bytes, rate), InaSerializationPs(bytes, rate))
+                << bytes << " B at " << rate << " b/s";
+        }
+    }
 }

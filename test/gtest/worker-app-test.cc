@@ -8,6 +8,7 @@
 // jitter draws (against an independent splitmix64 implementation), and the scenario's refusal of
 // bad worker params with the key named.
 
+#include "test-messages.h"
 #include "test-temp-dir.h"
 
 #include "ns3/job-attribute-error.h"
@@ -259,22 +260,7 @@ TEST(WorkerJitter, StaysWithinItsBoundAndCoversIt)
 std::string
 RunError(const std::string& yaml)
 {
-    const std::string out = (inasim_test::TempDir() / "inasim-worker-app-test").string();
-    std::string what = "no error";
-    try
-    {
-        ScenarioRunner runner(ScenarioLoader::LoadString(yaml, "w.yaml"), out);
-        std::ostringstream quiet;
-        runner.SetConsole(&quiet, &quiet);
-        runner.Run();
-    }
-    catch (const ScenarioError& e)
-    {
-        what = e.what();
-    }
-    Simulator::Destroy();
-    std::filesystem::remove_all(out);
-    return what;
+    return inasim_test::RunError(yaml, "w.yaml");
 }
 
 const std::string JOB = "topology: {type: star, hosts: 2}\n"

@@ -11,6 +11,7 @@
 #include "../../ina-protocol-kit/test/program-rig.h"
 
 #include "ns3/atp-program.h"
+#include "ns3/ecn-codepoints.h"
 #include "ns3/ina-test-suite.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline.h"
@@ -422,7 +423,7 @@ class AtpEcnSaturationTestCase : public TestCase
         big[0] = AtpQuantizerMax() - 5;
         big[1] = -AtpQuantizerMax() + 1;
         Pkt a = Worker(0, big);
-        a.ecn = 3;
+        a.ecn = INA_ECN_CE;
         rig.Send(a);
         NS_TEST_EXPECT_MSG_EQ(rig.program->ReadEcn(7), true, "CE recorded");
         size_t r = rig.Send(Worker(0, Ramp(1)));

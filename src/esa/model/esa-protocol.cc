@@ -12,6 +12,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ina-list-option.h"
+#include "ns3/job-attribute-error.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/string.h"
@@ -236,11 +237,11 @@ EsaProtocol::ReadTensorLayers()
     std::vector<std::string> items;
     try
     {
-        items = InaSplitList(m_tensorLayers, "attribute TensorLayers");
+        items = InaSplitList(m_tensorLayers, "");
     }
     catch (const std::invalid_argument& e)
     {
-        Fail(e.what());
+        throw JobAttributeError("TensorLayers", e.what());
     }
     for (const std::string& item : items)
     {

@@ -399,7 +399,7 @@ class EsaSetupErrorTestCase : public TestCase
             const std::string trailing = InstallError<JobRun>(fabric, bad);
             NS_TEST_ASSERT_MSG_EQ(
                 contains(trailing,
-                         "TensorLayers='2,1,': item 3 of the comma-separated list is empty"),
+                         "TensorLayers: '2,1,': item 3 of the comma-separated list is empty"),
                 true,
                 trailing);
             bad.attributes = {{"Layers", "2"}, {"TensorLayers", "3,1"}};

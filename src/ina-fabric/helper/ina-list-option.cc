@@ -27,7 +27,7 @@ InaSplitList(const std::string& text, const std::string& key)
         const std::string::size_type first = item.find_first_not_of(BLANK);
         if (first == std::string::npos)
         {
-            throw std::invalid_argument(key + "='" + text + "': item " +
+            throw std::invalid_argument((key.empty() ? "" : key + "=") + "'" + text + "': item " +
                                         std::to_string(out.size() + 1) +
                                         " of the comma-separated list is empty");
         }

@@ -19,10 +19,11 @@ namespace ns3
  * "a,,b" or a trailing comma is an error everywhere rather than a silently shorter list.
  *
  * \param text the value; empty or blank: no items
- * \param key what set it, for the error ("StandbySwitch", "--workers")
+ * \param key what set it, for the error ("--workers"); empty when the caller names it itself
  * \return the items, in the list's order
- * Throws std::invalid_argument "KEY='TEXT': item N of the comma-separated list is empty" when
- * any item (the first, one between two commas, the last) is empty or blank.
+ * Throws std::invalid_argument "KEY='TEXT': item N of the comma-separated list is empty" (without
+ * "KEY=" for an empty key) when any item (the first, one between two commas, the last) is empty
+ * or blank.
  */
 std::vector<std::string> InaSplitList(const std::string& text, const std::string& key);
 

@@ -120,13 +120,13 @@ InaNetDevice::GetPeer() const
 int64_t
 InaNetDevice::SerializationPs(uint32_t bytes) const
 {
-    return InaSerializationPs(bytes, m_rateBps);
+    return InaPacketSerializationPs(bytes, m_rateBps);
 }
 
 int64_t
 InaNetDevice::PacedPs(uint32_t bytes) const
 {
-    return InaSerializationPs(bytes, m_injectionCapBps);
+    return InaPacketSerializationPs(bytes, m_injectionCapBps);
 }
 
 void

@@ -8,6 +8,7 @@
 // and with drops, the flow patterns, repeatability and the errors bad input gets.
 
 #include "ns3/boolean.h"
+#include "ns3/ecn-codepoints.h"
 #include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-flow-app.h"
@@ -75,7 +76,7 @@ class Tamper : public InaPacketSink
         }
         if (markCe.count(p->seq) != 0)
         {
-            p->ecn = 3;
+            p->ecn = INA_ECN_CE;
         }
         m_rx->Receive(p, port);
     }

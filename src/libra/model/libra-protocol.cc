@@ -16,6 +16,7 @@
 #include "ns3/ina-host.h"
 #include "ns3/ina-list-option.h"
 #include "ns3/ina-switch.h"
+#include "ns3/job-attribute-error.h"
 #include "ns3/log.h"
 #include "ns3/pipeline.h"
 #include "ns3/ps-flow-pair.h"
@@ -577,11 +578,11 @@ LibraProtocol::InstallSwitch()
     std::vector<std::string> names;
     try
     {
-        names = InaSplitList(m_standbyName, "StandbySwitch");
+        names = InaSplitList(m_standbyName, "");
     }
     catch (const std::invalid_argument& e)
     {
-        Fail(e.what());
+        throw JobAttributeError("StandbySwitch", e.what());
     }
     for (const std::string& name : names)
     {

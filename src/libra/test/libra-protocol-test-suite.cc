@@ -842,7 +842,7 @@ class LibraFailoverConfigTestCase : public TestCase
         what = refusal(3, attrs);
         NS_TEST_EXPECT_MSG_NE(
             what.find(
-                "StandbySwitch='spine1,,spine0': item 2 of the comma-separated list is empty"),
+                "StandbySwitch: 'spine1,,spine0': item 2 of the comma-separated list is empty"),
             std::string::npos,
             what);
         Simulator::Destroy();

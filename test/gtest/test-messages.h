@@ -1,0 +1,72 @@
+/*
+ * Copyright (c) 2026 inasim authors
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef INASIM_TEST_MESSAGES_H
+#define INASIM_TEST_MESSAGES_H
+
+// What the GoogleTest cases compare against when a call must refuse its input: the message of the
+// exception it throws, so that the test checks the error names the right key and value.
+
+#include "test-temp-dir.h"
+
+#include "ns3/scenario-error.h"
+#include "ns3/scenario-loader.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+namespace inasim_test
+{
+
+/**
+ * \param f the call
+ * \param none what to return when it throws nothing
+ * \return the message of the exception of type E that `f` throws, or `none` (an exception of
+ *         another type goes on, and fails the test)
+ */
+template<class E, class F>
+std::string
+MessageOf(F&& f, const std::string& none = "")
+{
+    try
+    {
+        f();
+    }
+    catch (const E& e)
+    {
+        return e.what();
+    }
+    return none;
+}
+
+/**
+ * Load and run a scenario given as text, its console output discarded and its outputs written to
+ * a folder of its own that is removed afterwards.
+ * \param yaml the scenario
+ * \param name its file name, for messages
+ * \return the message of the ns3::ScenarioError it throws, or "no error"
+ */
+inline std::string
+RunError(const std::string& yaml, const std::string& name)
+{
+    const std::string out = (TempDir() / ("run-error-" + name)).string();
+    const std::string what = MessageOf<ns3::ScenarioError>(
+        [&] {
+            ns3::ScenarioRunner runner(ns3::ScenarioLoader::LoadString(yaml, name), out);
+            std::ostringstream quiet;
+            runner.SetConsole(&quiet, &quiet);
+            runner.Run();
+        },
+        "no error");
+    ns3::Simulator::Destroy();
+    std::filesystem::remove_all(out);
+    return what;
+}
+
+} // namespace inasim_test
+
+#endif /* INASIM_TEST_MESSAGES_H */
