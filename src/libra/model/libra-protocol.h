@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -229,7 +230,17 @@ class LibraProtocol : public AggregationProtocol
   private:
     void DoInstall() override;
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
+    /// The job's sparse workload, its hot keys in rank order and their switch layout.
     void BuildWorkload();
+    /// GetCounters' failover part: heartbeats, moves, the last move's outage and state.
+    void AddFailoverCounters(std::map<std::string, double>& m) const;
+    /// \return the workload law's rows and Zipf exponent: the named workload's (the exponent
+    ///         fitted to its share of updates unless Exponent is set), or Rows and Exponent
+    std::pair<uint32_t, double> ResolveLaw() const;
+    /// \return the keys of the HotKeys / Dim hottest rows (HotSet), hottest row first
+    std::vector<uint32_t> HotKeysInRankOrder() const;
+    /// \return the switch layout's configuration for `hotKeys` keys (Placement, Packing)
+    LibraLayout::Config LayoutConfig(uint32_t hotKeys) const;
     void InstallSwitch();
     /**
      * Install (or join) the Libra program on a switch and add this job to it.

@@ -636,7 +636,8 @@ class LibraNoStandbyLeftTestCase : public TestCase
 
 /**
  * A failover the workers could not live through is refused when the job is set up: MaxTimeouts x
- * Rto shorter than the detection.
+ * Rto shorter than the detection; so are a standby the topology does not have and a standby list
+ * with an empty item.
  */
 class LibraFailoverConfigTestCase : public TestCase
 {
@@ -677,6 +678,13 @@ class LibraFailoverConfigTestCase : public TestCase
         NS_TEST_EXPECT_MSG_NE(what.find("StandbySwitch leaf9: the topology has no node"),
                               std::string::npos,
                               what);
+        attrs.back().second = "spine1,,spine0";
+        what = refusal(3, attrs);
+        NS_TEST_EXPECT_MSG_NE(
+            what.find(
+                "StandbySwitch='spine1,,spine0': item 2 of the comma-separated list is empty"),
+            std::string::npos,
+            what);
         Simulator::Destroy();
     }
 };
