@@ -16,7 +16,7 @@ namespace
 {
 
 /// Records when and in which order it was woken, as "name@ps".
-class Recorder : public InaEventBatcher::Target
+class Recorder
 {
   public:
     Recorder(std::string name, std::vector<std::string>* log)
@@ -25,7 +25,7 @@ class Recorder : public InaEventBatcher::Target
     {
     }
 
-    void OnBatchedEvent() override
+    void OnBatchedEvent()
     {
         m_log->push_back(m_name + "@" + std::to_string(Simulator::Now().GetPicoSeconds()));
     }
@@ -100,13 +100,13 @@ TEST(EventBatcher, ATargetWokenRequestsAgainForTheSameTimeInANewEvent)
     // current time gets a new event that runs after the batch.
     std::vector<std::string> log;
 
-    struct Again : InaEventBatcher::Target
+    struct Again
     {
         std::vector<std::string>* log;
         InaEventBatcher* batcher;
         int left = 2;
 
-        void OnBatchedEvent() override
+        void OnBatchedEvent()
         {
             log->push_back("again@" + std::to_string(Simulator::Now().GetPicoSeconds()));
             if (--left > 0)

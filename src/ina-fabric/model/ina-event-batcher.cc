@@ -22,9 +22,9 @@ class alignas(64) InaEventBatcher::Batch : public EventImpl
     {
     }
 
-    InaEventBatcher* m_owner;     //!< null once the batcher is gone (then the batch does nothing)
-    Target* first = nullptr;      //!< the target that opened the batch
-    std::vector<Target*> joiners; //!< the others, in request order (capacity kept across reuse)
+    InaEventBatcher* m_owner;    //!< null once the batcher is gone (then the batch does nothing)
+    Target first{};              //!< the target that opened the batch
+    std::vector<Target> joiners; //!< the others, in request order (capacity kept across reuse)
 
   private:
     void Notify() override
@@ -38,12 +38,12 @@ class alignas(64) InaEventBatcher::Batch : public EventImpl
             // Requests made from here on are for later times or belong after this event.
             m_owner->m_open = nullptr;
         }
-        first->OnBatchedEvent();
+        first.wake(first.object);
         for (size_t i = 0; i < joiners.size(); ++i)
         {
-            joiners[i]->OnBatchedEvent();
+            joiners[i].wake(joiners[i].object);
         }
-        first = nullptr;
+        first = Target{};
         joiners.clear();
         m_owner->Done(this);
     }
@@ -79,7 +79,7 @@ InaEventBatcher::~InaEventBatcher()
     for (const auto& b : m_all)
     {
         b->m_owner = nullptr;
-        b->first = nullptr;
+        b->first = Target{};
         b->joiners.clear();
     }
     if (m_destroyHook)
@@ -89,13 +89,13 @@ InaEventBatcher::~InaEventBatcher()
 }
 
 void
-InaEventBatcher::JoinOpen(Target* target)
+InaEventBatcher::JoinOpen(const Target& target)
 {
     m_open->joiners.push_back(target);
 }
 
 void
-InaEventBatcher::ScheduleNew(int64_t atPs, Target* target)
+InaEventBatcher::ScheduleNew(int64_t atPs, const Target& target)
 {
     const int64_t now = Simulator::Now().GetTimeStep();
     NS_ASSERT_MSG(atPs >= now, "InaEventBatcher: an event in the past");
@@ -137,7 +137,7 @@ InaEventBatcher::ForgetPending()
     m_idle.clear();
     for (const auto& b : m_all)
     {
-        b->first = nullptr;
+        b->first = Target{};
         b->joiners.clear();
         m_idle.push_back(PeekPointer(b));
     }

@@ -38,45 +38,56 @@ namespace ns3
 class InaEventBatcher
 {
   public:
-    /// Something woken by the batcher (an InaNetDevice's head-of-line arrival).
-    class Target
-    {
-      public:
-        virtual ~Target() = default;
-        /// Called at the time asked for.
-        virtual void OnBatchedEvent() = 0;
-    };
-
     InaEventBatcher();
     ~InaEventBatcher();
     InaEventBatcher(const InaEventBatcher&) = delete;
     InaEventBatcher& operator=(const InaEventBatcher&) = delete;
 
     /**
-     * Wake `target` at `atPs` (absolute picoseconds, not before now). A target must not be
-     * scheduled twice at once; nothing can be cancelled (an InaNetDevice's arrivals never are).
+     * Wake `target` at `atPs` (absolute picoseconds, not before now) by calling its
+     * OnBatchedEvent(). A target must not be scheduled twice at once; nothing can be cancelled
+     * (an InaNetDevice's arrivals never are).
+     *
+     * The batch keeps the function to call beside the target's address, so a target needs no
+     * vtable: an InaNetDevice's arrival line then holds only what the arrival reads (the 8 bytes
+     * of a vtable pointer there left no room for the send counters, docs/performance.md).
      */
-    void ScheduleAt(int64_t atPs, Target* target)
+    template<typename T>
+    void ScheduleAt(int64_t atPs, T* target)
     {
+        const Target t{&Wake<T>, target};
         if (m_open != nullptr && m_openAtPs == atPs)
         {
-            JoinOpen(target);
+            JoinOpen(t);
             return;
         }
-        ScheduleNew(atPs, target);
+        ScheduleNew(atPs, t);
     }
 
     /// Scheduler events this batcher created for batches (for benchmarks and tests).
     uint64_t GetBatchesScheduled() const;
 
   private:
+    /// Something to wake: a function and its object (an InaNetDevice's head-of-line arrival).
+    struct Target
+    {
+        void (*wake)(void*);
+        void* object;
+    };
+
+    template<typename T>
+    static void Wake(void* target)
+    {
+        static_cast<T*>(target)->OnBatchedEvent();
+    }
+
     class Batch;
     class DestroyHook;
     friend class Batch;
     friend class DestroyHook;
 
-    void JoinOpen(Target* target);
-    void ScheduleNew(int64_t atPs, Target* target);
+    void JoinOpen(const Target& target);
+    void ScheduleNew(int64_t atPs, const Target& target);
     void Done(Batch* batch); //!< a batch ran: back to the pool
     void ForgetPending();    //!< Simulator::Destroy dropped every pending batch
 

@@ -33,6 +33,7 @@ InaHost::DoDispose()
 {
     m_endpoints.clear();
     m_port = nullptr;
+    m_device = nullptr;
     Object::DoDispose();
 }
 
@@ -52,6 +53,7 @@ void
 InaHost::SetPort(InaPort* port)
 {
     m_port = port;
+    m_device = dynamic_cast<InaNetDevice*>(port);
 }
 
 InaPort*
@@ -108,18 +110,22 @@ void
 InaHost::Send(InaPacket* p)
 {
     p->src = m_address;
+    if (m_device != nullptr)
+    {
+        m_device->InaNetDevice::Send(p, 0);
+        return;
+    }
     m_port->Send(p, 0);
 }
 
 bool
 InaHost::SetInjectionRateCap(uint64_t bps)
 {
-    auto* device = dynamic_cast<InaNetDevice*>(m_port);
-    if (device == nullptr)
+    if (m_device == nullptr)
     {
         return false;
     }
-    device->SetInjectionRateCap(bps);
+    m_device->SetInjectionRateCap(bps);
     return true;
 }
 

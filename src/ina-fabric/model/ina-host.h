@@ -14,6 +14,8 @@
 namespace ns3
 {
 
+class InaNetDevice;
+
 /**
  * \ingroup ina-fabric
  * A server's network side: one port (its NIC) and a table of endpoints by InaPacket::dstPort, the
@@ -62,6 +64,9 @@ class InaHost : public Object, public InaPacketSink
   private:
     InaAddress m_address = INA_NO_ADDRESS;
     InaPort* m_port = nullptr;
+    /// m_port when it is an InaNetDevice: Send calls it without the vtable, whose pointer sits on
+    /// a line of the device the send would not otherwise read (docs/performance.md).
+    InaNetDevice* m_device = nullptr;
     InaPacketPool* m_pool = nullptr;
     std::vector<InaPacketSink*> m_endpoints;
     uint16_t m_nextEndpoint = 1024;

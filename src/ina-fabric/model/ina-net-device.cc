@@ -21,6 +21,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -51,7 +52,8 @@ InaNetDevice::GetTypeId()
                           "Mark ECN-capable packets CE when more than this many bytes are already "
                           "waiting; 0 disables marking.",
                           UintegerValue(0),
-                          MakeUintegerAccessor(&InaNetDevice::m_ecnThresholdBytes),
+                          MakeUintegerAccessor(&InaNetDevice::SetEcnThreshold,
+                                               &InaNetDevice::GetEcnThreshold),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("PriorityClasses",
                           "Strict-priority classes (InaPacket::priority, 0 first). 1 keeps the "
@@ -216,13 +218,14 @@ InaNetDevice::Admit(InaPacket* p, uint32_t bytes)
         m_pool->Free(p);
         return false;
     }
-    if (m_ecnThresholdBytes != 0 && m_backlogBytes > m_ecnThresholdBytes && p->ecn != 0)
+    if (m_ecnThreshold32 != 0 && m_backlogBytes > m_ecnThreshold32 && p->ecn != 0 &&
+        ((m_slow & WIDE_ECN) == 0 || m_backlogBytes > m_ecnThresholdBytes))
     {
         p->ecn = INA_ECN_CE;
         ++m_counters.ecnMarks;
     }
-    ++m_counters.txPackets;
-    m_counters.txBytes += bytes;
+    ++m_txPackets;
+    m_txBytes += bytes;
     return true;
 }
 
@@ -488,8 +491,25 @@ InaNetDevice::GetErrorModel() const
 }
 
 void
+InaNetDevice::SetEcnThreshold(uint64_t bytes)
+{
+    m_ecnThresholdBytes = bytes;
+    const bool wide = bytes > std::numeric_limits<uint32_t>::max();
+    m_ecnThreshold32 = wide ? std::numeric_limits<uint32_t>::max() : static_cast<uint32_t>(bytes);
+    m_slow = wide ? (m_slow | WIDE_ECN) : (m_slow & ~WIDE_ECN);
+}
+
+uint64_t
+InaNetDevice::GetEcnThreshold() const
+{
+    return m_ecnThresholdBytes;
+}
+
+void
 InaNetDevice::SyncCounters() const
 {
+    m_counters.txPackets = m_txPackets;
+    m_counters.txBytes = m_txBytes;
     m_counters.rxPackets = m_rxPackets;
     m_counters.peakBacklogBytes = m_peakBacklogBytes;
 }

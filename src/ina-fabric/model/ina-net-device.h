@@ -40,7 +40,7 @@ class InaChannel;
  * is no longer known at Send(): the device then keeps per-class queues and pays a second event per
  * hop (transmission complete).
  */
-class alignas(64) InaNetDevice : public NetDevice, public InaPort, private InaEventBatcher::Target
+class alignas(64) InaNetDevice : public NetDevice, public InaPort
 {
   public:
     static TypeId GetTypeId();
@@ -155,7 +155,8 @@ class alignas(64) InaNetDevice : public NetDevice, public InaPort, private InaEv
         PRIORITY = 4,  //!< PriorityClasses > 1: per-class queues, a second event per hop
         PCAP = 8,      //!< EnablePcap
         PACED = 16,    //!< an injection cap is set (SetInjectionRateCap)
-        LOSSY = 32     //!< an error model is set (ErrorModel, SetLossRate)
+        LOSSY = 32,    //!< an error model is set (ErrorModel, SetLossRate)
+        WIDE_ECN = 64  //!< the ECN threshold does not fit m_ecnThreshold32 (Admit reads the rest)
     };
 
     int64_t SerializationPs(uint32_t bytes) const;
@@ -165,7 +166,8 @@ class alignas(64) InaNetDevice : public NetDevice, public InaPort, private InaEv
     bool Admit(InaPacket* p, uint32_t bytes);
     void PushInFlight(InaPacket* p, int64_t txStartPs, int64_t txEndPs, int64_t extraDelayPs);
     void OnArrival();
-    void OnBatchedEvent() override; // InaEventBatcher::Target: the head packet arrives
+    friend class InaEventBatcher;
+    void OnBatchedEvent(); //!< InaEventBatcher wakes the device: the head packet arrives
     void StartNextPriority();
     void OnTxComplete();
     void WritePcap(const InaPacket* p, int64_t atPs);
@@ -175,6 +177,8 @@ class alignas(64) InaNetDevice : public NetDevice, public InaPort, private InaEv
     void SyncCounters() const override;
     void SetErrorModel(Ptr<ErrorModel> em); //!< the ErrorModel attribute, and the LOSSY flag
     Ptr<ErrorModel> GetErrorModel() const;
+    void SetEcnThreshold(uint64_t bytes); //!< the EcnThreshold attribute, its hot copy and flag
+    uint64_t GetEcnThreshold() const;
 
     uint32_t RingMask() const
     {
@@ -182,37 +186,43 @@ class alignas(64) InaNetDevice : public NetDevice, public InaPort, private InaEv
     }
 
     // The fields a hop reads come first, in two cache lines. The class is aligned to a line, so
-    // with NetDevice (32 B) and InaPort (96 B) before them they fall as: line 0, InaPort's vtable
-    // pointer and its tx counters (the virtual Send reads the line anyway); line 2, the batcher's
-    // vtable pointer and everything an arrival reads and writes; line 3, everything a send reads
-    // and writes beyond those. An arrival then touches line 2 and its ring entry, a send lines 0,
-    // 2 and 3 and its ring slot: once the fabric outgrows the caches, the cost of a hop is mostly
-    // those misses (docs/performance.md). Counts written per hop live here, not in InaPort's
-    // counters (another line), and are copied there when read (SyncCounters).
+    // with NetDevice (32 B) and InaPort (96 B) before them they fall as: line 2, everything an
+    // arrival reads and writes; line 3, everything a send reads and writes beyond those. An
+    // arrival then touches line 2 and its ring entry, a send lines 2 and 3 and its ring slot; the
+    // switch and the host call Send without the vtable (InaSwitch, InaHost), so lines 0 and 1
+    // (InaPort's vtable pointer and counters) are left alone on the fast path. Once the fabric
+    // outgrows the caches, the cost of a hop is mostly those misses (docs/performance.md). Counts
+    // written per hop live here, not in InaPort's counters, and are copied there when read
+    // (SyncCounters).
     InFlight* m_ring = nullptr;   //!< m_ringStore: packets in flight towards the peer, in order
     uint32_t m_head = 0;          //!< next to arrive (positions count up and wrap; masked to index)
     uint32_t m_tail = 0;          //!< next free slot
     uint32_t m_queueHead = 0;     //!< first whose transmission has not started (FIFO mode)
     uint16_t m_peerPortIndex = 0; //!< the peer's port index at its owner (switch ports are 16-bit)
     uint8_t m_ringShift = 0;      //!< log2 of the ring size
+    uint8_t m_slow = UNWIRED;     //!< SlowPath flags
+    uint16_t m_mtu = 1500;        //!< largest packet the link carries (wire bytes)
+    /// m_ecnThresholdBytes, saturated to 32 bits (WIDE_ECN when it was): the send reads it on
+    /// this line, where 8 bytes did not fit.
+    uint32_t m_ecnThreshold32 = 0;
     uint64_t m_backlogBytes = 0;
     InaEventBatcher* m_batcher = nullptr; //!< the fabric's (SetEventBatcher) or m_ownBatcher
     InaPacketSink* m_peerSink = nullptr; //!< the peer's owner, so an arrival does not read the peer
     uint64_t m_rxPackets = 0;            //!< InaLinkCounters::rxPackets (SyncCounters)
     // line 3
-    uint8_t m_slow = UNWIRED; //!< SlowPath flags
-    uint16_t m_mtu = 1500;    //!< largest packet the link carries (wire bytes)
     int64_t m_busyUntilPs = 0;
     int64_t m_lastArrivePs = 0;
     uint64_t m_capacityBytes;
-    uint64_t m_ecnThresholdBytes;
     uint64_t m_rateBps = 0;
     int64_t m_delayPs = 0;
     uint64_t m_peakBacklogBytes = 0; //!< InaLinkCounters::peakBacklogBytes (SyncCounters)
+    uint64_t m_txPackets = 0;        //!< InaLinkCounters::txPackets (SyncCounters)
+    uint64_t m_txBytes = 0;          //!< InaLinkCounters::txBytes (SyncCounters)
 
     // cold
-    uint64_t m_injectionCapBps = 0; //!< 0: none (PACED in m_slow when not)
-    Ptr<ErrorModel> m_errorModel;   //!< LOSSY in m_slow when set
+    uint64_t m_ecnThresholdBytes = 0; //!< the EcnThreshold attribute (m_ecnThreshold32 when wide)
+    uint64_t m_injectionCapBps = 0;   //!< 0: none (PACED in m_slow when not)
+    Ptr<ErrorModel> m_errorModel;     //!< LOSSY in m_slow when set
     std::unique_ptr<InFlight[]> m_ringStore;
     uint32_t m_priorityClasses;
     InaNetDevice* m_peer = nullptr;

@@ -4,6 +4,7 @@
  */
 #include "ina-switch.h"
 
+#include "ina-net-device.h"
 #include "ina-routing-table.h"
 #include "pipeline.h"
 
@@ -36,6 +37,7 @@ InaSwitch::DoDispose()
     m_pipelineRaw = nullptr;
     m_ports.clear();
     m_portArray = nullptr;
+    m_devicePorts = false;
     Object::DoDispose();
 }
 
@@ -53,6 +55,8 @@ InaSwitch::AddPort(InaPort* port)
 {
     m_ports.push_back(port);
     m_portArray = m_ports.data();
+    const bool device = dynamic_cast<InaNetDevice*>(port) != nullptr;
+    m_devicePorts = (m_ports.size() == 1 || m_devicePorts) && device;
 }
 
 void
@@ -248,9 +252,9 @@ InaSwitch::Forward(InaPacket* p)
         const std::vector<uint16_t>& ports = m_multicast[group];
         for (std::size_t i = 0; i + 1 < ports.size(); ++i)
         {
-            m_portArray[ports[i]]->Send(m_pool->Clone(p), m_latencyPs);
+            SendOut(m_pool->Clone(p), ports[i]);
         }
-        m_portArray[ports.back()]->Send(p, m_latencyPs);
+        SendOut(p, ports.back());
         m_counters.multicastCopies += ports.size();
         return;
     }
@@ -262,14 +266,26 @@ InaSwitch::Forward(InaPacket* p)
         return;
     }
     ++m_forwarded;
-    m_portArray[port]->Send(p, m_latencyPs);
+    SendOut(p, port);
 }
 
 void
 InaSwitch::SendOnPort(InaPacket* p, uint32_t port)
 {
     ++m_forwarded;
-    m_ports[port]->Send(p, m_latencyPs);
+    SendOut(p, port);
+}
+
+void
+InaSwitch::SendOut(InaPacket* p, uint32_t port)
+{
+    InaPort* out = m_portArray[port];
+    if (m_devicePorts)
+    {
+        static_cast<InaNetDevice*>(out)->InaNetDevice::Send(p, m_latencyPs);
+        return;
+    }
+    out->Send(p, m_latencyPs);
 }
 
 void

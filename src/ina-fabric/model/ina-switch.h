@@ -114,6 +114,7 @@ class alignas(64) InaSwitch final : public Object, public InaPacketSink, public 
     }
 
     uint16_t SelectPortSlow(const InaPacket* p) const; //!< overrides, then rule, then table
+    void SendOut(InaPacket* p, uint32_t port); //!< hand `p` to port `port`, after the latency
 
     // The fields every forwarded packet reads come first, in the two cache lines the class starts
     // with (it is aligned to one): after Object (32 B) and the two interfaces' vtable pointers,
@@ -137,6 +138,9 @@ class alignas(64) InaSwitch final : public Object, public InaPacketSink, public 
     uint16_t m_ruleDownBase = 0;
     uint16_t m_ruleUpFirst = 0;
     uint16_t m_ruleUpCount = 0;
+    /// Every port is an InaNetDevice: SendOut calls its Send without the vtable, whose pointer
+    /// sits on a line of the device the send would not otherwise read (docs/performance.md).
+    bool m_devicePorts = false;
 
     // cold
     mutable Counters m_counters; //!< the rest; received and forwarded copied in by GetCounters

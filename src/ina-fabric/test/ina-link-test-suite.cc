@@ -499,6 +499,53 @@ class InaLinkMtuTestCase : public TestCase
     }
 };
 
+/**
+ * An ECN threshold above 32 bits (the device keeps a 32-bit copy on the line a send reads, and
+ * the full value for thresholds that do not fit): 66,200 packets of 65,000 B sent at once into a
+ * 10 GB queue with the threshold at 2^32 + 1,000,000 B. Packet i (from 0) finds (i - 1) x 65,000 B
+ * waiting (packet 0 goes straight to the wire), so packets 66,093 to 66,199 are marked: 107. A
+ * threshold cut to 32 bits would have marked from 66,078 on: 122.
+ */
+class InaLinkWideEcnThresholdTestCase : public TestCase
+{
+  public:
+    InaLinkWideEcnThresholdTestCase()
+        : TestCase("an ECN threshold above 4 GiB marks exactly above it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t threshold = (uint64_t{1} << 32) + 1000000;
+        FastLink link(100000000000ULL, 1000000, 10000000000ULL, threshold);
+        link.dev[0]->SetAttribute("Mtu", UintegerValue(65000));
+        UintegerValue read;
+        link.dev[0]->GetAttribute("EcnThreshold", read);
+        NS_TEST_EXPECT_MSG_EQ(read.Get(), threshold, "the attribute reads back in full");
+        Simulator::Schedule(TimeStep(0), MakeInaFunctorEvent([&link]() {
+                                for (uint64_t s = 0; s < 66200; ++s)
+                                {
+                                    InaPacket* p = link.pool.Alloc();
+                                    p->seq = s;
+                                    p->wireBytes = 65000;
+                                    p->ecn = 1;
+                                    link.dev[0]->Send(p, 0);
+                                }
+                            }));
+        Simulator::Run();
+        const InaLinkCounters& c = link.dev[0]->GetCounters();
+        NS_TEST_EXPECT_MSG_EQ(c.txPackets, 66200, "all admitted");
+        NS_TEST_EXPECT_MSG_EQ(c.txBytes, 66200ULL * 65000, "their bytes");
+        NS_TEST_EXPECT_MSG_EQ(c.ecnMarks, 107, "marked above 2^32 + 1,000,000 B only");
+        const auto& a = link.sink.arrivals;
+        NS_TEST_ASSERT_MSG_EQ(a.size(), 66200, "delivered");
+        NS_TEST_EXPECT_MSG_EQ(a[66092].ecn, 1, "the last one below the threshold");
+        NS_TEST_EXPECT_MSG_EQ(a[66093].ecn, 3, "the first one above it");
+        Simulator::Destroy();
+    }
+};
+
 class InaLinkTestSuite : public InaTestSuite
 {
   public:
@@ -512,6 +559,7 @@ class InaLinkTestSuite : public InaTestSuite
         AddTestCase(new InaLinkLossTestCase);
         AddTestCase(new InaLinkP2pEquivalenceTestCase);
         AddTestCase(new InaLinkMtuTestCase);
+        AddTestCase(new InaLinkWideEcnThresholdTestCase);
     }
 };
 
