@@ -12,25 +12,15 @@ libra and as libra-ps (the same pushes), and checks sparse_agg_throughput_gbps o
 the second is within [1.5, 4] and Libra's hot_share within 0.48 .. 0.51 (the pairs beyond the
 recirculation cap go to the PS, so it sits about a point below 0.50). Exit 0 when both hold.
 """
-import json
-import subprocess
 import sys
+
+from inasim_smoke import run_first_job
 
 
 def run(inasim_run, out, scenario, protocol):
-    where = f"{out}/{protocol}"
-    proc = subprocess.run([inasim_run, scenario, f"jobs.0.protocol={protocol}", "jobs.0.workers=32",
-                           "jobs.0.workload.iterations=10", "--out", where],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
-        print(proc.stdout, end="")
-        raise SystemExit(f"FAIL {protocol}: inasim-run exited with {proc.returncode}")
-    with open(f"{where}/summary.json", encoding="utf-8") as f:
-        job = json.load(f)["jobs"][0]
-    if not job.get("completed"):
-        raise SystemExit(f"FAIL {protocol}: the job did not complete")
-    return job["protocol_counters"]
+    args = [scenario, f"jobs.0.protocol={protocol}", "jobs.0.workers=32",
+            "jobs.0.workload.iterations=10"]
+    return run_first_job(inasim_run, args, f"{out}/{protocol}", protocol)["protocol_counters"]
 
 
 def main(argv):
