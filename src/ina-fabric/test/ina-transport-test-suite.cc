@@ -1290,13 +1290,13 @@ class InaTransportMessageOverheadTestCase : public TestCase
 
 /// A message source for InaTransportMessageSourceTestCase: hands out `sizes` with their values
 /// one at a time, each said to be queued at t0, and keeps the most messages the sender ever held
-/// (taken and not yet acknowledged).
+/// (taken and not yet acknowledged: `acked` is the flow's list of acknowledgements).
 struct ListSource
 {
     std::vector<uint32_t> sizes;
     std::vector<std::vector<uint32_t>> values;
+    const std::vector<int64_t>* acked = nullptr;
     uint32_t next = 0;
-    uint32_t acked = 0;
     uint32_t mostHeld = 0;
 
     static bool Next(ListSource* self, uint64_t& bytes, std::vector<uint32_t>& v, Time& queued)
@@ -1309,13 +1309,9 @@ struct ListSource
         v = self->values[self->next];
         queued = Time(0);
         ++self->next;
-        self->mostHeld = std::max(self->mostHeld, self->next - self->acked);
+        self->mostHeld =
+            std::max(self->mostHeld, self->next - static_cast<uint32_t>(self->acked->size()));
         return true;
-    }
-
-    static void Acked(ListSource* self, uint32_t /* i */)
-    {
-        ++self->acked;
     }
 };
 
@@ -1353,6 +1349,7 @@ class InaTransportMessageSourceTestCase : public TestCase
         f.tx->SetAttribute("MessageOverhead", TimeValue(overhead));
         ListSource src;
         src.sizes = sizes;
+        src.acked = &f.ackedAt;
         for (uint32_t m = 0; m < sizes.size(); ++m)
         {
             src.values.push_back(withValues ? Words(sizes[m] / 4, m) : std::vector<uint32_t>());
@@ -1360,7 +1357,6 @@ class InaTransportMessageSourceTestCase : public TestCase
         if (fromSource)
         {
             f.tx->SetMessageSource(MakeBoundCallback(&ListSource::Next, &src));
-            f.tx->SetMessageAckedCallback(MakeBoundCallback(&ListSource::Acked, &src));
             f.tx->Wake();
         }
         else
