@@ -22,6 +22,7 @@ MypProgram::GetTypeId()
 MypProgram::MypProgram()
     : PoolProgram("ack", {})
 {
+    UseFcfsPool(&m_pool);
 }
 
 uint16_t
@@ -46,18 +47,6 @@ void
 MypProgram::InitializePool()
 {
     m_pool.Bind(ResolvePoolRegisters(true));
-}
-
-const FcfsAggregatorPool*
-MypProgram::GetFcfsPool() const
-{
-    return &m_pool;
-}
-
-const AggregatorOccupancy&
-MypProgram::GetOccupancy() const
-{
-    return m_pool.GetOccupancy();
 }
 
 void

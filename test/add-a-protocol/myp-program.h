@@ -35,8 +35,6 @@ class MypProgram : public PoolProgram
   private:
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
     void InitializePool() override;
-    const AggregatorOccupancy& GetOccupancy() const override;
-    const FcfsAggregatorPool* GetFcfsPool() const override;
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
 
     FcfsAggregatorPool m_pool;

@@ -282,14 +282,16 @@ TEST(TopologyGenerators, SizeBounds)
         }
         return std::string("accepted");
     };
-    EXPECT_NE(message([] {
-                  InaTopology::FatTree(1000, G100, G100);
-              }).find("has 251250000 nodes; a topology has at most 1048576"),
-              std::string::npos);
-    EXPECT_NE(message([] {
-                  InaTopology::LeafSpine(60000, 4, 30000, G100, G100);
-              }).find("has 1800060004 nodes; a topology has at most 1048576"),
-              std::string::npos);
+    EXPECT_NE(
+        message([] {
+            InaTopology::FatTree(1000, G100, G100);
+        }).find("has 250000000 hosts and 1250000 switches; a topology has at most 1048576 nodes"),
+        std::string::npos);
+    EXPECT_NE(
+        message([] {
+            InaTopology::LeafSpine(60000, 4, 30000, G100, G100);
+        }).find("has 1800000000 hosts and 60004 switches; a topology has at most 1048576 nodes"),
+        std::string::npos);
     EXPECT_NE(message([] {
                   InaTopology::LeafSpine(16381, 4, 1, G100, G100);
               }).find("has 16385 switches; a topology has at most 16384"),

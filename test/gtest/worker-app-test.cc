@@ -10,6 +10,7 @@
 
 #include "test-temp-dir.h"
 
+#include "ns3/job-attribute-error.h"
 #include "ns3/scenario-loader.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
@@ -164,6 +165,41 @@ TEST(WorkerPlan, RefusesWhatItCannotPlan)
     JobContext ctx;
     EXPECT_THROW(WorkerApp::PlanIteration(ctx), std::invalid_argument);
     EXPECT_EQ(WorkerApp::PlanRateBps(ctx), 0.0);
+}
+
+TEST(WorkerPlan, RefusesExactlyTheIterationsOfMoreThanMaxPieces)
+{
+    // One piece a byte: MAX_PIECES bytes in one layer are MAX_PIECES pieces, which a worker
+    // hands; the pre-planning bound (bytes over the partition size) must not refuse them for the
+    // one piece a layer that fusion might add.
+    constexpr uint64_t MAX = WorkerApp::MAX_PIECES;
+    EXPECT_EQ(WorkerApp::PlanIteration(Model({MAX}, {0}), 0, 1, BACKWARD, 0).size(), MAX);
+    // Two layers of MAX - 1 and MAX + 1 bytes in 2-B partitions: MAX / 2 + (MAX / 2 + 1) pieces,
+    // one too many, though the bytes alone say MAX.
+    try
+    {
+        WorkerApp::PlanIteration(Model({MAX - 1, MAX + 1}, {0, 0}), 0, 2, BACKWARD, 0);
+        ADD_FAILURE() << "MAX_PIECES + 1 pieces were planned";
+    }
+    catch (const JobAttributeError& e)
+    {
+        EXPECT_EQ(e.GetAttribute(), "PartitionBytes");
+        EXPECT_NE(std::string(e.what()).find("into " + std::to_string(MAX + 1) + " pieces;"),
+                  std::string::npos)
+            << e.what();
+    }
+    // Over the bound by the bytes alone: refused before anything is planned.
+    try
+    {
+        WorkerApp::PlanIteration(Model({MAX + 1}, {0}), 0, 1, BACKWARD, 0);
+        ADD_FAILURE() << "MAX_PIECES + 1 one-byte partitions were planned";
+    }
+    catch (const JobAttributeError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("into " + std::to_string(MAX + 1) + " or more"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 /// splitmix64 as published (Steele, Lea, Flood 2014), for the reference draws.

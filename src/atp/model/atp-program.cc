@@ -29,6 +29,7 @@ AtpProgram::AtpProgram()
     : PoolProgram("ack", {})
 {
     NS_LOG_FUNCTION(this);
+    UseFcfsPool(&m_pool);
 }
 
 AtpProgram::~AtpProgram() = default;
@@ -61,18 +62,6 @@ void
 AtpProgram::InitializePool()
 {
     m_pool.Bind(ResolvePoolRegisters(true));
-}
-
-const FcfsAggregatorPool*
-AtpProgram::GetFcfsPool() const
-{
-    return &m_pool;
-}
-
-const AggregatorOccupancy&
-AtpProgram::GetOccupancy() const
-{
-    return m_pool.GetOccupancy();
 }
 
 uint32_t

@@ -63,8 +63,6 @@ class AtpProgram : public PoolProgram
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
     void InitializePool() override;
     void DoResetState() override;
-    const AggregatorOccupancy& GetOccupancy() const override;
-    const FcfsAggregatorPool* GetFcfsPool() const override;
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
 
     FcfsAggregatorPool m_pool; //!< the aggregators

@@ -111,23 +111,20 @@ struct Rig
               const std::vector<int32_t>& values,
               uint8_t flags = 0)
     {
-        InaPacketPool& pool = fabric->GetPool();
-        InaPacket* p = pool.Alloc();
-        p->src = 0;
-        p->dst = 5;
-        p->jobId = JOB;
-        p->protocol = ATP_PROTOCOL;
-        p->wireBytes = PoolHeader::WIRE_BYTES;
-        p->seq = seq;
-        p->ecn = 1;
-        PoolHeader* h = p->Header<PoolHeader>();
-        h->bitmap0 = bitmap0;
-        h->bitmap1 = bitmap1;
-        h->flags = static_cast<uint8_t>(flags | (edge ? PoolHeader::FLAG_EDGE : 0));
-        h->aggregatorIndex = 3;
-        h->jobIdAndSeq = PoolHeader::Key(JOB, seq);
-        p->values = pool.AllocValues(PoolHeader::VALUES);
-        std::memcpy(p->values->AsInt32(), values.data(), PoolHeader::VALUES * 4);
+        tests::PoolPacketSpec k;
+        k.src = 0;
+        k.dst = 5;
+        k.job = JOB;
+        k.protocol = ATP_PROTOCOL;
+        k.seq = seq;
+        k.bitmap0 = bitmap0;
+        k.bitmap1 = bitmap1;
+        k.fanIn0 = 0;
+        k.fanIn1 = 0;
+        k.flags = static_cast<uint8_t>(flags | (edge ? PoolHeader::FLAG_EDGE : 0));
+        k.index = 3;
+        k.values = values;
+        InaPacket* p = tests::MakePoolPacket(fabric->GetPool(), k);
         ps->Receive(p, 0);
         Simulator::Run();
     }

@@ -8,7 +8,7 @@
 // saturation, duplicates, bad packets, and the pool against the pipeline.
 
 #include "../../ina-protocol-kit/test/pool-test-values.h"
-#include "../../ina-protocol-kit/test/recording-switch.h"
+#include "../../ina-protocol-kit/test/program-rig.h"
 
 #include "ns3/atp-program.h"
 #include "ns3/ina-test-suite.h"
@@ -38,47 +38,28 @@ constexpr InaAddress GROUP = 9 | INA_MULTICAST_BIT;
 constexpr uint32_t JOB = 3;
 constexpr uint32_t OTHER = 4;
 
-/// The switch double: keeps a copy of every packet a pass hands it, then frees it.
-using RecordingSwitch = tests::RecordingSwitch<PoolHeader, SWITCH>;
-
-/// What one test packet carries.
-struct Pkt
+/// What one test packet carries (src, dst and protocol are the rig's).
+struct Pkt : tests::PoolPacketSpec
 {
-    uint32_t job = JOB;
-    uint8_t ps = 0;
-    uint32_t bitmap0 = 1;
-    uint32_t bitmap1 = 1;
-    uint8_t fanIn0 = 3;
-    uint8_t fanIn1 = 1;
-    uint8_t flags = 0;
-    uint16_t index = 7;
-    uint64_t seq = 5;
-    std::vector<int32_t> values;
-    uint8_t ecn = 1;
+    Pkt()
+    {
+        job = JOB;
+    }
 };
 
-/// A default (Tofino-like) pipeline whose switch is `sw`, with an ATP program.
-struct Rig
+/// A default (Tofino-like) pipeline whose switch records what it is handed, with an ATP program.
+struct Rig : tests::ProgramRig<AtpProgram, PoolHeader, SWITCH>
 {
-    RecordingSwitch sw;
-    Ptr<Pipeline> pipeline;
-    Ptr<AtpProgram> program;
-
     explicit Rig(uint32_t poolSize = 16)
+        : ProgramRig(Factory(poolSize))
     {
-        pipeline = CreateObject<Pipeline>();
-        pipeline->SetActions(&sw);
-        ObjectFactory f("ns3::AtpProgram");
-        f.Set("PoolSize", UintegerValue(poolSize));
-        program = f.Create<AtpProgram>();
-        program->SetPipelineLimits(pipeline->GetLimits());
-        pipeline->Install(program);
     }
 
-    ~Rig()
+    static ObjectFactory Factory(uint32_t poolSize)
     {
-        pipeline->Dispose();
-        Simulator::Destroy();
+        ObjectFactory f("ns3::AtpProgram");
+        f.Set("PoolSize", UintegerValue(poolSize));
+        return f;
     }
 
     void AddJob(uint32_t jobId, AtpProgram::Role role, uint32_t groupBit = 1, uint8_t ps = 0)
@@ -95,38 +76,12 @@ struct Rig
     /// Hand the pipeline one packet; returns the index of its record.
     size_t Send(const Pkt& k)
     {
-        InaPacket* p = sw.pool.Alloc();
-        p->src = 100;
-        p->dst = (k.flags & PoolHeader::FLAG_ACK) != 0 ? GROUP : PS;
-        p->jobId = k.job;
-        p->protocol = ATP_PROTOCOL;
-        p->wireBytes = PoolHeader::WIRE_BYTES;
-        p->seq = k.seq;
-        p->ecn = k.ecn;
-        PoolHeader* h = p->Header<PoolHeader>();
-        h->bitmap0 = k.bitmap0;
-        h->bitmap1 = k.bitmap1;
-        h->fanInDegree0 = k.fanIn0;
-        h->fanInDegree1 = k.fanIn1;
-        h->flags = k.flags;
-        h->aggregatorIndex = k.index;
-        h->psIndex = k.ps;
-        h->jobIdAndSeq = PoolHeader::Key(k.job, k.seq);
-        if (!k.values.empty())
-        {
-            p->values = sw.pool.AllocValues(k.values.size());
-            std::memcpy(p->values->AsInt32(), k.values.data(), k.values.size() * 4);
-        }
-        const size_t first = sw.records.size();
-        pipeline->Process(p, 0);
-        Simulator::Run();
+        tests::PoolPacketSpec s = k;
+        s.dst = (k.flags & PoolHeader::FLAG_ACK) != 0 ? GROUP : PS;
+        s.protocol = ATP_PROTOCOL;
+        const size_t first = Process(tests::MakePoolPacket(sw.pool, s));
         NS_ASSERT_MSG(sw.records.size() == first + 1, "one packet in, one out");
         return first;
-    }
-
-    uint64_t Reason(AtpProgram::Reason r) const
-    {
-        return program->GetReasonCount(r);
     }
 };
 
@@ -550,41 +505,18 @@ class AtpBadPacketTestCase : public TestCase
 std::string
 InstallError(uint32_t poolSize, uint32_t valuesPerPass = 32)
 {
-    RecordingSwitch sw;
-    ObjectFactory pf("ns3::Pipeline");
-    pf.Set("ValuesPerPass", UintegerValue(valuesPerPass));
-    Ptr<Pipeline> pipeline = pf.Create<Pipeline>();
-    pipeline->SetActions(&sw);
-    ObjectFactory f("ns3::AtpProgram");
-    f.Set("PoolSize", UintegerValue(poolSize));
-    Ptr<AtpProgram> program = f.Create<AtpProgram>();
-    program->SetPipelineLimits(pipeline->GetLimits());
-    std::string error;
-    try
-    {
-        pipeline->Install(program);
-    }
-    catch (const PipelineFitError& e)
-    {
-        error = e.what();
-    }
-    pipeline->Dispose();
-    return error;
+    ObjectFactory pipeline("ns3::Pipeline");
+    pipeline.Set("ValuesPerPass", UintegerValue(valuesPerPass));
+    return tests::InstallError<AtpProgram, PoolHeader, SWITCH>(Rig::Factory(poolSize), pipeline);
 }
 
 /// What AddJob threw, or "".
 std::string
 AddJobError(Rig& rig, const AtpProgram::JobConfig& c)
 {
-    try
-    {
+    return tests::ErrorOf([&] {
         rig.program->AddJob(c);
-    }
-    catch (const std::runtime_error& e)
-    {
-        return e.what();
-    }
-    return "";
+    });
 }
 
 /**
@@ -657,16 +589,11 @@ class AtpPoolFitTestCase : public TestCase
                               "PS index");
         Ptr<AtpProgram> loose = CreateObject<AtpProgram>();
         c.psIndex = 0;
-        bool threw = false;
-        try
-        {
-            loose->AddJob(c);
-        }
-        catch (const std::runtime_error&)
-        {
-            threw = true;
-        }
-        NS_TEST_EXPECT_MSG_EQ(threw, true, "AddJob before Install");
+        NS_TEST_EXPECT_MSG_NE(tests::ErrorOf([&] {
+                                  loose->AddJob(c);
+                              }),
+                              "",
+                              "AddJob before Install");
         NS_TEST_EXPECT_MSG_EQ(rig.program->GetNJobs(), 1, "one entry");
         NS_TEST_EXPECT_MSG_EQ(rig.program->HasJob(5, 0), true, "known");
         NS_TEST_EXPECT_MSG_EQ(rig.program->HasJob(5, 1), false, "other PS unknown");

@@ -226,11 +226,7 @@ EsaAgent::SendReminder(uint64_t seq)
     p->ecn = INA_ECN_ECT;
     p->sentPs = Simulator::Now().GetTimeStep();
     PoolHeader* h = p->Header<PoolHeader>();
-    h->bitmap0 = r.bitmap0;
-    h->bitmap1 = r.bitmap1;
-    h->fanInDegree0 = r.fanIn0;
-    h->fanInDegree1 = r.fanIn1;
-    h->flags = r.edge ? PoolHeader::FLAG_EDGE : 0;
+    r.Stamp(h);
     EsaHeader::SetKind(h, EsaHeader::CONTROL);
     h->reserved = EsaHeader::WORKER_REMINDER;
     h->priority = 0;
@@ -242,27 +238,66 @@ EsaAgent::SendReminder(uint64_t seq)
     GetHost()->Send(p);
 }
 
+bool
+EsaAgent::CanAnswerPull(uint64_t seq)
+{
+    // Outstanding: handed and not done, sent or not yet (a worker behind the others: it answers
+    // now and will not send the fragment to the switch any more).
+    if (seq > GetLastAck() && !IsDone(seq) && GetPendingTensors() > 0)
+    {
+        const Tensor& t = TensorOf(seq);
+        return seq >= t.firstSeq && seq < t.firstSeq + t.fragments;
+    }
+    return false;
+}
+
+void
+EsaAgent::WriteCachedResult(InaPacket* p, uint32_t slot)
+{
+    ++m_esaCounts.pullsFromCache;
+    p->Header<PoolHeader>()->reserved = EsaHeader::CACHED_RESULT;
+    if (m_cacheValuesOn)
+    {
+        if (p->values == nullptr)
+        {
+            p->values = GetHost()->GetPool().AllocValues(PoolHeader::VALUES);
+        }
+        std::memcpy(p->values->AsInt32(),
+                    m_cacheValues.data() + static_cast<size_t>(slot) * PoolHeader::VALUES,
+                    PoolHeader::VALUES * 4);
+    }
+}
+
+uint8_t
+EsaAgent::WriteContribution(InaPacket* p, uint64_t seq)
+{
+    ++m_esaCounts.pullsAnswered;
+    ++m_stats.retransmissions;
+    const auto slot = static_cast<uint32_t>(seq & m_mask);
+    if (seq >= GetNextSeq())
+    {
+        m_pulled[slot] = seq;
+        m_reminded[slot] = seq; // no RTT sample from it
+    }
+    const Tensor& t = TensorOf(seq);
+    PoolHeader* h = p->Header<PoolHeader>();
+    m_protocol->GetWorkerRoute(t.ps, GetRank()).Stamp(h);
+    h->reserved = EsaHeader::CONTRIBUTION;
+    WriteValues(p, t, seq);
+    return t.ps;
+}
+
 void
 EsaAgent::AnswerPull(InaPacket* p)
 {
     const uint64_t seq = p->seq;
-    const uint32_t slot = static_cast<uint32_t>(seq & m_mask);
+    const auto slot = static_cast<uint32_t>(seq & m_mask);
     PoolHeader* h = p->Header<PoolHeader>();
-    const InaAddress ps = p->src;
-    InaPacketPool& pool = GetHost()->GetPool();
     const bool cached = m_cacheSeq[slot] == seq;
-    // Outstanding: handed and not done, sent or not yet (a worker behind the others: it answers
-    // now and will not send the fragment to the switch any more).
-    bool outstanding = false;
-    if (!cached && seq > GetLastAck() && !IsDone(seq) && GetPendingTensors() > 0)
-    {
-        const Tensor& t = TensorOf(seq);
-        outstanding = seq >= t.firstSeq && seq < t.firstSeq + t.fragments;
-    }
-    if (!cached && !outstanding)
+    if (!cached && !CanAnswerPull(seq))
     {
         ++m_esaCounts.pullsIgnored;
-        pool.Free(p);
+        GetHost()->GetPool().Free(p);
         return;
     }
     uint8_t psIndex = h->psIndex;
@@ -270,63 +305,17 @@ EsaAgent::AnswerPull(InaPacket* p)
     h->priority = 0;
     if (cached)
     {
-        ++m_esaCounts.pullsFromCache;
-        h->reserved = EsaHeader::CACHED_RESULT;
-        if (m_cacheValuesOn)
-        {
-            if (p->values == nullptr)
-            {
-                p->values = pool.AllocValues(PoolHeader::VALUES);
-            }
-            std::memcpy(p->values->AsInt32(),
-                        m_cacheValues.data() + static_cast<size_t>(slot) * PoolHeader::VALUES,
-                        PoolHeader::VALUES * 4);
-        }
+        WriteCachedResult(p, slot);
     }
     else
     {
-        ++m_esaCounts.pullsAnswered;
-        ++m_stats.retransmissions;
-        if (seq >= GetNextSeq())
-        {
-            m_pulled[slot] = seq;
-            m_reminded[slot] = seq; // no RTT sample from it
-        }
-        const Tensor& t = TensorOf(seq);
-        psIndex = t.ps;
-        const PoolProtocol::WorkerRoute& r = m_protocol->GetWorkerRoute(t.ps, GetRank());
-        h->bitmap0 = r.bitmap0;
-        h->bitmap1 = r.bitmap1;
-        h->fanInDegree0 = r.fanIn0;
-        h->fanInDegree1 = r.fanIn1;
-        h->flags = r.edge ? PoolHeader::FLAG_EDGE : 0;
-        h->reserved = EsaHeader::CONTRIBUTION;
-        if (t.values != nullptr)
-        {
-            if (p->values == nullptr)
-            {
-                p->values = pool.AllocValues(PoolHeader::VALUES);
-            }
-            int32_t* out = p->values->AsInt32();
-            std::fill(out, out + PoolHeader::VALUES, 0);
-            const uint64_t begin = (seq - t.firstSeq) * PoolHeader::VALUES;
-            if (begin < t.elements)
-            {
-                const auto count = static_cast<uint32_t>(
-                    std::min<uint64_t>(PoolHeader::VALUES, t.elements - begin));
-                m_counters.quantizationOverflows +=
-                    Int32Quantizer::Quantize(t.values->data() + begin,
-                                             count,
-                                             m_protocol->GetScalingFactor(),
-                                             out);
-            }
-        }
+        psIndex = WriteContribution(p, seq);
     }
     EsaHeader::SetKind(h, EsaHeader::CONTROL);
     h->psIndex = psIndex;
     h->aggregatorIndex = IndexOf(seq);
     h->jobIdAndSeq = PoolHeader::Key(GetContext().jobId, seq);
-    p->dst = ps;
+    p->dst = p->src;
     p->flowId = GetContext().flowIdBase + psIndex;
     p->srcPort = m_protocol->GetEndpoint();
     p->dstPort = p->srcPort;

@@ -91,8 +91,15 @@ class EsaAgent : public PoolAgent
     void Configure();
     /// Send a reminder for `seq` to its parameter server.
     void SendReminder(uint64_t seq);
-    /// Answer a parameter server's pull (reuses the packet).
+    /// Answer a parameter server's pull (reuses the packet): with the cached result, with the
+    /// fragment's contribution if it is still outstanding, else not at all.
     void AnswerPull(InaPacket* p);
+    /// \return whether fragment `seq` is handed and not done (sent or not)
+    bool CanAnswerPull(uint64_t seq);
+    /// AnswerPull from the result cache's `slot`.
+    void WriteCachedResult(InaPacket* p, uint32_t slot);
+    /// AnswerPull with the worker's own contribution to `seq`; \return its PS index
+    uint8_t WriteContribution(InaPacket* p, uint64_t seq);
     /// Keep a result (values too with checkValues) for pulls and early delivery.
     void CacheResult(uint64_t seq, const InaPacket* p);
     /// Hand a result that arrived before its fragment was sent to ATP's receive path.

@@ -11,6 +11,7 @@
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/ina-list-option.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/string.h"
@@ -18,7 +19,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace ns3
 {
@@ -34,6 +34,8 @@ static AggregationProtocolRegistry::Registrar g_esa(
     "preemption as ablations), results multicast by the switch at completion, reminders and "
     "parameter-server pulls for what the switches could not finish");
 
+// Longer than 80 lines on purpose: one Attribute per parameter of ESA's preemption, its
+// priority (time source, scale and inputs) and its workers' resend timers.
 TypeId
 EsaProtocol::GetTypeId()
 {
@@ -224,21 +226,33 @@ EsaProtocol::CheckEsa()
             m_profileRatio = m_profile->CommCompRatio(rate);
         }
     }
+    ReadTensorLayers();
+}
+
+void
+EsaProtocol::ReadTensorLayers()
+{
     m_pieceLayers.clear();
-    std::stringstream ss(m_tensorLayers);
-    for (std::string item; std::getline(ss, item, ',');)
+    std::vector<std::string> items;
+    try
     {
-        item.erase(std::remove_if(item.begin(), item.end(), ::isspace), item.end());
-        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
-            item.size() > 9)
+        items = InaSplitList(m_tensorLayers, "attribute TensorLayers");
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(e.what());
+    }
+    for (const std::string& item : items)
+    {
+        if (item.find_first_not_of("0123456789") != std::string::npos || item.size() > 9)
         {
-            fail("attribute TensorLayers is '" + m_tensorLayers +
+            Fail("attribute TensorLayers is '" + m_tensorLayers +
                  "'; expected layer numbers separated by commas, such as '2,2,1,1'");
         }
         const auto l = static_cast<uint32_t>(std::stoul(item));
         if (l == 0 || l > GetLayers())
         {
-            fail("attribute TensorLayers names layer " + std::to_string(l) + " but Layers is " +
+            Fail("attribute TensorLayers names layer " + std::to_string(l) + " but Layers is " +
                  std::to_string(GetLayers()) +
                  (m_layers == 0 ? (m_profile ? " (the model's)" : " (no model known)") : "") +
                  "; every entry must be 1.." + std::to_string(GetLayers()) +
@@ -252,10 +266,10 @@ EsaProtocol::CheckEsa()
         {
             if (p.layer > m_layers)
             {
-                fail("attribute Layers is " + std::to_string(m_layers) + " but the model '" +
-                     ctx.model->name + "' hands a piece of layer " + std::to_string(p.layer) +
-                     "; give Layers at least " + std::to_string(m_profile->GetLayers()) +
-                     " or TensorLayers too");
+                Fail("attribute Layers is " + std::to_string(m_layers) + " but the model '" +
+                     GetContext().model->name + "' hands a piece of layer " +
+                     std::to_string(p.layer) + "; give Layers at least " +
+                     std::to_string(m_profile->GetLayers()) + " or TensorLayers too");
             }
         }
     }
@@ -270,30 +284,32 @@ EsaProtocol::DoInstall()
     ConfigureEsa();
 }
 
+Ptr<EsaProgram>
+EsaProtocol::ProgramAt(uint32_t node) const
+{
+    const InaTopology& topo = GetContext().fabric->GetTopology();
+    for (const SwitchEntry& e : GetSwitches())
+    {
+        if (e.node == node)
+        {
+            Ptr<EsaProgram> p = DynamicCast<EsaProgram>(e.program);
+            if (!p)
+            {
+                Fail("switch " + topo.GetNode(node).name + " runs a program that is not ESA's");
+            }
+            return p;
+        }
+    }
+    Fail("switch " + topo.GetNode(node).name + " aggregates for the job but runs no program");
+}
+
 void
 EsaProtocol::ConfigureEsa()
 {
-    const JobContext& ctx = GetContext();
-    const InaTopology& topo = ctx.fabric->GetTopology();
-    const uint32_t n = ctx.workerHosts.size();
-    auto programAt = [this, &topo](uint32_t node) -> Ptr<EsaProgram> {
-        for (const SwitchEntry& e : GetSwitches())
-        {
-            if (e.node == node)
-            {
-                Ptr<EsaProgram> p = DynamicCast<EsaProgram>(e.program);
-                if (!p)
-                {
-                    Fail("switch " + topo.GetNode(node).name + " runs a program that is not ESA's");
-                }
-                return p;
-            }
-        }
-        Fail("switch " + topo.GetNode(node).name + " aggregates for the job but runs no program");
-    };
+    const InaTopology& topo = GetContext().fabric->GetTopology();
     for (const SwitchEntry& e : GetSwitches())
     {
-        Ptr<EsaProgram> p = programAt(e.node);
+        Ptr<EsaProgram> p = ProgramAt(e.node);
         if (p->GetPreemptionMode() != GetPreemptionMode() ||
             (GetPreemptionMode() == EsaPreemptionMode::RANDOM &&
              p->GetPreemptProbability() != m_probability))
@@ -305,56 +321,61 @@ EsaProtocol::ConfigureEsa()
     }
     for (const Tree& t : GetTrees())
     {
-        EsaProgram::JobRoute route;
-        route.ps = t.psHost;
-        route.resultGroup = t.resultGroup;
-        route.endpoint = GetEndpoint();
-        route.psFlowId = ctx.flowIdBase + t.psIndex;
-        route.resultFlowId = ctx.flowIdBase + n + t.psIndex;
-        EsaParameterServer::EsaConfig c;
-        for (const Group& g : t.groups)
+        ConfigureTree(t);
+    }
+}
+
+void
+EsaProtocol::ConfigureTree(const Tree& t)
+{
+    const JobContext& ctx = GetContext();
+    const uint32_t n = ctx.workerHosts.size();
+    EsaProgram::JobRoute route;
+    route.ps = t.psHost;
+    route.resultGroup = t.resultGroup;
+    route.endpoint = GetEndpoint();
+    route.psFlowId = ctx.flowIdBase + t.psIndex;
+    route.resultFlowId = ctx.flowIdBase + n + t.psIndex;
+    EsaParameterServer::EsaConfig c;
+    for (const Group& g : t.groups)
+    {
+        if (!g.aggregates)
         {
-            if (!g.aggregates)
-            {
-                continue;
-            }
-            route.top = !t.level2;
-            programAt(g.rack)->SetJobRoute(ctx.jobId, t.psIndex, route);
-            c.switches.push_back(g.rack);
+            continue;
         }
-        if (t.level2)
-        {
-            route.top = true;
-            programAt(t.psRack)->SetJobRoute(ctx.jobId, t.psIndex, route);
-            c.switches.push_back(t.psRack);
-        }
-        Ptr<EsaParameterServer> server = DynamicCast<EsaParameterServer>(t.server);
-        if (!server)
-        {
-            Fail("its parameter server is not ESA's");
-        }
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            c.workers.push_back(ctx.workerHosts[r]);
-        }
-        c.indexOf = MakeCallback(&EsaProtocol::IndexOf, this);
-        c.controlFlowId = ctx.flowIdBase + n + t.psIndex;
-        c.rtoMinPs = m_rtoMin.GetTimeStep();
-        c.rtoMaxPs = m_rtoMax.GetTimeStep();
-        c.dupAckThreshold = m_dupAckThreshold;
-        if (c.switches.empty())
-        {
-            // One worker and nothing to aggregate: the server never needs to remind.
-            c.switches.push_back(t.psRack);
-        }
-        try
-        {
-            server->SetEsaConfig(c);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            Fail(e.what());
-        }
+        route.top = !t.level2;
+        ProgramAt(g.rack)->SetJobRoute(ctx.jobId, t.psIndex, route);
+        c.switches.push_back(g.rack);
+    }
+    if (t.level2)
+    {
+        route.top = true;
+        ProgramAt(t.psRack)->SetJobRoute(ctx.jobId, t.psIndex, route);
+        c.switches.push_back(t.psRack);
+    }
+    Ptr<EsaParameterServer> server = DynamicCast<EsaParameterServer>(t.server);
+    if (!server)
+    {
+        Fail("its parameter server is not ESA's");
+    }
+    c.workers.assign(ctx.workerHosts.begin(), ctx.workerHosts.end());
+    c.indexOf = MakeCallback(&EsaProtocol::IndexOf, this);
+    c.controlFlowId = ctx.flowIdBase + n + t.psIndex;
+    c.rtoMinPs = m_rtoMin.GetTimeStep();
+    c.rtoMaxPs = m_rtoMax.GetTimeStep();
+    c.dupAckThreshold = m_dupAckThreshold;
+    if (c.switches.empty())
+    {
+        // One worker and nothing to aggregate: the server never needs to remind.
+        c.switches.push_back(t.psRack);
+    }
+    try
+    {
+        server->SetEsaConfig(c);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(e.what());
     }
 }
 

@@ -21,6 +21,7 @@ namespace ns3
 {
 
 class EsaAgent;
+class EsaProgram;
 
 /**
  * \ingroup esa
@@ -115,8 +116,14 @@ class EsaProtocol : public PoolProtocol
   private:
     /// Check ESA's attributes; throws like Fail.
     void CheckEsa();
+    /// CheckEsa's TensorLayers (the layer of each piece) against Layers and the job's model.
+    void ReadTensorLayers();
     /// Tell every program and server where ESA's packets go.
     void ConfigureEsa();
+    /// ConfigureEsa for one parameter server's tree: its switches' routes and its server.
+    void ConfigureTree(const Tree& t);
+    /// \return the ESA program at switch `node` of the job (Fail if none, or not ESA's)
+    Ptr<EsaProgram> ProgramAt(uint32_t node) const;
 
     // Attributes
     int m_mode;                 //!< collision policy (an EsaPreemptionMode)

@@ -164,29 +164,18 @@ struct Rig
               uint32_t from = 0,
               double ms = 0.1)
     {
-        InaPacketPool& pool = fabric->GetPool();
-        InaPacket* p = pool.Alloc();
-        p->src = from;
-        p->dst = PS;
-        p->jobId = JOB;
-        p->protocol = ESA_PROTOCOL;
-        p->wireBytes = PoolHeader::WIRE_BYTES;
-        p->seq = seq;
-        p->ecn = 1;
-        PoolHeader* h = p->Header<PoolHeader>();
-        h->bitmap0 = bitmap0;
-        h->bitmap1 = 1;
-        h->fanInDegree0 = 3;
-        h->fanInDegree1 = 1;
-        EsaHeader::SetKind(h, kind);
-        h->reserved = control;
-        h->aggregatorIndex = IndexOf(seq);
-        h->jobIdAndSeq = PoolHeader::Key(JOB, seq);
-        if (!values.empty())
-        {
-            p->values = pool.AllocValues(PoolHeader::VALUES);
-            std::memcpy(p->values->AsInt32(), values.data(), PoolHeader::VALUES * 4);
-        }
+        tests::PoolPacketSpec k;
+        k.src = from;
+        k.dst = PS;
+        k.job = JOB;
+        k.protocol = ESA_PROTOCOL;
+        k.seq = seq;
+        k.bitmap0 = bitmap0;
+        k.index = IndexOf(seq);
+        k.values = values;
+        InaPacket* p = tests::MakePoolPacket(fabric->GetPool(), k);
+        EsaHeader::SetKind(p->Header<PoolHeader>(), kind);
+        p->Header<PoolHeader>()->reserved = control;
         ps->Receive(p, 0);
         Simulator::Stop(MicroSeconds(ms * 1000));
         Simulator::Run();

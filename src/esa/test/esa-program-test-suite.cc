@@ -10,7 +10,7 @@
 // Expected values are worked out by hand in the comments.
 
 #include "../../ina-protocol-kit/test/pool-test-values.h"
-#include "../../ina-protocol-kit/test/recording-switch.h"
+#include "../../ina-protocol-kit/test/program-rig.h"
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -46,53 +46,37 @@ constexpr uint32_t JOB_A = 3;
 constexpr uint32_t JOB_B = 4;
 constexpr uint16_t INDEX = 7;
 
-/// The switch double: keeps a copy of every packet a pass hands it, then frees it.
-using RecordingSwitch = tests::RecordingSwitch<PoolHeader, SWITCH>;
-
-/// What one test packet carries.
-struct Pkt
+/// What one test packet carries (src and protocol are the rig's; dst 0: the job's PS).
+struct Pkt : tests::PoolPacketSpec
 {
-    uint32_t job = JOB_A;
-    uint32_t bitmap0 = 1;
-    uint32_t bitmap1 = 1;
-    uint8_t fanIn0 = 3;
-    uint8_t fanIn1 = 1;
-    uint8_t priority = 5;
-    uint8_t flags = 0;
-    EsaHeader::Kind kind = EsaHeader::DATA;
-    uint16_t index = INDEX;
-    uint64_t seq = 5;
-    std::vector<int32_t> values;
-    InaAddress src = 100;
-    InaAddress dst = 0; //!< 0: the job's parameter server
+    Pkt()
+    {
+        job = JOB_A;
+        priority = 5;
+        index = INDEX;
+    }
+
+    EsaHeader::Kind kind = EsaHeader::DATA; //!< the ESA packet kind
 };
 
-/// A default (Tofino-like) pipeline whose switch is `sw`, with an ESA program for jobs A and B.
-struct Rig
+/// A default (Tofino-like) pipeline whose switch records what it is handed, with an ESA program
+/// for jobs A and B.
+struct Rig : tests::ProgramRig<EsaProgram, PoolHeader, SWITCH>
 {
-    RecordingSwitch sw;
-    Ptr<Pipeline> pipeline;
-    Ptr<EsaProgram> program;
-
     explicit Rig(const std::string& mode = "priority", double probability = 0.5)
+        : ProgramRig(Factory(mode, probability))
     {
-        pipeline = CreateObject<Pipeline>();
-        pipeline->SetActions(&sw);
-        ObjectFactory f("ns3::EsaProgram");
-        f.Set("PoolSize", UintegerValue(16));
-        f.Set("Preemption", StringValue(mode));
-        f.Set("PreemptProbability", DoubleValue(probability));
-        program = f.Create<EsaProgram>();
-        program->SetPipelineLimits(pipeline->GetLimits());
-        pipeline->Install(program);
         AddJob(JOB_A, EsaProgram::Role::LEVEL1, true);
         AddJob(JOB_B, EsaProgram::Role::LEVEL1, true);
     }
 
-    ~Rig()
+    static ObjectFactory Factory(const std::string& mode, double probability)
     {
-        pipeline->Dispose();
-        Simulator::Destroy();
+        ObjectFactory f("ns3::EsaProgram");
+        f.Set("PoolSize", UintegerValue(16));
+        f.Set("Preemption", StringValue(mode));
+        f.Set("PreemptProbability", DoubleValue(probability));
+        return f;
     }
 
     void AddJob(uint32_t jobId, EsaProgram::Role role, bool top, uint32_t groupBit = 1)
@@ -116,38 +100,12 @@ struct Rig
     /// Hand the pipeline one packet and run; returns the index of its first record.
     size_t Send(const Pkt& k)
     {
-        InaPacket* p = sw.pool.Alloc();
-        p->src = k.src;
-        p->dst = k.dst != 0 ? k.dst : (k.job == JOB_A ? PS_A : PS_B);
-        p->jobId = k.job;
-        p->protocol = ESA_PROTOCOL;
-        p->wireBytes = PoolHeader::WIRE_BYTES;
-        p->seq = k.seq;
-        p->ecn = 1;
-        PoolHeader* h = p->Header<PoolHeader>();
-        h->bitmap0 = k.bitmap0;
-        h->bitmap1 = k.bitmap1;
-        h->fanInDegree0 = k.fanIn0;
-        h->fanInDegree1 = k.fanIn1;
-        h->flags = k.flags;
-        EsaHeader::SetKind(h, k.kind);
-        h->priority = k.priority;
-        h->aggregatorIndex = k.index;
-        h->jobIdAndSeq = PoolHeader::Key(k.job, k.seq);
-        if (!k.values.empty())
-        {
-            p->values = sw.pool.AllocValues(k.values.size());
-            std::memcpy(p->values->AsInt32(), k.values.data(), k.values.size() * 4);
-        }
-        const size_t first = sw.records.size();
-        pipeline->Process(p, 0);
-        Simulator::Run();
-        return first;
-    }
-
-    uint64_t Reason(uint32_t r) const
-    {
-        return program->GetReasonCount(r);
+        tests::PoolPacketSpec s = k;
+        s.dst = k.dst != 0 ? k.dst : (k.job == JOB_A ? PS_A : PS_B);
+        s.protocol = ESA_PROTOCOL;
+        InaPacket* p = tests::MakePoolPacket(sw.pool, s);
+        EsaHeader::SetKind(p->Header<PoolHeader>(), k.kind);
+        return Process(p);
     }
 };
 

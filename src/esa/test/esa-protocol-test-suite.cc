@@ -395,6 +395,13 @@ class EsaSetupErrorTestCase : public TestCase
             bad.attributes = {{"Layers", "2"}, {"TensorLayers", "2,x"}};
             const std::string e = InstallError<JobRun>(fabric, bad);
             NS_TEST_ASSERT_MSG_EQ(contains(e, "TensorLayers is '2,x'"), true, e);
+            bad.attributes = {{"Layers", "2"}, {"TensorLayers", "2,1,"}};
+            const std::string trailing = InstallError<JobRun>(fabric, bad);
+            NS_TEST_ASSERT_MSG_EQ(
+                contains(trailing,
+                         "TensorLayers='2,1,': item 3 of the comma-separated list is empty"),
+                true,
+                trailing);
             bad.attributes = {{"Layers", "2"}, {"TensorLayers", "3,1"}};
             const std::string f = InstallError<JobRun>(fabric, bad);
             NS_TEST_ASSERT_MSG_EQ(contains(f, "TensorLayers names layer 3 but Layers is 2"),

@@ -30,6 +30,7 @@ GridProgram::GridProgram()
     : PoolProgram("ack", {"notice_sent", "readdressed", "result_multicast", "stale_epoch"})
 {
     NS_LOG_FUNCTION(this);
+    UseFcfsPool(&m_pool);
 }
 
 GridProgram::~GridProgram() = default;
@@ -62,18 +63,6 @@ void
 GridProgram::InitializePool()
 {
     m_pool.Bind(ResolvePoolRegisters(true));
-}
-
-const FcfsAggregatorPool*
-GridProgram::GetFcfsPool() const
-{
-    return &m_pool;
-}
-
-const AggregatorOccupancy&
-GridProgram::GetOccupancy() const
-{
-    return m_pool.GetOccupancy();
 }
 
 void

@@ -94,8 +94,6 @@ class GridProgram : public PoolProgram
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
     void InitializePool() override;
     void DoResetState() override;
-    const AggregatorOccupancy& GetOccupancy() const override;
-    const FcfsAggregatorPool* GetFcfsPool() const override;
     void DoProcess(InaPacket* p, PipelinePass& pass) override;
     /// A gradient met a unit held by another fragment: GRID drops it and notices its worker.
     void OnCollision(InaPacket* p, PoolHeader* h, const JobConfig& job);

@@ -222,9 +222,7 @@ GridProtocol::Programmable() const
     std::vector<GridProblem::ProgrammableSwitch> programmable;
     for (uint32_t node = 0; node < topo.GetNNodes(); ++node)
     {
-        if (topo.IsHost(node) ||
-            std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), topo.GetTier(node)) ==
-                ctx.inaTiers.end())
+        if (topo.IsHost(node) || !ctx.AllowsTier(topo.GetTier(node)))
         {
             continue;
         }
@@ -577,6 +575,15 @@ GridProtocol::PlanAgain(const std::vector<bool>& failedLinks,
                         GridPlan& plan,
                         std::string& why) const
 {
+    // The epoch rides in 8 bits (PoolHeader::reserved, the one spare field of ATP's header): a
+    // 256th tree would take epoch 0 again, and a gradient of the first tree still queued
+    // somewhere would be summed in the new tree's numbering. The job ends instead.
+    if (m_epoch == MAX_EPOCH)
+    {
+        why = "the job has been moved to a new tree " + std::to_string(MAX_EPOCH) +
+              " times; its plan epoch (8 bits in every gradient) would wrap to an earlier tree's";
+        return false;
+    }
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
     const GridProblem problem = BuildProblem(failedLinks);
@@ -615,10 +622,11 @@ GridProtocol::PlanAgain(const std::vector<bool>& failedLinks,
 void
 GridProtocol::Reassign(const GridPlan& plan, double rateBps)
 {
-    if (!CheckTrees(plan).empty() || !(rateBps > 0))
+    if (!CheckTrees(plan).empty() || !(rateBps > 0) || m_epoch == MAX_EPOCH)
     {
-        throw std::logic_error("GridProtocol::Reassign: a plan the data plane can run (CheckTrees) "
-                               "and a rate > 0");
+        throw std::logic_error(
+            "GridProtocol::Reassign: a plan the data plane can run (CheckTrees), "
+            "a rate > 0 and an epoch left (PlanAgain)");
     }
     const JobContext& ctx = GetContext();
     // The new tree's epoch: what was sent to the old one is told apart and dropped.

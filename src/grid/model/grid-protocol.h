@@ -112,8 +112,8 @@ class GridProtocol : public PoolProtocol
      * \param failedLinks per topology link, failed or not
      * \param[out] plan the new plan
      * \param[out] why when there is none: a worker that reaches neither the PS nor a switch that
-     *             does, the planner's error, a plan that moves nothing, or one the 5-bit fan-ins
-     *             cannot carry (CheckTrees)
+     *             does, the planner's error, a plan that moves nothing, one the 5-bit fan-ins
+     *             cannot carry (CheckTrees), or a job already at its last epoch (MAX_EPOCH)
      * \return whether there is a plan
      */
     bool PlanAgain(const std::vector<bool>& failedLinks, GridPlan& plan, std::string& why) const;
@@ -128,7 +128,8 @@ class GridProtocol : public PoolProtocol
      * arrive (GridProgram, GridParameterServer), so no sum mixes the two numberings.
      * \param plan a plan from PlanAgain
      * \param rateBps the job's rate, > 0
-     * \throws std::logic_error if CheckTrees refuses the plan or the rate is not > 0
+     * \throws std::logic_error if CheckTrees refuses the plan, the rate is not > 0 or the job is
+     *         at MAX_EPOCH
      */
     void Reassign(const GridPlan& plan, double rateBps);
 
@@ -145,6 +146,10 @@ class GridProtocol : public PoolProtocol
      *         workers, more than 31 streams into the PS)
      */
     std::string CheckTrees(const GridPlan& plan) const;
+
+    /// The last plan epoch: it rides in PoolHeader::reserved's 8 bits and never wraps, so a job
+    /// is moved to a new tree at most MAX_EPOCH times (PlanAgain then ends it).
+    static constexpr uint8_t MAX_EPOCH = 255;
 
     /// \return the plan epoch (0 at install, one more per Reassign)
     uint8_t GetEpoch() const;

@@ -169,38 +169,7 @@ InaFabricHelper::Build(const InaTopology& topology) const
     {
         m_progress("routes computed for " + std::to_string(topo.GetNSwitches()) + " switches");
     }
-
-    std::vector<Ptr<Node>> nodes;
-    for (uint32_t i = 0; i < topo.GetNNodes(); ++i)
-    {
-        const InaTopology::Node& n = topo.GetNode(i);
-        Ptr<Node> node = CreateObject<Node>();
-        nodes.push_back(node);
-        fabric->AddNode(node);
-        if (n.isHost)
-        {
-            Ptr<InaHost> host = CreateObject<InaHost>();
-            host->SetAddress(i);
-            node->AggregateObject(host);
-            fabric->AddHost(host);
-        }
-        else
-        {
-            Ptr<InaSwitch> sw = CreateObject<InaSwitch>();
-            sw->SetIdentity(i, n.name, n.tier);
-            node->AggregateObject(sw);
-            fabric->AddSwitch(sw);
-            Ptr<Pipeline> pipeline = m_pipelineFactory.Create<Pipeline>();
-            // The queue in front of a full switch marks as the links' queues do.
-            pipeline->SetAttribute("AggregationEcnThreshold", UintegerValue(m_ecnThresholdBytes));
-            if (n.aggCapacityBps != 0 || n.aggCapacityPps != 0)
-            {
-                // The topology file's capacity= for this switch wins over the attribute default.
-                pipeline->SetAggregationCapacity(n.aggCapacityBps, n.aggCapacityPps);
-            }
-            sw->SetPipeline(pipeline);
-        }
-    }
+    const std::vector<Ptr<Node>> nodes = CreateNodes(*fabric);
 
     // Ports are created in each node's Neighbors() order, so port i of a node is its i-th
     // neighbour, which is what the routing table's port indices mean.
@@ -219,77 +188,150 @@ InaFabricHelper::Build(const InaTopology& topology) const
             m_progress("links " + std::to_string(l) + "/" + std::to_string(nLinks));
             ++nextReport;
         }
-        const InaTopology::Link& link = topo.GetLink(l);
-        const uint16_t mtu = static_cast<uint16_t>(GetLinkMtu(topo, l));
         InaPort* ends[2] = {nullptr, nullptr};
         if (m_linkKind == LinkKind::FAST)
         {
-            Ptr<InaChannel> channel = CreateObject<InaChannel>();
-            channel->SetAttribute("Delay", TimeValue(TimeStep(link.delayPs)));
-            for (int e = 0; e < 2; ++e)
-            {
-                Ptr<InaNetDevice> dev = CreateObject<InaNetDevice>();
-                dev->SetAttribute("DataRate", DataRateValue(DataRate(link.rateBps)));
-                dev->SetAttribute("QueueCapacity", UintegerValue(m_capacityBytes));
-                uint32_t owner = e == 0 ? link.a : link.b;
-                // ECN marks are a switch's congestion signal: a host's own NIC queue does not
-                // mark (as with DCTCP, which marks at switch egress), or a sender whose window
-                // exceeds its path's BDP would be told to slow down by its own queue.
-                dev->SetAttribute(
-                    "EcnThreshold",
-                    UintegerValue(topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes));
-                dev->SetAttribute("PriorityClasses", UintegerValue(m_priorityClasses));
-                dev->SetMtu(mtu);
-                dev->SetEventBatcher(&fabric->GetEventBatcher());
-                if (m_lossRate > 0)
-                {
-                    dev->SetAttribute("ErrorModel", PointerValue(MakeLoss(m_lossRate, stream++)));
-                }
-                nodes[owner]->AddDevice(dev);
-                dev->Attach(channel);
-                dev->SetAddress(Mac48Address::Allocate());
-                ends[e] = PeekPointer(dev);
-            }
+            ConnectFast(*fabric, l, nodes, stream, ends);
         }
         else
         {
-            Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();
-            channel->SetAttribute("Delay", TimeValue(TimeStep(link.delayPs)));
-            InaP2pPort* p2p[2];
-            for (int e = 0; e < 2; ++e)
-            {
-                Ptr<PointToPointNetDevice> dev = CreateObject<PointToPointNetDevice>();
-                dev->SetAttribute("DataRate", DataRateValue(DataRate(link.rateBps)));
-                Ptr<Queue<Packet>> q = CreateObjectWithAttributes<DropTailQueue<Packet>>(
-                    "MaxSize",
-                    QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, m_capacityBytes + 65536)));
-                dev->SetQueue(q);
-                dev->SetMtu(mtu);
-                if (m_lossRate > 0)
-                {
-                    dev->SetReceiveErrorModel(MakeLoss(m_lossRate, stream++));
-                }
-                uint32_t owner = e == 0 ? link.a : link.b;
-                nodes[owner]->AddDevice(dev);
-                dev->SetAddress(Mac48Address::Allocate());
-                dev->Attach(channel);
-                auto port = std::make_unique<InaP2pPort>(
-                    dev,
-                    m_capacityBytes,
-                    topo.IsHost(owner) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes);
-                p2p[e] = port.get();
-                ends[e] = port.get();
-                fabric->AdoptPort(std::move(port));
-            }
-            // A direction's counters live at its sender; the receiving end reports into them.
-            p2p[0]->SetPeer(p2p[1]);
-            p2p[1]->SetPeer(p2p[0]);
+            ConnectP2p(*fabric, l, nodes, stream, ends);
         }
         fabric->AddLinkPorts(ends[0], ends[1]);
+        const InaTopology::Link& link = topo.GetLink(l);
         ports[link.a][topo.PortTo(link.a, link.b)] = ends[0];
         ports[link.b][topo.PortTo(link.b, link.a)] = ends[1];
     }
+    AttachPorts(*fabric, ports);
+    if (report)
+    {
+        m_progress("links " + std::to_string(nLinks) + "/" + std::to_string(nLinks) +
+                   ", ports wired");
+    }
+    return fabric;
+}
 
+std::vector<Ptr<Node>>
+InaFabricHelper::CreateNodes(InaFabric& fabric) const
+{
+    const InaTopology& topo = fabric.GetTopology();
+    std::vector<Ptr<Node>> nodes;
+    for (uint32_t i = 0; i < topo.GetNNodes(); ++i)
+    {
+        const InaTopology::Node& n = topo.GetNode(i);
+        Ptr<Node> node = CreateObject<Node>();
+        nodes.push_back(node);
+        fabric.AddNode(node);
+        if (n.isHost)
+        {
+            Ptr<InaHost> host = CreateObject<InaHost>();
+            host->SetAddress(i);
+            node->AggregateObject(host);
+            fabric.AddHost(host);
+            continue;
+        }
+        Ptr<InaSwitch> sw = CreateObject<InaSwitch>();
+        sw->SetIdentity(i, n.name, n.tier);
+        node->AggregateObject(sw);
+        fabric.AddSwitch(sw);
+        Ptr<Pipeline> pipeline = m_pipelineFactory.Create<Pipeline>();
+        // The queue in front of a full switch marks as the links' queues do.
+        pipeline->SetAttribute("AggregationEcnThreshold", UintegerValue(m_ecnThresholdBytes));
+        if (n.aggCapacityBps != 0 || n.aggCapacityPps != 0)
+        {
+            // The topology file's capacity= for this switch wins over the attribute default.
+            pipeline->SetAggregationCapacity(n.aggCapacityBps, n.aggCapacityPps);
+        }
+        sw->SetPipeline(pipeline);
+    }
+    return nodes;
+}
+
+uint64_t
+InaFabricHelper::EcnThresholdAt(const InaTopology& topo, uint32_t node) const
+{
+    // ECN marks are a switch's congestion signal: a host's own NIC queue does not mark (as with
+    // DCTCP, which marks at switch egress), or a sender whose window exceeds its path's BDP would
+    // be told to slow down by its own queue.
+    return topo.IsHost(node) && !m_ecnAtHosts ? 0 : m_ecnThresholdBytes;
+}
+
+void
+InaFabricHelper::ConnectFast(InaFabric& fabric,
+                             uint32_t l,
+                             const std::vector<Ptr<Node>>& nodes,
+                             int64_t& stream,
+                             InaPort* ends[2]) const
+{
+    const InaTopology& topo = fabric.GetTopology();
+    const InaTopology::Link& link = topo.GetLink(l);
+    Ptr<InaChannel> channel = CreateObject<InaChannel>();
+    channel->SetAttribute("Delay", TimeValue(TimeStep(link.delayPs)));
+    for (int e = 0; e < 2; ++e)
+    {
+        const uint32_t owner = e == 0 ? link.a : link.b;
+        Ptr<InaNetDevice> dev = CreateObject<InaNetDevice>();
+        dev->SetAttribute("DataRate", DataRateValue(DataRate(link.rateBps)));
+        dev->SetAttribute("QueueCapacity", UintegerValue(m_capacityBytes));
+        dev->SetAttribute("EcnThreshold", UintegerValue(EcnThresholdAt(topo, owner)));
+        dev->SetAttribute("PriorityClasses", UintegerValue(m_priorityClasses));
+        dev->SetMtu(static_cast<uint16_t>(GetLinkMtu(topo, l)));
+        dev->SetEventBatcher(&fabric.GetEventBatcher());
+        if (m_lossRate > 0)
+        {
+            dev->SetAttribute("ErrorModel", PointerValue(MakeLoss(m_lossRate, stream++)));
+        }
+        nodes[owner]->AddDevice(dev);
+        dev->Attach(channel);
+        dev->SetAddress(Mac48Address::Allocate());
+        ends[e] = PeekPointer(dev);
+    }
+}
+
+void
+InaFabricHelper::ConnectP2p(InaFabric& fabric,
+                            uint32_t l,
+                            const std::vector<Ptr<Node>>& nodes,
+                            int64_t& stream,
+                            InaPort* ends[2]) const
+{
+    const InaTopology& topo = fabric.GetTopology();
+    const InaTopology::Link& link = topo.GetLink(l);
+    Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();
+    channel->SetAttribute("Delay", TimeValue(TimeStep(link.delayPs)));
+    InaP2pPort* p2p[2];
+    for (int e = 0; e < 2; ++e)
+    {
+        const uint32_t owner = e == 0 ? link.a : link.b;
+        Ptr<PointToPointNetDevice> dev = CreateObject<PointToPointNetDevice>();
+        dev->SetAttribute("DataRate", DataRateValue(DataRate(link.rateBps)));
+        Ptr<Queue<Packet>> q = CreateObjectWithAttributes<DropTailQueue<Packet>>(
+            "MaxSize",
+            QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, m_capacityBytes + 65536)));
+        dev->SetQueue(q);
+        dev->SetMtu(static_cast<uint16_t>(GetLinkMtu(topo, l)));
+        if (m_lossRate > 0)
+        {
+            dev->SetReceiveErrorModel(MakeLoss(m_lossRate, stream++));
+        }
+        nodes[owner]->AddDevice(dev);
+        dev->SetAddress(Mac48Address::Allocate());
+        dev->Attach(channel);
+        auto port = std::make_unique<InaP2pPort>(dev, m_capacityBytes, EcnThresholdAt(topo, owner));
+        p2p[e] = port.get();
+        ends[e] = port.get();
+        fabric.AdoptPort(std::move(port));
+    }
+    // A direction's counters live at its sender; the receiving end reports into them.
+    p2p[0]->SetPeer(p2p[1]);
+    p2p[1]->SetPeer(p2p[0]);
+}
+
+void
+InaFabricHelper::AttachPorts(InaFabric& fabric,
+                             const std::vector<std::vector<InaPort*>>& ports) const
+{
+    const InaTopology& topo = fabric.GetTopology();
     for (uint32_t i = 0; i < topo.GetNNodes(); ++i)
     {
         for (uint32_t p = 0; p < ports[i].size(); ++p)
@@ -302,33 +344,24 @@ InaFabricHelper::Build(const InaTopology& topology) const
                 NS_ABORT_MSG_IF(ports[i].size() != 1,
                                 "InaFabricHelper: host " << topo.GetNode(i).name
                                                          << " must have exactly one link");
-                Ptr<InaHost> host = fabric->GetHost(i);
-                ports[i][p]->Attach(PeekPointer(host), p, &fabric->GetPool());
+                Ptr<InaHost> host = fabric.GetHost(i);
+                ports[i][p]->Attach(PeekPointer(host), p, &fabric.GetPool());
                 host->SetPort(ports[i][p]);
             }
             else
             {
-                Ptr<InaSwitch> sw = fabric->GetSwitch(i);
-                ports[i][p]->Attach(PeekPointer(sw), p, &fabric->GetPool());
+                Ptr<InaSwitch> sw = fabric.GetSwitch(i);
+                ports[i][p]->Attach(PeekPointer(sw), p, &fabric.GetPool());
                 sw->AddPort(ports[i][p]);
             }
-            if (!m_pcapPrefix.empty())
+            auto* dev = dynamic_cast<InaNetDevice*>(ports[i][p]);
+            if (!m_pcapPrefix.empty() && dev != nullptr)
             {
-                auto* dev = dynamic_cast<InaNetDevice*>(ports[i][p]);
-                if (dev != nullptr)
-                {
-                    dev->EnablePcap(m_pcapPrefix + "-" + topo.GetNode(i).name + "-" +
-                                    std::to_string(p) + ".pcap");
-                }
+                dev->EnablePcap(m_pcapPrefix + "-" + topo.GetNode(i).name + "-" +
+                                std::to_string(p) + ".pcap");
             }
         }
     }
-    if (report)
-    {
-        m_progress("links " + std::to_string(nLinks) + "/" + std::to_string(nLinks) +
-                   ", ports wired");
-    }
-    return fabric;
 }
 
 } // namespace ns3

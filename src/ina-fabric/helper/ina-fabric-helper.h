@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -100,6 +101,28 @@ class InaFabricHelper
     Ptr<InaFabric> Build(const InaTopology& topology) const;
 
   private:
+    /// Build's steps.
+    /// @{
+    /// One ns-3 Node per topology node, with its InaHost, or its InaSwitch and Pipeline.
+    std::vector<Ptr<Node>> CreateNodes(InaFabric& fabric) const;
+    /// The two ends of link `l` as InaNetDevices on an InaChannel (LinkKind::FAST).
+    void ConnectFast(InaFabric& fabric,
+                     uint32_t l,
+                     const std::vector<Ptr<Node>>& nodes,
+                     int64_t& stream,
+                     InaPort* ends[2]) const;
+    /// The two ends of link `l` as PointToPointNetDevices behind InaP2pPorts (LinkKind::P2P).
+    void ConnectP2p(InaFabric& fabric,
+                    uint32_t l,
+                    const std::vector<Ptr<Node>>& nodes,
+                    int64_t& stream,
+                    InaPort* ends[2]) const;
+    /// The ECN threshold of a port owned by `node` (0 at a host unless SetEcnAtHosts).
+    uint64_t EcnThresholdAt(const InaTopology& topo, uint32_t node) const;
+    /// Attach every node's ports, in its Neighbors() order, to its host or switch.
+    void AttachPorts(InaFabric& fabric, const std::vector<std::vector<InaPort*>>& ports) const;
+    /// @}
+
     LinkKind m_linkKind = LinkKind::FAST;
     uint64_t m_capacityBytes = 1000000;
     uint64_t m_ecnThresholdBytes = 0;

@@ -8,6 +8,7 @@
 #include "ina-channel.h"
 #include "ina-packet-tag.h"
 #include "ina-time-resolution.h"
+#include "ina-wire-time.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -119,17 +120,13 @@ InaNetDevice::GetPeer() const
 int64_t
 InaNetDevice::SerializationPs(uint32_t bytes) const
 {
-    // Exact for every rate that divides 8e12 bit-ps (all the usual ones); others round up.
-    return static_cast<int64_t>((static_cast<uint64_t>(bytes) * 8000000000000ULL + m_rateBps - 1) /
-                                m_rateBps);
+    return InaSerializationPs(bytes, m_rateBps);
 }
 
 int64_t
 InaNetDevice::PacedPs(uint32_t bytes) const
 {
-    return static_cast<int64_t>(
-        (static_cast<uint64_t>(bytes) * 8000000000000ULL + m_injectionCapBps - 1) /
-        m_injectionCapBps);
+    return InaSerializationPs(bytes, m_injectionCapBps);
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "ina-event.h"
 #include "ina-transport-sender.h"
+#include "ina-wire-time.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -95,7 +96,7 @@ InaNicGate::Schedule()
     const uint64_t excess = backlog > m_drainTo ? backlog - m_drainTo : 0;
     // The backlog shrinks at line rate (in packet steps, so this may be early; OnWake re-checks).
     const uint64_t rate = nic->GetRateBps();
-    const int64_t delayPs = static_cast<int64_t>((excess * 8000000000000ULL + rate - 1) / rate);
+    const int64_t delayPs = InaSerializationPs(excess, rate);
     m_pending = true;
     Simulator::Schedule(TimeStep(delayPs), m_event);
 }

@@ -262,6 +262,31 @@ InaRoutingTable::Compute(const std::vector<bool>* linkFailed)
     }
 }
 
+namespace
+{
+
+/// \return whether `ports` is a run of consecutive port numbers, not empty and at most 65535
+///         long (what a HostRule's up group can name)
+template<class Ports>
+bool
+IsPortRange(const Ports& ports)
+{
+    if (ports.empty() || ports.size() > std::numeric_limits<uint16_t>::max())
+    {
+        return false;
+    }
+    for (size_t i = 0; i < ports.size(); ++i)
+    {
+        if (ports[i] != ports[0] + i)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 InaRoutingTable::HostRule
 InaRoutingTable::DeriveHostRule(uint32_t s) const
 {
@@ -284,16 +309,7 @@ InaRoutingTable::DeriveHostRule(uint32_t s) const
         if (up != NO_UP)
         {
             const auto& ports = groups[up];
-            if (ports.empty() || ports.size() > std::numeric_limits<uint16_t>::max())
-            {
-                continue;
-            }
-            bool contiguous = true;
-            for (size_t i = 0; i < ports.size(); ++i)
-            {
-                contiguous = contiguous && ports[i] == ports[0] + i;
-            }
-            if (!contiguous)
+            if (!IsPortRange(ports))
             {
                 continue;
             }

@@ -4,6 +4,8 @@
  */
 #include "ina-topology.h"
 
+#include "ina-topology-size.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -30,25 +32,6 @@ constexpr uint32_t MAX_PORTS = 65535;
 constexpr uint64_t MAX_FILE_NODES = InaTopology::MAX_NODES;
 /// A single range (h0..hN) larger than this is almost certainly a typo.
 constexpr uint64_t MAX_RANGE = MAX_FILE_NODES;
-
-/// A generated topology of `hosts` hosts and `switches` switches is within InaTopology's bounds.
-void
-CheckSize(const std::string& what, uint64_t hosts, uint64_t switches)
-{
-    if (hosts + switches > InaTopology::MAX_NODES)
-    {
-        throw std::invalid_argument(what + " has " + std::to_string(hosts + switches) +
-                                    " nodes; a topology has at most " +
-                                    std::to_string(InaTopology::MAX_NODES));
-    }
-    if (switches > InaTopology::MAX_SWITCHES)
-    {
-        throw std::invalid_argument(what + " has " + std::to_string(switches) +
-                                    " switches; a topology has at most " +
-                                    std::to_string(InaTopology::MAX_SWITCHES) +
-                                    " (its routes take 4 B per pair of switches)");
-    }
-}
 
 void
 CheckLinkSpec(const InaTopology::LinkSpec& spec, const std::string& where)
@@ -273,6 +256,31 @@ class TopologyFileParser
                  const std::string& tier,
                  uint32_t pod,
                  uint32_t line);
+
+    /// ParseLine's steps: the keys a directive takes (an unknown directive fails), and a line's
+    /// tokens after the directive split into names and KEY=VALUE pairs, each key checked.
+    std::vector<std::string> AllowedKeys(const std::string& directive, uint32_t line) const;
+    void SplitArguments(const std::vector<std::string>& tokens,
+                        const std::vector<std::string>& allowed,
+                        std::vector<std::string>& positional,
+                        KeyValues& kv,
+                        uint32_t line) const;
+
+    /// Finish's steps.
+    /// @{
+    using Graph = std::vector<std::vector<uint32_t>>;
+    /// \return the first host declared, after checking every host has its attachment
+    uint32_t CheckHosts(uint32_t lastLine) const;
+    /// \return every node's neighbours, after checking no node has more than MAX_PORTS
+    Graph BuildGraph() const;
+    /// \return hop counts from the nearest of `sources` (max(): not reached)
+    static std::vector<uint32_t> Distances(const Graph& graph,
+                                           const std::vector<uint32_t>& sources);
+    /// \return the switches in address order: tier by tier, tiers ranked bottom-up by how close
+    ///         their nearest member is to a host, ties by the order the file first names them
+    std::vector<uint32_t> OrderSwitches(const Graph& graph,
+                                        const std::vector<uint32_t>& hostIds) const;
+    /// @}
 
     void Defaults(const std::vector<std::string>& pos, const KeyValues& kv, uint32_t line);
     void Switch(const std::vector<std::string>& pos, const KeyValues& kv, uint32_t line);
@@ -758,53 +766,38 @@ TopologyFileParser::LinkLine(const std::vector<std::string>& pos,
     }
 }
 
-void
-TopologyFileParser::ParseLine(const std::string& raw, uint32_t line)
+std::vector<std::string>
+TopologyFileParser::AllowedKeys(const std::string& directive, uint32_t line) const
 {
-    std::string text = raw.substr(0, raw.find('#'));
-    std::istringstream in(text);
-    std::vector<std::string> tokens;
-    std::string tok;
-    while (in >> tok)
-    {
-        tokens.push_back(tok);
-    }
-    if (tokens.empty())
-    {
-        return;
-    }
-    const std::string& directive = tokens[0];
-    std::vector<std::string> allowed;
     if (directive == "defaults")
     {
-        allowed = {"rate", "delay", "mtu"};
+        return {"rate", "delay", "mtu"};
     }
-    else if (directive == "switch")
+    if (directive == "switch")
     {
-        allowed = {"tier", "pod", "capacity"};
+        return {"tier", "pod", "capacity"};
     }
-    else if (directive == "host")
+    if (directive == "host")
     {
-        allowed = {"attach", "rate", "delay", "mtu"};
+        return {"attach", "rate", "delay", "mtu"};
     }
-    else if (directive == "link")
+    if (directive == "link")
     {
-        allowed = {"rate", "delay", "mtu"};
+        return {"rate", "delay", "mtu"};
     }
-    else
-    {
-        Fail(line,
-             "unknown directive '" + directive +
-                 "': expected one of defaults, switch, host, link (or a # comment)");
-    }
-    std::string allowedList;
-    for (size_t i = 0; i < allowed.size(); ++i)
-    {
-        allowedList += (i == 0 ? "" : ", ") + allowed[i];
-    }
+    Fail(line,
+         "unknown directive '" + directive +
+             "': expected one of defaults, switch, host, link (or a # comment)");
+}
 
-    std::vector<std::string> positional;
-    KeyValues kv;
+void
+TopologyFileParser::SplitArguments(const std::vector<std::string>& tokens,
+                                   const std::vector<std::string>& allowed,
+                                   std::vector<std::string>& positional,
+                                   KeyValues& kv,
+                                   uint32_t line) const
+{
+    const std::string& directive = tokens[0];
     for (size_t i = 1; i < tokens.size(); ++i)
     {
         const std::string& t = tokens[i];
@@ -828,6 +821,11 @@ TopologyFileParser::ParseLine(const std::string& raw, uint32_t line)
         }
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
         {
+            std::string allowedList;
+            for (size_t k = 0; k < allowed.size(); ++k)
+            {
+                allowedList += (k == 0 ? "" : ", ") + allowed[k];
+            }
             Fail(line,
                  "unknown key '" + key + "' for '" + directive + "': expected one of " +
                      allowedList);
@@ -838,7 +836,28 @@ TopologyFileParser::ParseLine(const std::string& raw, uint32_t line)
         }
         kv.emplace_back(key, value);
     }
+}
 
+void
+TopologyFileParser::ParseLine(const std::string& raw, uint32_t line)
+{
+    std::string text = raw.substr(0, raw.find('#'));
+    std::istringstream in(text);
+    std::vector<std::string> tokens;
+    std::string tok;
+    while (in >> tok)
+    {
+        tokens.push_back(tok);
+    }
+    if (tokens.empty())
+    {
+        return;
+    }
+    const std::string& directive = tokens[0];
+    const std::vector<std::string> allowed = AllowedKeys(directive, line);
+    std::vector<std::string> positional;
+    KeyValues kv;
+    SplitArguments(tokens, allowed, positional, kv, line);
     if (directive == "defaults")
     {
         Defaults(positional, kv, line);
@@ -857,15 +876,11 @@ TopologyFileParser::ParseLine(const std::string& raw, uint32_t line)
     }
 }
 
-void
-TopologyFileParser::Finish(uint32_t lastLine,
-                           std::vector<InaTopology::Node>& nodes,
-                           std::vector<InaTopology::Link>& links,
-                           uint32_t& nHosts)
+uint32_t
+TopologyFileParser::CheckHosts(uint32_t lastLine) const
 {
-    const uint32_t n = static_cast<uint32_t>(m_nodes.size());
     std::optional<uint32_t> firstHost;
-    for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t i = 0; i < m_nodes.size(); ++i)
     {
         const PNode& p = m_nodes[i];
         if (!p.isHost)
@@ -888,8 +903,14 @@ TopologyFileParser::Finish(uint32_t lastLine,
     {
         Fail(lastLine, "no hosts declared: expected at least one 'host' line");
     }
+    return *firstHost;
+}
 
-    std::vector<std::vector<uint32_t>> adj(n);
+TopologyFileParser::Graph
+TopologyFileParser::BuildGraph() const
+{
+    const auto n = static_cast<uint32_t>(m_nodes.size());
+    Graph adj(n);
     for (uint32_t i = 0; i < n; ++i)
     {
         if (m_nodes[i].isHost)
@@ -912,61 +933,49 @@ TopologyFileParser::Finish(uint32_t lastLine,
                      " links: at most " + std::to_string(MAX_PORTS) + " are supported");
         }
     }
+    return adj;
+}
 
-    auto bfs = [&](const std::vector<uint32_t>& sources) {
-        std::vector<uint32_t> dist(n, std::numeric_limits<uint32_t>::max());
-        std::vector<uint32_t> queue;
-        queue.reserve(n);
-        for (uint32_t s : sources)
+std::vector<uint32_t>
+TopologyFileParser::Distances(const Graph& graph, const std::vector<uint32_t>& sources)
+{
+    std::vector<uint32_t> dist(graph.size(), std::numeric_limits<uint32_t>::max());
+    std::vector<uint32_t> queue;
+    queue.reserve(graph.size());
+    for (uint32_t s : sources)
+    {
+        dist[s] = 0;
+        queue.push_back(s);
+    }
+    for (size_t head = 0; head < queue.size(); ++head)
+    {
+        uint32_t u = queue[head];
+        for (uint32_t v : graph[u])
         {
-            dist[s] = 0;
-            queue.push_back(s);
-        }
-        for (size_t head = 0; head < queue.size(); ++head)
-        {
-            uint32_t u = queue[head];
-            for (uint32_t v : adj[u])
+            if (dist[v] == std::numeric_limits<uint32_t>::max())
             {
-                if (dist[v] == std::numeric_limits<uint32_t>::max())
-                {
-                    dist[v] = dist[u] + 1;
-                    queue.push_back(v);
-                }
+                dist[v] = dist[u] + 1;
+                queue.push_back(v);
             }
         }
-        return dist;
-    };
-
-    const std::vector<uint32_t> reach = bfs({*firstHost});
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (reach[i] == std::numeric_limits<uint32_t>::max())
-        {
-            Fail(m_nodes[i].line,
-                 "node '" + m_nodes[i].name + "' cannot be reached from '" +
-                     m_nodes[*firstHost].name +
-                     "': expected a connected topology (link it to the rest)");
-        }
     }
+    return dist;
+}
 
-    // Tiers are ranked bottom-up by how close their nearest member is to a host, ties by the order
-    // in which the file first names them.
-    std::vector<uint32_t> hostIds;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (m_nodes[i].isHost)
-        {
-            hostIds.push_back(i);
-        }
-    }
-    const std::vector<uint32_t> hostDist = bfs(hostIds);
+std::vector<uint32_t>
+TopologyFileParser::OrderSwitches(const Graph& graph, const std::vector<uint32_t>& hostIds) const
+{
+    const auto n = static_cast<uint32_t>(m_nodes.size());
+    const std::vector<uint32_t> hostDist = Distances(graph, hostIds);
     std::map<std::string, std::pair<uint32_t, uint32_t>> tierKey; // tier -> (min dist, first decl)
+    std::vector<uint32_t> switches;
     for (uint32_t i = 0; i < n; ++i)
     {
         if (m_nodes[i].isHost)
         {
             continue;
         }
+        switches.push_back(i);
         auto it = tierKey.find(m_nodes[i].tier);
         if (it == tierKey.end())
         {
@@ -977,18 +986,43 @@ TopologyFileParser::Finish(uint32_t lastLine,
             it->second.first = std::min(it->second.first, hostDist[i]);
         }
     }
-
-    std::vector<uint32_t> switches;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (!m_nodes[i].isHost)
-        {
-            switches.push_back(i);
-        }
-    }
     std::stable_sort(switches.begin(), switches.end(), [&](uint32_t x, uint32_t y) {
         return tierKey.at(m_nodes[x].tier) < tierKey.at(m_nodes[y].tier);
     });
+    return switches;
+}
+
+void
+TopologyFileParser::Finish(uint32_t lastLine,
+                           std::vector<InaTopology::Node>& nodes,
+                           std::vector<InaTopology::Link>& links,
+                           uint32_t& nHosts)
+{
+    const auto n = static_cast<uint32_t>(m_nodes.size());
+    const uint32_t firstHost = CheckHosts(lastLine);
+    const Graph graph = BuildGraph();
+    const std::vector<uint32_t> reach = Distances(graph, {firstHost});
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (reach[i] == std::numeric_limits<uint32_t>::max())
+        {
+            Fail(m_nodes[i].line,
+                 "node '" + m_nodes[i].name + "' cannot be reached from '" +
+                     m_nodes[firstHost].name +
+                     "': expected a connected topology (link it to the rest)");
+        }
+    }
+    std::vector<uint32_t> hostIds;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (m_nodes[i].isHost)
+        {
+            hostIds.push_back(i);
+        }
+    }
+    const std::vector<uint32_t> switches = OrderSwitches(graph, hostIds);
+
+    // Switches in their order after the hosts; hosts in the order of their switches.
     nHosts = static_cast<uint32_t>(hostIds.size());
     std::vector<uint32_t> finalIndex(n);
     for (uint32_t s = 0; s < switches.size(); ++s)
@@ -1054,6 +1088,96 @@ InaTopology::Star(uint32_t hosts, LinkSpec hostLink)
     return t;
 }
 
+namespace
+{
+
+/// The nodes of a k-ary fat-tree in index order: the hosts by pod and ToR, the ToRs, the
+/// aggregation switches by pod, the cores (the order InaTopology::FatTree documents).
+void
+AddFatTreeNodes(uint32_t k, uint32_t perTor, std::vector<InaTopology::Node>& nodes)
+{
+    const uint32_t half = k / 2;
+    nodes.reserve(static_cast<size_t>(k) * half * perTor + 2 * k * half + half * half);
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t i = 0; i < half; ++i)
+        {
+            for (uint32_t j = 0; j < perTor; ++j)
+            {
+                uint32_t h = (p * half + i) * perTor + j;
+                nodes.push_back(MakeNode("h" + std::to_string(h), true, "host", p, i * perTor + j));
+            }
+        }
+    }
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t i = 0; i < half; ++i)
+        {
+            nodes.push_back(MakeNode("tor" + std::to_string(p * half + i), false, "tor", p, i));
+        }
+    }
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t j = 0; j < half; ++j)
+        {
+            nodes.push_back(MakeNode("agg" + std::to_string(p * half + j), false, "agg", p, j));
+        }
+    }
+    for (uint32_t c = 0; c < half * half; ++c)
+    {
+        nodes.push_back(MakeNode("core" + std::to_string(c), false, "core", 0, c));
+    }
+}
+
+/// The links of that fat-tree: each host to its ToR, each ToR to every aggregation switch of its
+/// pod, aggregation switch j of every pod to the j-th group of half cores.
+void
+AddFatTreeLinks(uint32_t k,
+                uint32_t perTor,
+                InaTopology::LinkSpec hostLink,
+                InaTopology::LinkSpec fabricLink,
+                std::vector<InaTopology::Link>& links)
+{
+    const uint32_t half = k / 2;
+    const uint32_t nHosts = k * half * perTor;
+    const uint32_t torBase = nHosts;
+    const uint32_t aggBase = torBase + k * half;
+    const uint32_t coreBase = aggBase + k * half;
+    links.reserve(3 * static_cast<size_t>(nHosts));
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        links.push_back({h, torBase + h / perTor, hostLink.rateBps, hostLink.delayPs});
+    }
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t i = 0; i < half; ++i)
+        {
+            for (uint32_t j = 0; j < half; ++j)
+            {
+                links.push_back({torBase + p * half + i,
+                                 aggBase + p * half + j,
+                                 fabricLink.rateBps,
+                                 fabricLink.delayPs});
+            }
+        }
+    }
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t j = 0; j < half; ++j)
+        {
+            for (uint32_t c = 0; c < half; ++c)
+            {
+                links.push_back({aggBase + p * half + j,
+                                 coreBase + j * half + c,
+                                 fabricLink.rateBps,
+                                 fabricLink.delayPs});
+            }
+        }
+    }
+}
+
+} // namespace
+
 InaTopology
 InaTopology::FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink, uint32_t hostsPerTor)
 {
@@ -1074,81 +1198,14 @@ InaTopology::FatTree(uint32_t k, LinkSpec hostLink, LinkSpec fabricLink, uint32_
                                     " ports");
     }
     const uint64_t k64 = k;
-    CheckSize("InaTopology::FatTree: k=" + std::to_string(k) + " with " + std::to_string(perTor) +
-                  " hosts per ToR",
-              k64 * half * perTor,
-              5 * k64 * k64 / 4);
-    const uint32_t nHosts = k * half * perTor;
-    const uint32_t torBase = nHosts;
-    const uint32_t aggBase = torBase + k * half;
-    const uint32_t coreBase = aggBase + k * half;
-    auto tor = [&](uint32_t p, uint32_t i) {
-        return torBase + p * half + i;
-    };
-    auto agg = [&](uint32_t p, uint32_t j) {
-        return aggBase + p * half + j;
-    };
-
+    InaCheckTopologySize("InaTopology::FatTree: k=" + std::to_string(k) + " with " +
+                             std::to_string(perTor) + " hosts per ToR",
+                         k64 * half * perTor,
+                         5 * k64 * k64 / 4);
     InaTopology t;
-    t.m_nHosts = nHosts;
-    t.m_nodes.reserve(coreBase + half * half);
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        for (uint32_t i = 0; i < half; ++i)
-        {
-            for (uint32_t j = 0; j < perTor; ++j)
-            {
-                uint32_t h = (p * half + i) * perTor + j;
-                t.m_nodes.push_back(
-                    MakeNode("h" + std::to_string(h), true, "host", p, i * perTor + j));
-            }
-        }
-    }
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        for (uint32_t i = 0; i < half; ++i)
-        {
-            t.m_nodes.push_back(MakeNode("tor" + std::to_string(p * half + i), false, "tor", p, i));
-        }
-    }
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        for (uint32_t j = 0; j < half; ++j)
-        {
-            t.m_nodes.push_back(MakeNode("agg" + std::to_string(p * half + j), false, "agg", p, j));
-        }
-    }
-    for (uint32_t c = 0; c < half * half; ++c)
-    {
-        t.m_nodes.push_back(MakeNode("core" + std::to_string(c), false, "core", 0, c));
-    }
-
-    t.m_links.reserve(3 * static_cast<size_t>(nHosts));
-    for (uint32_t h = 0; h < nHosts; ++h)
-    {
-        t.m_links.push_back({h, torBase + h / perTor, hostLink.rateBps, hostLink.delayPs});
-    }
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        for (uint32_t i = 0; i < half; ++i)
-        {
-            for (uint32_t j = 0; j < half; ++j)
-            {
-                t.m_links.push_back({tor(p, i), agg(p, j), fabricLink.rateBps, fabricLink.delayPs});
-            }
-        }
-    }
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        for (uint32_t j = 0; j < half; ++j)
-        {
-            for (uint32_t c = 0; c < half; ++c)
-            {
-                t.m_links.push_back(
-                    {agg(p, j), coreBase + j * half + c, fabricLink.rateBps, fabricLink.delayPs});
-            }
-        }
-    }
+    t.m_nHosts = k * half * perTor;
+    AddFatTreeNodes(k, perTor, t.m_nodes);
+    AddFatTreeLinks(k, perTor, hostLink, fabricLink, t.m_links);
     t.Finalize();
     return t;
 }
@@ -1174,10 +1231,11 @@ InaTopology::LeafSpine(uint32_t leaves,
         throw std::invalid_argument("InaTopology::LeafSpine: a switch would have more than " +
                                     std::to_string(MAX_PORTS) + " ports");
     }
-    CheckSize("InaTopology::LeafSpine: " + std::to_string(leaves) + " leaves of " +
-                  std::to_string(hostsPerLeaf) + " hosts and " + std::to_string(spines) + " spines",
-              static_cast<uint64_t>(leaves) * hostsPerLeaf,
-              static_cast<uint64_t>(leaves) + spines);
+    InaCheckTopologySize("InaTopology::LeafSpine: " + std::to_string(leaves) + " leaves of " +
+                             std::to_string(hostsPerLeaf) + " hosts and " + std::to_string(spines) +
+                             " spines",
+                         static_cast<uint64_t>(leaves) * hostsPerLeaf,
+                         static_cast<uint64_t>(leaves) + spines);
     const uint32_t nHosts = leaves * hostsPerLeaf;
     InaTopology t;
     t.m_nHosts = nHosts;
@@ -1252,6 +1310,56 @@ InaTopology::FromString(const std::string& text, const std::string& sourceName)
     return t;
 }
 
+namespace
+{
+
+/// Sort a node's neighbours into port order (by neighbour index); a node with more ports than a
+/// routing table can number, or two links to one neighbour, is refused.
+void
+SortPorts(InaTopology::Adjacency& adj, const std::string& name)
+{
+    std::sort(adj.begin(), adj.end());
+    if (adj.size() > MAX_PORTS)
+    {
+        throw std::logic_error("InaTopology: node " + name + " has too many ports");
+    }
+    for (size_t p = 1; p < adj.size(); ++p)
+    {
+        if (adj[p].first == adj[p - 1].first)
+        {
+            throw std::logic_error("InaTopology: parallel links at node " + name);
+        }
+    }
+}
+
+/// \return whether the graph has nodes and every node is reached from node 0 (breadth first)
+bool
+IsConnected(const std::vector<InaTopology::Adjacency>& adjacency)
+{
+    const size_t n = adjacency.size();
+    if (n == 0)
+    {
+        return false;
+    }
+    std::vector<bool> seen(n, false);
+    std::vector<uint32_t> queue{0};
+    seen[0] = true;
+    for (size_t head = 0; head < queue.size(); ++head)
+    {
+        for (const auto& nb : adjacency[queue[head]])
+        {
+            if (!seen[nb.first])
+            {
+                seen[nb.first] = true;
+                queue.push_back(nb.first);
+            }
+        }
+    }
+    return queue.size() == n;
+}
+
+} // namespace
+
 void
 InaTopology::Finalize()
 {
@@ -1276,19 +1384,7 @@ InaTopology::Finalize()
     }
     for (uint32_t i = 0; i < n; ++i)
     {
-        auto& adj = m_adjacency[i];
-        std::sort(adj.begin(), adj.end());
-        if (adj.size() > MAX_PORTS)
-        {
-            throw std::logic_error("InaTopology: node " + m_nodes[i].name + " has too many ports");
-        }
-        for (size_t p = 1; p < adj.size(); ++p)
-        {
-            if (adj[p].first == adj[p - 1].first)
-            {
-                throw std::logic_error("InaTopology: parallel links at node " + m_nodes[i].name);
-            }
-        }
+        SortPorts(m_adjacency[i], m_nodes[i].name);
     }
 
     m_byName.clear();
@@ -1331,21 +1427,7 @@ InaTopology::Finalize()
         m_level[i] = static_cast<uint32_t>(m_tiers.size() - 1);
     }
 
-    std::vector<bool> seen(n, false);
-    std::vector<uint32_t> queue{0};
-    seen[0] = n > 0;
-    for (size_t head = 0; head < queue.size() && n > 0; ++head)
-    {
-        for (const auto& nb : m_adjacency[queue[head]])
-        {
-            if (!seen[nb.first])
-            {
-                seen[nb.first] = true;
-                queue.push_back(nb.first);
-            }
-        }
-    }
-    if (n == 0 || queue.size() != n)
+    if (!IsConnected(m_adjacency))
     {
         throw std::logic_error("InaTopology: the topology is empty or not connected");
     }

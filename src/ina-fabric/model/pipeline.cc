@@ -5,6 +5,7 @@
 #include "pipeline.h"
 
 #include "ecn-codepoints.h"
+#include "ina-wire-time.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -468,8 +469,7 @@ Pipeline::AggregationServiceSteps(uint32_t bytes) const
     unsigned __int128 ps;
     if (m_aggBps != 0)
     {
-        ps = (static_cast<unsigned __int128>(bytes) * 8 * 1000000000000ULL + m_aggBps - 1) /
-             m_aggBps;
+        ps = static_cast<uint64_t>(InaSerializationPs(bytes, m_aggBps));
     }
     else
     {
@@ -574,11 +574,7 @@ Pipeline::RunPass(SwitchProgram* program, InaPacket* p, uint32_t inPort)
 int64_t
 Pipeline::SerializationSteps(uint32_t bytes) const
 {
-    // Integer picoseconds, rounded up: DataRate's double arithmetic is not exact at 100G+.
-    const unsigned __int128 bps = m_recircRate.GetBitRate();
-    const unsigned __int128 ps =
-        (static_cast<unsigned __int128>(bytes) * 8 * 1000000000000ULL + bps - 1) / bps;
-    return PicoSeconds(static_cast<int64_t>(ps)).GetTimeStep();
+    return PicoSeconds(InaSerializationPs(bytes, m_recircRate.GetBitRate())).GetTimeStep();
 }
 
 void

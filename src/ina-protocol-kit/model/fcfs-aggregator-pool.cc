@@ -111,6 +111,9 @@ FcfsAggregatorPool::Bind(const Registers& regs)
     m_occupancy.Reset();
 }
 
+// Longer than 80 lines on purpose: one pass through the pool's stages in their order (claim,
+// bitmap, counter and ECN, values), each register touched once, as the pipeline requires; split,
+// the stage order would be spread over functions that must be called in sequence anyway.
 FcfsAggregatorPool::Result
 FcfsAggregatorPool::Aggregate(InaPacket* p, PipelinePass& pass, PoolHeader* h, bool level1)
 {

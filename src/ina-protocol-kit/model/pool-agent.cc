@@ -37,11 +37,6 @@ void
 PoolAgent::DoDispose()
 {
     m_timer.Cancel();
-    if (m_bound && m_host)
-    {
-        m_host->Unbind(m_endpoint);
-    }
-    m_bound = false;
     m_host = nullptr;
     m_protocol = nullptr;
     m_indexTable = nullptr;
@@ -130,8 +125,7 @@ PoolAgent::DoSetup()
     m_cwnd = m_protocol->GetInitialWindow() * packet;
     UpdateWindow();
     m_marker = m_window;
-    m_host->Bind(m_endpoint, this);
-    m_bound = true;
+    BindEndpoint(m_endpoint, this);
 }
 
 uint32_t
@@ -291,31 +285,17 @@ PoolAgent::SendFragment(uint64_t seq, bool resend)
     p->ecn = INA_ECN_ECT;
     p->sentPs = Simulator::Now().GetTimeStep();
     PoolHeader* h = p->Header<PoolHeader>();
-    h->bitmap0 = r.bitmap0;
-    h->bitmap1 = r.bitmap1;
-    h->fanInDegree0 = r.fanIn0;
-    h->fanInDegree1 = r.fanIn1;
-    h->flags = static_cast<uint8_t>((r.edge ? PoolHeader::FLAG_EDGE : 0) |
-                                    (resend ? PoolHeader::FLAG_RESEND : 0));
+    r.Stamp(h);
+    if (resend)
+    {
+        h->flags |= PoolHeader::FLAG_RESEND;
+    }
     h->priority = PriorityOf(seq);
     h->aggregatorIndex = IndexOf(seq);
     h->psIndex = t.ps;
     h->reserved = r.epoch;
     h->jobIdAndSeq = PoolHeader::Key(m_jobId, seq);
-    if (t.values != nullptr)
-    {
-        p->values = m_pool->AllocValues(PoolHeader::VALUES);
-        const uint64_t begin = (seq - t.firstSeq) * PoolHeader::VALUES;
-        if (begin < t.elements)
-        {
-            const auto count =
-                static_cast<uint32_t>(std::min<uint64_t>(PoolHeader::VALUES, t.elements - begin));
-            m_counters.quantizationOverflows += Int32Quantizer::Quantize(t.values->data() + begin,
-                                                                         count,
-                                                                         m_factor,
-                                                                         p->values->AsInt32());
-        }
-    }
+    WriteValues(p, t, seq);
     ++m_stats.packetsSent;
     m_stats.wireBytesSent += PoolHeader::WIRE_BYTES;
     if (resend)
@@ -323,6 +303,29 @@ PoolAgent::SendFragment(uint64_t seq, bool resend)
         ++m_stats.retransmissions;
     }
     m_host->Send(p);
+}
+
+void
+PoolAgent::WriteValues(InaPacket* p, const Tensor& t, uint64_t seq)
+{
+    if (t.values == nullptr)
+    {
+        return;
+    }
+    if (p->values == nullptr)
+    {
+        p->values = m_pool->AllocValues(PoolHeader::VALUES);
+    }
+    int32_t* out = p->values->AsInt32();
+    std::fill(out, out + PoolHeader::VALUES, 0);
+    const uint64_t begin = (seq - t.firstSeq) * PoolHeader::VALUES;
+    if (begin < t.elements)
+    {
+        const auto count =
+            static_cast<uint32_t>(std::min<uint64_t>(PoolHeader::VALUES, t.elements - begin));
+        m_counters.quantizationOverflows +=
+            Int32Quantizer::Quantize(t.values->data() + begin, count, m_factor, out);
+    }
 }
 
 uint32_t

@@ -148,6 +148,17 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
     Tensor& TensorOf(uint64_t seq);
 
     /**
+     * The packet of fragment `seq` of tensor `t` carries its values: a value buffer from the
+     * packet pool if it has none, the fragment's elements quantised into it (lanes past the
+     * tensor's end zero), overflows counted. For a tensor without values (virtual payload) it
+     * does nothing.
+     * \param p the packet
+     * \param t the fragment's tensor
+     * \param seq the fragment
+     */
+    void WriteValues(InaPacket* p, const Tensor& t, uint64_t seq);
+
+    /**
      * \param seq a fragment about to be sent
      * \return the header's priority (ATP: 0; ESA: its packed priority)
      */
@@ -222,7 +233,6 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
     uint16_t m_endpoint = 0;
     uint32_t m_servers = 1;
     uint16_t m_protocolNumber = ATP_PROTOCOL;
-    bool m_bound = false;
     std::vector<PoolProtocol::WorkerRoute> m_routes; //!< per parameter server
     const std::vector<uint16_t>* m_indexTable = nullptr;
     uint32_t m_slots = 1;

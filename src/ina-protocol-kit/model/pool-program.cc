@@ -85,10 +85,15 @@ PoolProgram::ResolvePoolRegisters(bool counter) const
             &GetRegister("value")};
 }
 
-const FcfsAggregatorPool*
-PoolProgram::GetFcfsPool() const
+const AggregatorOccupancy&
+PoolProgram::GetOccupancy() const
 {
-    return nullptr;
+    if (m_fcfsPool == nullptr)
+    {
+        throw std::logic_error(GetName() + ": a pool program without an FcfsAggregatorPool "
+                                           "reports its own occupancy (GetOccupancy)");
+    }
+    return m_fcfsPool->GetOccupancy();
 }
 
 void
@@ -265,7 +270,7 @@ bool
 PoolProgram::RemoveJob(uint32_t jobId, uint8_t psIndex)
 {
     NS_LOG_FUNCTION(this << jobId << +psIndex);
-    FcfsAggregatorPool* pool = GetMutableFcfsPool();
+    FcfsAggregatorPool* pool = GetFcfsPool();
     if (pool == nullptr)
     {
         throw std::runtime_error(GetName() + ": RemoveJob needs an aggregator pool that names its "

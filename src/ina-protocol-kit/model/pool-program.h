@@ -139,17 +139,31 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     /// Resolve the pool's registers (the program is being installed; the job table is empty).
     virtual void InitializePool() = 0;
 
-    /// \return the program's aggregators held now and their peak
-    virtual const AggregatorOccupancy& GetOccupancy() const = 0;
+    /// \return the program's aggregators held now and their peak: by default its
+    /// FcfsAggregatorPool's (UseFcfsPool); a program with its own aggregators overrides it
+    virtual const AggregatorOccupancy& GetOccupancy() const;
 
-    /// \return the program's FcfsAggregatorPool, or nullptr (ESA's cells), which refuses
-    /// PassWhenFull
-    virtual const FcfsAggregatorPool* GetFcfsPool() const;
+    /**
+     * Name the concrete program's FcfsAggregatorPool (its member, so it lives as long as this
+     * object), from its constructor. A program that never calls it keeps its own aggregators
+     * (ESA's cells) and refuses PassWhenFull and RemoveJob.
+     * \param pool the pool
+     */
+    void UseFcfsPool(FcfsAggregatorPool* pool)
+    {
+        m_fcfsPool = pool;
+    }
+
+    /// \return the program's FcfsAggregatorPool (UseFcfsPool), or nullptr
+    const FcfsAggregatorPool* GetFcfsPool() const
+    {
+        return m_fcfsPool;
+    }
 
     /// \return the same pool, for the control plane's writes (RemoveJob)
-    FcfsAggregatorPool* GetMutableFcfsPool()
+    FcfsAggregatorPool* GetFcfsPool()
     {
-        return const_cast<FcfsAggregatorPool*>(GetFcfsPool());
+        return m_fcfsPool;
     }
 
     /**
@@ -255,6 +269,8 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     /// The gradient IsAggregationWork just declared passing; its pass follows at once.
     mutable const InaPacket* m_passing = nullptr;
     mutable uint64_t m_queueCapacity = 0; //!< the pipeline's AggregationQueueBytes (0: not read)
+
+    FcfsAggregatorPool* m_fcfsPool = nullptr; //!< the concrete program's pool (UseFcfsPool)
 
     // Installed state
     ExactMatchTable* m_table = nullptr; //!< "jobs"

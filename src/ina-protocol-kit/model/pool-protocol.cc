@@ -298,9 +298,7 @@ bool
 PoolProtocol::AllowedAt(uint32_t node) const
 {
     const JobContext& ctx = GetContext();
-    return std::find(ctx.inaTiers.begin(),
-                     ctx.inaTiers.end(),
-                     ctx.fabric->GetTopology().GetTier(node)) != ctx.inaTiers.end();
+    return ctx.AllowsTier(ctx.fabric->GetTopology().GetTier(node));
 }
 
 std::vector<PoolProtocol::Group>

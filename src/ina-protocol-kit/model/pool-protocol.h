@@ -92,6 +92,17 @@ class PoolProtocol : public AggregationProtocol
         /// PoolHeader::reserved of its gradients: 0, or GRID's plan epoch (a protocol that
         /// changes its trees under a running job tells stale packets from current ones by it)
         uint8_t epoch = 0;
+
+        /// Write the worker's place in the tree into a header it sends: bitmaps, fan-ins and
+        /// the edge flag (the other flags cleared).
+        void Stamp(PoolHeader* h) const
+        {
+            h->bitmap0 = bitmap0;
+            h->bitmap1 = bitmap1;
+            h->fanInDegree0 = fanIn0;
+            h->fanInDegree1 = fanIn1;
+            h->flags = edge ? PoolHeader::FLAG_EDGE : 0;
+        }
     };
 
     /// A switch running the program for this job.

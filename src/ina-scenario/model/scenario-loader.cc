@@ -4,7 +4,10 @@
  */
 #include "scenario-loader.h"
 
+#include "yaml-node-text.h"
+
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/ina-topology-size.h"
 #include "ns3/ina-units.h"
 #include "ns3/training-job.h"
 
@@ -56,23 +59,6 @@ std::string
 Quote(const std::string& s)
 {
     return "\"" + s + "\"";
-}
-
-/// "got ..." part of a type error.
-std::string
-Describe(const YAML::Node& n)
-{
-    switch (n.Type())
-    {
-    case YAML::NodeType::Scalar:
-        return Quote(n.Scalar());
-    case YAML::NodeType::Sequence:
-        return "a list";
-    case YAML::NodeType::Map:
-        return "a section of keys";
-    default:
-        return "nothing";
-    }
 }
 
 std::string
@@ -192,7 +178,7 @@ ReadScalar(const Item& it, Reader& r, const std::string& expected)
 {
     if (!it.node.IsScalar())
     {
-        r.Fail(it, "expected " + expected + ", got " + Describe(it.node));
+        r.Fail(it, "expected " + expected + ", got " + DescribeYamlNode(it.node));
     }
     return it.node.Scalar();
 }
@@ -389,7 +375,7 @@ Children(const Item& it, Reader& r)
         if (!kv.first.IsScalar())
         {
             r.Fail(Item{kv.first, it.path, line},
-                   "keys must be plain names, got " + Describe(kv.first));
+                   "keys must be plain names, got " + DescribeYamlNode(kv.first));
         }
         const std::string key = kv.first.Scalar();
         Item child{kv.second, Join(it.path, key), line};
@@ -465,7 +451,7 @@ ApplyList(std::vector<V>& v,
         }
         return;
     }
-    r.Fail(it, "expected " + expected + ", got " + Describe(it.node));
+    r.Fail(it, "expected " + expected + ", got " + DescribeYamlNode(it.node));
 }
 
 void
@@ -494,7 +480,7 @@ ApplyStringMap(std::map<std::string, std::string>& m, const Item& it, Reader& r)
     }
     if (!it.node.IsMap())
     {
-        r.Fail(it, "expected a section of NAME: VALUE entries, got " + Describe(it.node));
+        r.Fail(it, "expected a section of NAME: VALUE entries, got " + DescribeYamlNode(it.node));
     }
     for (auto& [key, child] : Children(it, r))
     {
@@ -549,7 +535,8 @@ ApplySection(T& obj,
     if (!it.node.IsMap())
     {
         r.Fail(it,
-               "expected a section with keys (" + JoinNames(names) + "), got " + Describe(it.node));
+               "expected a section with keys (" + JoinNames(names) + "), got " +
+                   DescribeYamlNode(it.node));
     }
     for (auto& [key, child] : Children(it, r))
     {
@@ -852,7 +839,8 @@ ApplyPlacement(ScenarioPlacement& p, const Item& it, Reader& r)
     if (!it.node.IsSequence() && !it.node.IsMap())
     {
         r.Fail(it,
-               "expected packed, spread, random or a list of host ids, got " + Describe(it.node));
+               "expected packed, spread, random or a list of host ids, got " +
+                   DescribeYamlNode(it.node));
     }
     p.kind = ScenarioPlacement::Kind::EXPLICIT;
     ApplyIdList(p.hosts, it, r);
@@ -879,7 +867,8 @@ ApplyTrafficHosts(ScenarioTraffic& t, const Item& it, Reader& r)
         if (it.node.Scalar() != "all")
         {
             r.Fail(it,
-                   "expected all or a list of host ids like [0, 1, 2], got " + Describe(it.node));
+                   "expected all or a list of host ids like [0, 1, 2], got " +
+                       DescribeYamlNode(it.node));
         }
         t.allHosts = true;
         t.hosts.clear();
@@ -891,7 +880,9 @@ ApplyTrafficHosts(ScenarioTraffic& t, const Item& it, Reader& r)
     }
     if (!it.node.IsSequence() && !it.node.IsMap())
     {
-        r.Fail(it, "expected all or a list of host ids like [0, 1, 2], got " + Describe(it.node));
+        r.Fail(it,
+               "expected all or a list of host ids like [0, 1, 2], got " +
+                   DescribeYamlNode(it.node));
     }
     t.allHosts = false;
     ApplyIdList(t.hosts, it, r);
@@ -1033,7 +1024,7 @@ AggregationRules()
                         r.Fail(it,
                                "expected a section of SWITCH: CAPACITY entries (e.g. {s1: 9Gbps}), "
                                "got " +
-                                   Describe(it.node));
+                                   DescribeYamlNode(it.node));
                     }
                     for (auto& [name, child] : Children(it, r))
                     {
@@ -1294,7 +1285,7 @@ NamePairField(const char* key, std::vector<std::string> T::*member, const char* 
                        {
                            r.Fail(it,
                                   std::string("expected two names like ") + example + ", got " +
-                                      Describe(it.node));
+                                      DescribeYamlNode(it.node));
                        }
                        std::vector<std::string> names;
                        for (const Item& e : Elements(it))
@@ -1533,7 +1524,8 @@ ApplyDocument(Scenario& s, const std::string& yamlText, const std::string& sourc
         throw ScenarioError(r.Where(top.line),
                             "",
                             "expected a scenario: a section with keys (" +
-                                JoinNames(KeyNames(ScenarioRules())) + "), got " + Describe(root));
+                                JoinNames(KeyNames(ScenarioRules())) + "), got " +
+                                DescribeYamlNode(root));
     }
     ApplySection(s, top, r, ScenarioRules());
 }
@@ -1782,7 +1774,8 @@ CheckUnique(const Scenario& s, const std::vector<V>& ids, const std::string& pat
     }
 }
 
-/// A built-in topology's size is within InaTopology's bounds, checked before it is built.
+/// A built-in topology's size is within InaTopology's bounds, checked before it is built, with
+/// the generators' own check and words, blamed on `key`.
 void
 CheckTopologySize(const Scenario& s,
                   const std::string& key,
@@ -1790,20 +1783,13 @@ CheckTopologySize(const Scenario& s,
                   uint64_t hosts,
                   uint64_t switches)
 {
-    if (hosts + switches > InaTopology::MAX_NODES)
+    try
     {
-        throw s.Error(key,
-                      what + " has " + std::to_string(hosts) + " hosts and " +
-                          std::to_string(switches) + " switches; a topology has at most " +
-                          std::to_string(InaTopology::MAX_NODES) + " nodes");
+        InaCheckTopologySize(what, hosts, switches);
     }
-    if (switches > InaTopology::MAX_SWITCHES)
+    catch (const std::invalid_argument& e)
     {
-        throw s.Error(key,
-                      what + " has " + std::to_string(switches) +
-                          " switches; a topology has at most " +
-                          std::to_string(InaTopology::MAX_SWITCHES) +
-                          " (its routes take 4 B per pair of switches)");
+        throw s.Error(key, e.what());
     }
 }
 
@@ -2039,6 +2025,162 @@ ValidateFlapBound(const Scenario& s, size_t index, uint64_t* total)
     }
 }
 
+/// Whether the scenario gave `key` of the event at `path` ("events.2").
+bool
+EventKeyGiven(const Scenario& s, const std::string& path, const std::string& key)
+{
+    return s.origins.where.count(path + "." + key) > 0;
+}
+
+/// The keys an event of this kind takes; every other key is refused, so a typo'd kind is not
+/// silently a different fault.
+std::vector<std::string>
+EventKeys(ScenarioEvent::Kind kind)
+{
+    using K = ScenarioEvent::Kind;
+    std::vector<std::string> allowed = {"kind", "at"};
+    if (kind == K::LINK_DOWN || kind == K::LINK_UP || kind == K::LINK_FLAP)
+    {
+        allowed.push_back("link");
+    }
+    if (kind == K::SWITCH_FAIL || kind == K::SWITCH_REBOOT)
+    {
+        allowed.push_back("switch");
+    }
+    if (kind == K::LINK_FLAP)
+    {
+        allowed.insert(allowed.end(), {"down_for", "period", "count", "until"});
+    }
+    if (kind == K::SWITCH_REBOOT)
+    {
+        allowed.push_back("down_for");
+    }
+    if (kind == K::LOSS)
+    {
+        allowed.insert(allowed.end(), {"rate", "link", "tiers"});
+    }
+    return allowed;
+}
+
+/// An event has its kind, its time, only the keys its kind takes, and the element it acts on.
+void
+ValidateEventKeys(const Scenario& s, size_t index)
+{
+    using K = ScenarioEvent::Kind;
+    const ScenarioEvent& e = s.events[index];
+    const std::string path = "events." + std::to_string(index);
+    const std::string kind = ToString(e.kind);
+    if (!EventKeyGiven(s, path, "kind"))
+    {
+        throw s.Error(path,
+                      "an event needs a kind: link_down, link_up, link_flap, switch_fail, "
+                      "switch_reboot or loss");
+    }
+    if (!EventKeyGiven(s, path, "at") && e.kind != K::LOSS)
+    {
+        throw s.Error(path, "a " + kind + " event needs 'at', the time it happens");
+    }
+    const std::vector<std::string> allowed = EventKeys(e.kind);
+    for (const auto& rule : EventRules())
+    {
+        if (EventKeyGiven(s, path, rule.key) &&
+            std::find(allowed.begin(), allowed.end(), rule.key) == allowed.end())
+        {
+            throw s.Error(path + "." + rule.key,
+                          "a " + kind + " event takes no '" + rule.key +
+                              "' (its keys: " + JoinNames(allowed) + ")");
+        }
+    }
+    const bool onLink = e.kind == K::LINK_DOWN || e.kind == K::LINK_UP || e.kind == K::LINK_FLAP;
+    if (onLink && !EventKeyGiven(s, path, "link"))
+    {
+        throw s.Error(path, "a " + kind + " event needs 'link: [a, b]', the link's two ends");
+    }
+    const bool onSwitch = e.kind == K::SWITCH_FAIL || e.kind == K::SWITCH_REBOOT;
+    if (onSwitch && !EventKeyGiven(s, path, "switch"))
+    {
+        throw s.Error(path, "a " + kind + " event needs 'switch', the switch's name");
+    }
+}
+
+/// A switch_reboot is down for a time > 0 and comes back within the simulator's time.
+void
+ValidateReboot(const Scenario& s, size_t index)
+{
+    const ScenarioEvent& e = s.events[index];
+    const std::string path = "events." + std::to_string(index);
+    if (e.downForPs <= 0)
+    {
+        throw s.Error(path + (EventKeyGiven(s, path, "down_for") ? ".down_for" : ""),
+                      "a switch_reboot needs 'down_for' > 0, how long the switch is down");
+    }
+    if (e.downForPs > std::numeric_limits<int64_t>::max() - e.atPs)
+    {
+        throw s.Error(path + ".down_for",
+                      "the switch would come back after the longest time the simulator can "
+                      "hold (" +
+                          InaUnits::FormatTime(std::numeric_limits<int64_t>::max()) + ")");
+    }
+}
+
+/// A link_flap has a period, a down time inside it, and one of count or until; with the flaps
+/// before it, at most MAX_LINK_FLAP_FAILURES failures (ValidateFlapBound).
+void
+ValidateFlap(const Scenario& s, size_t index, uint64_t* flapFailures)
+{
+    const ScenarioEvent& e = s.events[index];
+    const std::string path = "events." + std::to_string(index);
+    auto given = [&](const std::string& key) {
+        return EventKeyGiven(s, path, key);
+    };
+    if (e.periodPs <= 0)
+    {
+        throw s.Error(path + (given("period") ? ".period" : ""),
+                      "a link_flap needs 'period' > 0, from one failure to the next");
+    }
+    if (given("down_for") && (e.downForPs <= 0 || e.downForPs >= e.periodPs))
+    {
+        throw s.Error(path + ".down_for",
+                      "expected a time > 0 and shorter than the period (" +
+                          InaUnits::FormatTime(e.periodPs) + "), got " +
+                          InaUnits::FormatTime(e.downForPs));
+    }
+    if (given("count") == given("until"))
+    {
+        throw s.Error(path,
+                      "a link_flap needs one of 'count' (how many failures) or 'until' "
+                      "(when the flapping stops)");
+    }
+    if (given("count") && e.count == 0)
+    {
+        throw s.Error(path + ".count", "expected at least 1 failure, got 0");
+    }
+    if (given("until") && e.untilPs <= e.atPs)
+    {
+        throw s.Error(path + ".until",
+                      "expected a time after 'at' (" + InaUnits::FormatTime(e.atPs) + "), got " +
+                          InaUnits::FormatTime(e.untilPs));
+    }
+    ValidateFlapBound(s, index, flapFailures);
+}
+
+/// A loss event has its rate and one of a link or a pair of tiers.
+void
+ValidateLoss(const Scenario& s, size_t index)
+{
+    const std::string path = "events." + std::to_string(index);
+    if (!EventKeyGiven(s, path, "rate"))
+    {
+        throw s.Error(path, "a loss event needs 'rate', the loss probability");
+    }
+    if (EventKeyGiven(s, path, "link") == EventKeyGiven(s, path, "tiers"))
+    {
+        throw s.Error(path,
+                      "a loss event needs one of 'link: [a, b]' (one link) or 'tiers: "
+                      "[a, b]' (every link between two tiers)");
+    }
+}
+
 /// What each kind of event needs; names are checked against the topology by the runner.
 void
 ValidateEvents(const Scenario& s)
@@ -2048,126 +2190,22 @@ ValidateEvents(const Scenario& s)
     for (size_t i = 0; i < s.events.size(); ++i)
     {
         const ScenarioEvent& e = s.events[i];
-        const std::string path = "events." + std::to_string(i);
-        const std::string kind = ToString(e.kind);
-        auto given = [&](const std::string& key) {
-            return s.origins.where.count(path + "." + key) > 0;
-        };
-        if (!given("kind"))
-        {
-            throw s.Error(path,
-                          "an event needs a kind: link_down, link_up, link_flap, switch_fail, "
-                          "switch_reboot or loss");
-        }
-        if (!given("at") && e.kind != K::LOSS)
-        {
-            throw s.Error(path, "a " + kind + " event needs 'at', the time it happens");
-        }
-        const bool onLink =
-            e.kind == K::LINK_DOWN || e.kind == K::LINK_UP || e.kind == K::LINK_FLAP;
-        const bool onSwitch = e.kind == K::SWITCH_FAIL || e.kind == K::SWITCH_REBOOT;
-        // Every key an event kind does not use is refused, so a typo'd kind is not silently
-        // a different fault.
-        std::vector<std::string> allowed = {"kind", "at"};
-        if (onLink)
-        {
-            allowed.push_back("link");
-        }
-        if (onSwitch)
-        {
-            allowed.push_back("switch");
-        }
-        if (e.kind == K::LINK_FLAP)
-        {
-            allowed.insert(allowed.end(), {"down_for", "period", "count", "until"});
-        }
+        ValidateEventKeys(s, i);
         if (e.kind == K::SWITCH_REBOOT)
         {
-            allowed.push_back("down_for");
-        }
-        if (e.kind == K::LOSS)
-        {
-            allowed.insert(allowed.end(), {"rate", "link", "tiers"});
-        }
-        for (const auto& rule : EventRules())
-        {
-            if (given(rule.key) &&
-                std::find(allowed.begin(), allowed.end(), rule.key) == allowed.end())
-            {
-                throw s.Error(path + "." + rule.key,
-                              "a " + kind + " event takes no '" + rule.key +
-                                  "' (its keys: " + JoinNames(allowed) + ")");
-            }
-        }
-        if (onLink && !given("link"))
-        {
-            throw s.Error(path, "a " + kind + " event needs 'link: [a, b]', the link's two ends");
-        }
-        if (onSwitch && !given("switch"))
-        {
-            throw s.Error(path, "a " + kind + " event needs 'switch', the switch's name");
-        }
-        if (e.kind == K::SWITCH_REBOOT && e.downForPs <= 0)
-        {
-            throw s.Error(path + (given("down_for") ? ".down_for" : ""),
-                          "a switch_reboot needs 'down_for' > 0, how long the switch is down");
-        }
-        if (e.kind == K::SWITCH_REBOOT &&
-            e.downForPs > std::numeric_limits<int64_t>::max() - e.atPs)
-        {
-            throw s.Error(path + ".down_for",
-                          "the switch would come back after the longest time the simulator can "
-                          "hold (" +
-                              InaUnits::FormatTime(std::numeric_limits<int64_t>::max()) + ")");
+            ValidateReboot(s, i);
         }
         if (e.kind == K::LINK_FLAP)
         {
-            if (e.periodPs <= 0)
-            {
-                throw s.Error(path + (given("period") ? ".period" : ""),
-                              "a link_flap needs 'period' > 0, from one failure to the next");
-            }
-            if (given("down_for") && (e.downForPs <= 0 || e.downForPs >= e.periodPs))
-            {
-                throw s.Error(path + ".down_for",
-                              "expected a time > 0 and shorter than the period (" +
-                                  InaUnits::FormatTime(e.periodPs) + "), got " +
-                                  InaUnits::FormatTime(e.downForPs));
-            }
-            if (given("count") == given("until"))
-            {
-                throw s.Error(path,
-                              "a link_flap needs one of 'count' (how many failures) or 'until' "
-                              "(when the flapping stops)");
-            }
-            if (given("count") && e.count == 0)
-            {
-                throw s.Error(path + ".count", "expected at least 1 failure, got 0");
-            }
-            if (given("until") && e.untilPs <= e.atPs)
-            {
-                throw s.Error(path + ".until",
-                              "expected a time after 'at' (" + InaUnits::FormatTime(e.atPs) +
-                                  "), got " + InaUnits::FormatTime(e.untilPs));
-            }
-            ValidateFlapBound(s, i, &flapFailures);
+            ValidateFlap(s, i, &flapFailures);
         }
         if (e.kind == K::LOSS)
         {
-            if (!given("rate"))
-            {
-                throw s.Error(path, "a loss event needs 'rate', the loss probability");
-            }
-            if (given("link") == given("tiers"))
-            {
-                throw s.Error(path,
-                              "a loss event needs one of 'link: [a, b]' (one link) or 'tiers: "
-                              "[a, b]' (every link between two tiers)");
-            }
+            ValidateLoss(s, i);
         }
         if (s.stopTimePs > 0 && e.atPs >= s.stopTimePs)
         {
-            throw s.Error(path + ".at",
+            throw s.Error("events." + std::to_string(i) + ".at",
                           "the event is at or after stop_time (" +
                               InaUnits::FormatTime(s.stopTimePs) + "): it would never happen");
         }

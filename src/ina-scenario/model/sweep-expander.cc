@@ -5,6 +5,7 @@
 #include "sweep-expander.h"
 
 #include "scenario-loader.h"
+#include "yaml-node-text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -74,22 +75,6 @@ class SweepReader
   private:
     std::string m_source;
 };
-
-std::string
-Describe(const YAML::Node& n)
-{
-    switch (n.Type())
-    {
-    case YAML::NodeType::Scalar:
-        return "\"" + n.Scalar() + "\"";
-    case YAML::NodeType::Sequence:
-        return "a list";
-    case YAML::NodeType::Map:
-        return "a section of keys";
-    default:
-        return "nothing";
-    }
-}
 
 std::string
 FlowText(const YAML::Node& n)
@@ -207,7 +192,7 @@ MulNumbers(const YAML::Node& mul,
         throw ScenarioError(r.Where(mul),
                             label,
                             "mul needs a whole factor >= 2 and a range starting above 0, got " +
-                                Describe(mul));
+                                DescribeYamlNode(mul));
     }
     std::vector<uint64_t> numbers;
     for (uint64_t x = lo; x <= hi && numbers.size() <= MAX_VALUES_PER_AXIS; x *= factor)
@@ -241,7 +226,7 @@ StepNumbers(const RangeKeys& keys,
             throw ScenarioError(r.Where(keys.step),
                                 label,
                                 "step needs a whole number > 0 in the range's unit, got " +
-                                    Describe(keys.step));
+                                    DescribeYamlNode(keys.step));
         }
     }
     std::vector<uint64_t> numbers;
@@ -320,7 +305,7 @@ ReadAxisValues(const YAML::Node& node, const SweepReader& r, const std::string& 
                             label,
                             "expected a non-empty list of values or a range like {range: [4, 64], "
                             "mul: 2}, got " +
-                                Describe(node));
+                                DescribeYamlNode(node));
     }
     std::vector<AxisValue> out;
     for (size_t i = 0; i < node.size(); ++i)
@@ -467,7 +452,7 @@ ParseSweep(const std::string& yamlText, const std::string& sourceName, const Swe
         throw ScenarioError(r.Where(root),
                             "",
                             "expected a sweep: a section with keys (" + std::string(SWEEP_KEYS) +
-                                "), got " + Describe(root));
+                                "), got " + DescribeYamlNode(root));
     }
 
     return root;
@@ -488,7 +473,7 @@ ReadTopLevel(const YAML::Node& root, const SweepReader& r, SweepPlan& plan, Swee
                                     key,
                                     "the name is used as a folder name: letters, digits, '-', '_', "
                                     "'.' only, got " +
-                                        Describe(v));
+                                        DescribeYamlNode(v));
             }
             plan.name = v.Scalar();
         }
@@ -508,7 +493,7 @@ ReadTopLevel(const YAML::Node& root, const SweepReader& r, SweepPlan& plan, Swee
                                     key,
                                     "expected an integer from 1 to " +
                                         std::to_string(MAX_VALUES_PER_AXIS) + ", got " +
-                                        Describe(v));
+                                        DescribeYamlNode(v));
             }
             plan.repeats = static_cast<uint32_t>(n);
         }
@@ -590,7 +575,8 @@ ReadDimensions(const SweepSections& sections,
         {
             throw ScenarioError(r.Where(sections.axes),
                                 "axes",
-                                "expected a section KEY: [values], got " + Describe(sections.axes));
+                                "expected a section KEY: [values], got " +
+                                    DescribeYamlNode(sections.axes));
         }
         for (auto& [k, v] : Entries(sections.axes, r, "axes"))
         {
@@ -607,7 +593,7 @@ ReadDimensions(const SweepSections& sections,
                                 "zip",
                                 "expected a list of groups like - {KEY: [values], KEY2: [values]}, "
                                 "got " +
-                                    Describe(sections.zip));
+                                    DescribeYamlNode(sections.zip));
         }
         for (size_t g = 0; g < sections.zip.size(); ++g)
         {
@@ -618,7 +604,7 @@ ReadDimensions(const SweepSections& sections,
                 throw ScenarioError(r.Where(group),
                                     groupLabel,
                                     "expected a group {KEY: [values], KEY2: [values]}, got " +
-                                        Describe(group));
+                                        DescribeYamlNode(group));
             }
             Dimension d;
             for (auto& [k, v] : Entries(group, r, groupLabel))

@@ -27,11 +27,24 @@ AggregationAgent::~AggregationAgent() = default;
 void
 AggregationAgent::DoDispose()
 {
+    if (m_bound)
+    {
+        m_host->Unbind(m_endpoint);
+        m_bound = false;
+    }
     m_protocol = nullptr;
     m_host = nullptr;
     m_ctx.fabric = nullptr;
     m_done = DoneCallback();
     Object::DoDispose();
+}
+
+void
+AggregationAgent::BindEndpoint(uint16_t endpoint, InaPacketSink* sink)
+{
+    m_host->Bind(endpoint, sink);
+    m_endpoint = endpoint;
+    m_bound = true;
 }
 
 void

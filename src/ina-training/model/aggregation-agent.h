@@ -124,6 +124,15 @@ class AggregationAgent : public Object
     /// Give up for another reason (`why` completes "worker R (host H) gave up: ...").
     void GiveUp(const std::string& why);
 
+    /**
+     * Take the host's packets for `endpoint` (InaHost::Bind) into `sink`, the agent itself; the
+     * agent's DoDispose gives the endpoint back. For agents with an endpoint of their own (the
+     * in-network protocols'), called once from DoSetup.
+     * \param endpoint the port
+     * \param sink the agent
+     */
+    void BindEndpoint(uint16_t endpoint, InaPacketSink* sink);
+
     Stats m_stats;
 
   private:
@@ -138,6 +147,8 @@ class AggregationAgent : public Object
     uint32_t m_rank = 0;
     Ptr<AggregationProtocol> m_protocol;
     Ptr<InaHost> m_host;
+    uint16_t m_endpoint = 0; //!< BindEndpoint's port
+    bool m_bound = false;    //!< BindEndpoint was called
     DoneCallback m_done;
     uint32_t m_timeoutsInARow = 0;
     int64_t m_timeoutGracePs = 0;        //!< SetTimeoutGrace

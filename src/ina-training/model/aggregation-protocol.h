@@ -10,6 +10,7 @@
 #include "ns3/ina-fabric.h"
 #include "ns3/object.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -59,6 +60,12 @@ struct JobContext
     uint64_t fusionBytes = 0;                  //!< the workers' FusionBytes
     uint64_t partitionBytes = 0;               //!< the workers' PartitionBytes
     SendOrder sendOrder = SendOrder::BACKWARD; //!< the workers' SendOrder
+
+    /// \return whether switches of `tier` may aggregate for this job (inaTiers)
+    bool AllowsTier(const std::string& tier) const
+    {
+        return std::find(inaTiers.begin(), inaTiers.end(), tier) != inaTiers.end();
+    }
 };
 
 /**

@@ -5,6 +5,7 @@
 #include "sharded-ps-protocol.h"
 
 #include "aggregation-protocol-registry.h"
+#include "ps-flow-pair.h"
 #include "sharded-ps-agent.h"
 
 #include "ns3/abort.h"
@@ -161,26 +162,6 @@ CheckJob(const JobContext& ctx, uint64_t shardBytes)
     }
 }
 
-/// Connects `tx` from a new endpoint of `from` to `to`:`toPort` as flow `flowId` of job `ctx`; a
-/// refusal is the job's set-up error.
-void
-Connect(const JobContext& ctx,
-        Ptr<InaTransportSender> tx,
-        Ptr<InaHost> from,
-        Ptr<InaHost> to,
-        uint16_t toPort,
-        uint32_t flowId)
-{
-    try
-    {
-        tx->Connect(from, from->AllocateEndpoint(), to->GetAddress(), toPort, flowId, ctx.jobId);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        Fail(ctx, e.what());
-    }
-}
-
 } // namespace
 
 void
@@ -203,20 +184,24 @@ ShardedPsProtocol::DoInstall()
         for (uint32_t w = 0; w < n; ++w)
         {
             Ptr<InaHost> worker = ctx.fabric->GetHost(ctx.workerHosts[w]);
-            const uint32_t pushFlow = ctx.flowIdBase + 2 * (w * s + p);
-            pushRx[w] = receiverFactory.Create<InaTransportReceiver>();
-            pushRx[w]->Listen(server, server->AllocateEndpoint(), pushFlow);
-            m_workerPull[w][p] = receiverFactory.Create<InaTransportReceiver>();
-            m_workerPull[w][p]->Listen(worker, worker->AllocateEndpoint(), pushFlow + 1);
-            m_workerPush[w][p] = senderFactory.Create<InaTransportSender>();
-            Connect(ctx, m_workerPush[w][p], worker, server, pushRx[w]->GetLocalPort(), pushFlow);
-            pullTx[w] = senderFactory.Create<InaTransportSender>();
-            Connect(ctx,
-                    pullTx[w],
-                    server,
-                    worker,
-                    m_workerPull[w][p]->GetLocalPort(),
-                    pushFlow + 1);
+            PsFlowPair f;
+            try
+            {
+                f = PsFlowPair::Open(worker,
+                                     server,
+                                     ctx.flowIdBase + 2 * (w * s + p),
+                                     ctx.jobId,
+                                     senderFactory,
+                                     receiverFactory);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                Fail(ctx, e.what());
+            }
+            pushRx[w] = f.pushRx;
+            m_workerPull[w][p] = f.pullRx;
+            m_workerPush[w][p] = f.push;
+            pullTx[w] = f.pull;
         }
         Ptr<ParameterServerApp> app = CreateObject<ParameterServerApp>();
         app->Setup("job '" + ctx.name + "' server " + std::to_string(p) + " (host " +

@@ -248,21 +248,30 @@ WorkerApp::PlanIteration(const ModelSpec& model,
     {
         throw std::invalid_argument("model '" + model.name + "' has no layers");
     }
-    // Refused before anything is planned: every partition is a piece, so the bytes over the
-    // partition size are a lower bound of the count (each fusion bucket may add one more).
+    // Two checks, so that the refusal is exact and nothing unbounded is allocated. Before
+    // planning: the bytes over the partition size are a lower bound of the count (each fusion
+    // bucket may add one piece more), so a plan is only made when it holds at most MAX_PIECES
+    // plus one piece a layer. After planning: the count itself.
     const uint64_t totalBytes = model.TotalBytes();
     const uint64_t atLeast =
         partitionBytes == 0 ? 0 : totalBytes / partitionBytes + (totalBytes % partitionBytes != 0);
-    if (atLeast + model.layers.size() > MAX_PIECES)
-    {
+    const auto refuse = [&](uint64_t pieces, const char* orMore) {
         throw JobAttributeError(
             "PartitionBytes",
             std::to_string(partitionBytes) + " B partitions cut an iteration's " +
-                std::to_string(totalBytes) + " B of gradients into " + std::to_string(atLeast) +
-                " or more pieces; a worker hands at most " + std::to_string(MAX_PIECES) +
+                std::to_string(totalBytes) + " B of gradients into " + std::to_string(pieces) +
+                orMore + " pieces; a worker hands at most " + std::to_string(MAX_PIECES) +
                 " per iteration; use larger partitions");
+    };
+    if (atLeast > MAX_PIECES)
+    {
+        refuse(atLeast, " or more");
     }
     std::vector<Piece> ready = FuseAndPartition(model, fusionBytes, partitionBytes);
+    if (ready.size() > MAX_PIECES)
+    {
+        refuse(ready.size(), "");
+    }
     if (order == JobContext::SendOrder::BACKWARD)
     {
         return ready;

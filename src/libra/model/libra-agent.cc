@@ -49,11 +49,6 @@ void
 LibraAgent::DoDispose()
 {
     m_timer->Cancel();
-    if (m_bound && m_host)
-    {
-        m_host->Unbind(m_endpoint);
-    }
-    m_bound = false;
     m_host = nullptr;
     m_protocol = nullptr;
     m_coldPush.clear();
@@ -99,8 +94,7 @@ LibraAgent::DoSetup()
         m_switch = m_protocol->GetSwitchAddress();
         m_endpoint = m_protocol->GetEndpoint();
         m_registers = m_protocol->GetLayout().GetRegisters();
-        m_host->Bind(m_endpoint, this);
-        m_bound = true;
+        BindEndpoint(m_endpoint, this);
     }
     for (uint32_t s = 0; s < m_coldPull.size(); ++s)
     {
@@ -133,36 +127,45 @@ LibraAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* v
 void
 LibraAgent::StartRound(uint32_t iteration)
 {
-    const JobContext& ctx = GetContext();
-    const LibraRankTable& ranks = m_protocol->GetRankTable();
-    const LibraLayout& layout = m_protocol->GetLayout();
-    const SparseWorkload& wl = m_protocol->GetWorkload();
-    LibraValueBook& book = m_protocol->GetBook();
-    const uint32_t dim = m_protocol->GetDim();
-    const uint64_t tid = LibraProtocol::SparseTensorId(iteration);
-    const uint32_t shards = static_cast<uint32_t>(m_coldPush.size());
-
     m_active = true;
     m_round = iteration;
     m_roundStartPs = Simulator::Now().GetTimeStep();
+    RoundPairs pairs = DrawPairs(iteration);
+    // Hot pairs: Algorithm 1, then the recirculation cap (pairs beyond it go to the PS).
+    PackHotPairs(pairs, iteration);
 
-    std::vector<uint32_t> hotRanks;
-    std::vector<uint32_t> hotBits;
-    std::vector<uint32_t> hotKeys;
-    std::vector<std::vector<uint32_t>> coldWords(shards);
-    std::vector<uint64_t> coldPairs(shards, 0);
-    auto addCold = [&](uint32_t key, float v) {
-        const uint32_t s = m_protocol->ShardOf(key);
-        ++coldPairs[s];
-        if (m_check)
-        {
-            coldWords[s].push_back(key);
-            coldWords[s].push_back(LibraFloatBits(v));
-            coldWords[s].push_back(0);
-            book.Add(iteration, key, v, false);
-        }
-    };
-    for (uint32_t row : wl.RowsForIteration(GetRank(), iteration))
+    // Cold pairs: one push per shard, empty or not (the shard counts every worker's push).
+    m_coldReplies = 0;
+    m_coldBack = false;
+    m_coldPairsThisRound = 0;
+    for (uint32_t s = 0; s < m_coldPush.size(); ++s)
+    {
+        m_coldPairsThisRound += pairs.coldPairs[s];
+        m_coldPush[s]->SendMessage(pairs.coldPairs[s] * LibraColdServer::PAIR_BYTES,
+                                   std::move(pairs.coldWords[s]));
+    }
+    m_counters.coldPairs += m_coldPairsThisRound;
+
+    ResetHotHalf();
+    if (m_hotEnabled)
+    {
+        m_protocol->NoteRoundStarted();
+        BeginPushes();
+    }
+    RefreshStats();
+}
+
+LibraAgent::RoundPairs
+LibraAgent::DrawPairs(uint32_t iteration)
+{
+    const JobContext& ctx = GetContext();
+    const LibraRankTable& ranks = m_protocol->GetRankTable();
+    const uint32_t dim = m_protocol->GetDim();
+    const uint64_t tid = LibraProtocol::SparseTensorId(iteration);
+    RoundPairs pairs;
+    pairs.coldWords.resize(m_coldPush.size());
+    pairs.coldPairs.assign(m_coldPush.size(), 0);
+    for (uint32_t row : m_protocol->GetWorkload().RowsForIteration(GetRank(), iteration))
     {
         for (uint32_t j = 0; j < dim; ++j)
         {
@@ -171,78 +174,88 @@ LibraAgent::StartRound(uint32_t iteration)
             const uint32_t rank = m_hotEnabled ? ranks.RankOf(key) : LibraRankTable::NO_RANK;
             if (rank == LibraRankTable::NO_RANK)
             {
-                addCold(key, v);
+                AddCold(pairs, iteration, key, v);
             }
             else
             {
-                hotRanks.push_back(rank);
-                hotBits.push_back(LibraFloatBits(v));
-                hotKeys.push_back(key);
+                pairs.hotRanks.push_back(rank);
+                pairs.hotBits.push_back(LibraFloatBits(v));
+                pairs.hotKeys.push_back(key);
             }
         }
     }
+    return pairs;
+}
 
-    // Hot pairs: Algorithm 1, then the recirculation cap (pairs beyond it go to the PS).
+void
+LibraAgent::AddCold(RoundPairs& pairs, uint32_t iteration, uint32_t key, float v)
+{
+    const uint32_t s = m_protocol->ShardOf(key);
+    ++pairs.coldPairs[s];
+    if (m_check)
+    {
+        pairs.coldWords[s].push_back(key);
+        pairs.coldWords[s].push_back(LibraFloatBits(v));
+        pairs.coldWords[s].push_back(0);
+        m_protocol->GetBook().Add(iteration, key, v, false);
+    }
+}
+
+void
+LibraAgent::PackHotPairs(RoundPairs& pairs, uint32_t iteration)
+{
     m_pushWords.clear();
     m_pushKeys.clear();
     m_pushBegin.assign(1, 0);
-    if (!hotRanks.empty())
+    if (pairs.hotRanks.empty())
     {
-        layout.Pack(hotRanks, m_packing);
-        std::vector<uint32_t> pktRanks;
-        for (uint32_t p = 0; p < m_packing.GetNPackets(); ++p)
+        return;
+    }
+    const LibraLayout& layout = m_protocol->GetLayout();
+    const uint32_t maxPasses = m_protocol->GetMaxRecirculations();
+    layout.Pack(pairs.hotRanks, m_packing);
+    std::vector<uint32_t> pktRanks;
+    for (uint32_t p = 0; p < m_packing.GetNPackets(); ++p)
+    {
+        const uint32_t n = m_packing.GetPacketPairs(p);
+        pktRanks.resize(n);
+        for (uint32_t i = 0; i < n; ++i)
         {
-            const uint32_t n = m_packing.GetPacketPairs(p);
-            pktRanks.resize(n);
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                pktRanks[i] = hotRanks[m_packing.items[m_packing.begin[p] + i]];
-            }
-            m_passOf.resize(n);
-            const LibraPacketPasses cost = layout.Analyse(pktRanks.data(),
-                                                          n,
-                                                          m_protocol->GetMaxRecirculations(),
-                                                          m_passOf.data());
-            m_counters.collisions += cost.collisions;
-            m_counters.recirculations += cost.GetRecirculationsTaken();
-            uint32_t kept = 0;
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                const uint32_t item = m_packing.items[m_packing.begin[p] + i];
-                const float v = LibraBitsFloat(hotBits[item]);
-                if (m_passOf[i] > m_protocol->GetMaxRecirculations())
-                {
-                    ++m_counters.fallbackPairs;
-                    addCold(hotKeys[item], v);
-                    continue;
-                }
-                m_pushWords.push_back(hotRanks[item]);
-                m_pushWords.push_back(hotBits[item]);
-                ++kept;
-                if (m_check)
-                {
-                    m_pushKeys.push_back(hotKeys[item]);
-                    book.Add(iteration, hotKeys[item], v, true);
-                }
-            }
-            m_counters.hotPairs += kept;
-            m_pushBegin.push_back(m_pushBegin.back() + kept);
+            pktRanks[i] = pairs.hotRanks[m_packing.items[m_packing.begin[p] + i]];
         }
+        m_passOf.resize(n);
+        const LibraPacketPasses cost =
+            layout.Analyse(pktRanks.data(), n, maxPasses, m_passOf.data());
+        m_counters.collisions += cost.collisions;
+        m_counters.recirculations += cost.GetRecirculationsTaken();
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const uint32_t item = m_packing.items[m_packing.begin[p] + i];
+            const float v = LibraBitsFloat(pairs.hotBits[item]);
+            if (m_passOf[i] > maxPasses)
+            {
+                ++m_counters.fallbackPairs;
+                AddCold(pairs, iteration, pairs.hotKeys[item], v);
+                continue;
+            }
+            m_pushWords.push_back(pairs.hotRanks[item]);
+            m_pushWords.push_back(pairs.hotBits[item]);
+            ++kept;
+            if (m_check)
+            {
+                m_pushKeys.push_back(pairs.hotKeys[item]);
+                m_protocol->GetBook().Add(iteration, pairs.hotKeys[item], v, true);
+            }
+        }
+        m_counters.hotPairs += kept;
+        m_pushBegin.push_back(m_pushBegin.back() + kept);
     }
+}
 
-    // Cold pairs: one push per shard, empty or not (the shard counts every worker's push).
-    m_coldReplies = 0;
-    m_coldBack = false;
-    m_coldPairsThisRound = 0;
-    for (uint32_t s = 0; s < shards; ++s)
-    {
-        m_coldPairsThisRound += coldPairs[s];
-        m_coldPush[s]->SendMessage(coldPairs[s] * LibraColdServer::PAIR_BYTES,
-                                   std::move(coldWords[s]));
-    }
-    m_counters.coldPairs += m_coldPairsThisRound;
-
-    // Hot half.
+void
+LibraAgent::ResetHotHalf()
+{
     m_nextPush = 0;
     m_pushAcked = 0;
     m_pushDone.assign(m_pushBegin.size() - 1, false);
@@ -255,12 +268,6 @@ LibraAgent::StartRound(uint32_t iteration)
     m_pullsHave = 0;
     m_resultsIn = false;
     m_hotBack = !m_hotEnabled;
-    if (m_hotEnabled)
-    {
-        m_protocol->NoteRoundStarted();
-        BeginPushes();
-    }
-    RefreshStats();
 }
 
 void

@@ -154,7 +154,26 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
         return static_cast<uint64_t>(kind) << 60 | uint64_t{round} << 24 | seq;
     }
 
+    /// A round's pairs, as StartRound sorts them.
+    struct RoundPairs
+    {
+        std::vector<uint32_t> hotRanks;               //!< the hot pairs' ranks
+        std::vector<uint32_t> hotBits;                //!< their values' float bits
+        std::vector<uint32_t> hotKeys;                //!< their keys
+        std::vector<std::vector<uint32_t>> coldWords; //!< per shard: key, bits, 0 (checked)
+        std::vector<uint64_t> coldPairs;              //!< per shard: cold pairs
+    };
+
     void StartRound(uint32_t iteration);
+    /// \return the round's pairs: every key of the rows the worker draws, hot or cold
+    RoundPairs DrawPairs(uint32_t iteration);
+    /// One cold pair for its shard (and the value book when values are checked).
+    void AddCold(RoundPairs& pairs, uint32_t iteration, uint32_t key, float v);
+    /// The hot pairs packed into push packets (Algorithm 1), the pairs over the recirculation
+    /// cap moved to the cold pairs.
+    void PackHotPairs(RoundPairs& pairs, uint32_t iteration);
+    /// The hot half's state for a new round.
+    void ResetHotHalf();
     void SendPushes();
     void SendPush(uint32_t seq, bool retx);
     void SendDone(uint32_t phase, bool retx);
@@ -190,7 +209,6 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     uint16_t m_endpoint = 0;
     uint32_t m_flowId = 0;
     uint32_t m_workers = 0;
-    bool m_bound = false;
     bool m_hotEnabled = true; //!< false: every pair is cold (HotKeys 0)
     uint32_t m_registers = 0; //!< m (0 without hot keys)
     uint32_t m_window = 0;    //!< hot packets in flight

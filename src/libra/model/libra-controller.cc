@@ -78,6 +78,23 @@ LibraController::GetTypeId()
     return tid;
 }
 
+void
+LibraController::ForwardAttribute(TypeId tid,
+                                  const std::string& name,
+                                  Ptr<const AttributeAccessor> accessor)
+{
+    TypeId::AttributeInformation info;
+    if (!GetTypeId().LookupAttributeByName(name, &info))
+    {
+        NS_FATAL_ERROR("LibraController has no Attribute " << name << " to forward");
+    }
+    tid.AddAttribute(name,
+                     "the failover controller's (ns3::LibraController): " + info.help,
+                     *info.initialValue,
+                     accessor,
+                     info.checker);
+}
+
 LibraController::LibraController()
     : m_period(MicroSeconds(3300))
     , m_timeout(MicroSeconds(9900))

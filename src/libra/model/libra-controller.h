@@ -68,6 +68,19 @@ class LibraController : public Object, public InaPacketSink
      */
     static TypeId GetTypeId();
 
+    /**
+     * Give `tid`, the TypeId of an object that creates a controller (LibraProtocol), an Attribute
+     * with the name, help text, default and checker of one of the controller's, kept through
+     * `accessor`: a job sets the controller's parameters among its own params, and the two
+     * declarations cannot drift apart.
+     * \param tid the TypeId being built
+     * \param name an Attribute of ns3::LibraController
+     * \param accessor where the creating object keeps the value
+     */
+    static void ForwardAttribute(TypeId tid,
+                                 const std::string& name,
+                                 Ptr<const AttributeAccessor> accessor);
+
     LibraController();
     ~LibraController() override;
 

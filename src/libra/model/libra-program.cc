@@ -354,6 +354,41 @@ LibraProgram::FindJob(uint32_t jobId)
     return nullptr;
 }
 
+LibraProgram::Job*
+LibraProgram::Admit(InaPacket* p, PipelinePass& pass)
+{
+    const LibraHeader* h = p->Header<LibraHeader>();
+    uint64_t index = 0;
+    uint32_t reason = N_REASONS;
+    if (!pass.Lookup(*m_jobTable, p->jobId & 0xffff, &index) || index >= m_jobs.size() ||
+        m_jobs[index].cfg.jobId != p->jobId)
+    {
+        reason = UNKNOWN_JOB;
+    }
+    // Header fields the switch CPU's records key on (a round or a push number no worker sends
+    // would not fit the record key: they threw out of the pipeline, found by
+    // fuzz-switch-packets).
+    else if (h->worker >= m_jobs[index].cfg.workers || h->round >= LibraSwitchRecords::MAX_ROUND ||
+             (h->type == LibraHeader::PUSH && h->seq >= LibraSwitchRecords::MAX_SEQ))
+    {
+        reason = BAD_PACKET;
+    }
+    // The job's state went to the controller: nothing may take effect here any more, and
+    // nothing is acknowledged, so the workers resend it to the standby.
+    else if (m_jobs[index].frozen && h->type != LibraHeader::HEARTBEAT &&
+             h->type != LibraHeader::STATE_PULL)
+    {
+        reason = FROZEN_DROPS;
+    }
+    if (reason != N_REASONS)
+    {
+        CountReason(reason);
+        Consume(p);
+        return nullptr;
+    }
+    return &m_jobs[index];
+}
+
 void
 LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
 {
@@ -368,33 +403,12 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         return;
     }
     LibraHeader* h = p->Header<LibraHeader>();
-    uint64_t index = 0;
-    if (!pass.Lookup(*m_jobTable, p->jobId & 0xffff, &index) || index >= m_jobs.size() ||
-        m_jobs[index].cfg.jobId != p->jobId)
+    Job* found = Admit(p, pass);
+    if (found == nullptr)
     {
-        CountReason(UNKNOWN_JOB);
-        Consume(p);
         return;
     }
-    Job& job = m_jobs[index];
-    // Header fields the switch CPU's records key on (a round or a push number no worker sends
-    // would not fit the record key: they threw out of the pipeline, found by
-    // fuzz-switch-packets).
-    if (h->worker >= job.cfg.workers || h->round >= LibraSwitchRecords::MAX_ROUND ||
-        (h->type == LibraHeader::PUSH && h->seq >= LibraSwitchRecords::MAX_SEQ))
-    {
-        CountReason(BAD_PACKET);
-        Consume(p);
-        return;
-    }
-    if (job.frozen && h->type != LibraHeader::HEARTBEAT && h->type != LibraHeader::STATE_PULL)
-    {
-        // The job's state went to the controller: nothing may take effect here any more, and
-        // nothing is acknowledged, so the workers resend it to the standby.
-        CountReason(FROZEN_DROPS);
-        Consume(p);
-        return;
-    }
+    Job& job = *found;
     const bool viaCpu = (h->flags & LibraHeader::FLAG_RETX) != 0 &&
                         (h->flags & LibraHeader::FLAG_FROM_CPU) == 0 &&
                         (h->type == LibraHeader::PUSH || h->type == LibraHeader::DONE ||
@@ -423,42 +437,19 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
     case LibraHeader::RESULT_ACK:
         ProcessAck(p, job);
         return;
-    case LibraHeader::HEARTBEAT: {
-        // Answered by the switch (Figure 11) with statistics of its state: what its ports sent
-        // and lost (the paper's "high packet loss rates") and the copies its CPU holds. A failed
-        // switch answers nothing, which is how the controller finds out.
-        const uint32_t held = static_cast<uint32_t>(m_held.size());
-        uint64_t sent = 0;
-        uint64_t lost = 0;
-        for (const InaPort* port : m_statPorts)
-        {
-            const InaLinkCounters& c = port->GetCounters();
-            sent += c.txPackets;
-            lost += c.lost + c.drops;
-        }
-        MakeAck(p, LibraHeader::HEARTBEAT_ACK);
-        p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(std::min<uint32_t>(held, 0xffff));
-        p->values = GetPool().AllocValues(4);
-        p->values->words.assign({static_cast<uint32_t>(sent),
-                                 static_cast<uint32_t>(sent >> 32),
-                                 static_cast<uint32_t>(lost),
-                                 static_cast<uint32_t>(lost >> 32)});
-        Forward(p);
+    case LibraHeader::HEARTBEAT:
+        AnswerHeartbeat(p);
         return;
-    }
     case LibraHeader::STATE_PULL:
     case LibraHeader::STATE_INSTALL: {
         // Libra_s moves the state: the CPU answers after its path delay.
         InaPacket* c = GetPool().Clone(p);
         Consume(p);
-        if (h->type == LibraHeader::STATE_PULL)
-        {
-            Simulator::Schedule(m_cpuDelay, &LibraProgram::CpuStatePull, this, c);
-        }
-        else
-        {
-            Simulator::Schedule(m_cpuDelay, &LibraProgram::CpuStateInstall, this, c);
-        }
+        Simulator::Schedule(m_cpuDelay,
+                            h->type == LibraHeader::STATE_PULL ? &LibraProgram::CpuStatePull
+                                                               : &LibraProgram::CpuStateInstall,
+                            this,
+                            c);
         return;
     }
     default:
@@ -466,6 +457,31 @@ LibraProgram::DoProcess(InaPacket* p, PipelinePass& pass)
         Consume(p);
         return;
     }
+}
+
+void
+LibraProgram::AnswerHeartbeat(InaPacket* p)
+{
+    // Answered by the switch (Figure 11) with statistics of its state: what its ports sent and
+    // lost (the paper's "high packet loss rates") and the copies its CPU holds. A failed switch
+    // answers nothing, which is how the controller finds out.
+    const uint32_t held = static_cast<uint32_t>(m_held.size());
+    uint64_t sent = 0;
+    uint64_t lost = 0;
+    for (const InaPort* port : m_statPorts)
+    {
+        const InaLinkCounters& c = port->GetCounters();
+        sent += c.txPackets;
+        lost += c.lost + c.drops;
+    }
+    MakeAck(p, LibraHeader::HEARTBEAT_ACK);
+    p->Header<LibraHeader>()->pairs = static_cast<uint16_t>(std::min<uint32_t>(held, 0xffff));
+    p->values = GetPool().AllocValues(4);
+    p->values->words.assign({static_cast<uint32_t>(sent),
+                             static_cast<uint32_t>(sent >> 32),
+                             static_cast<uint32_t>(lost),
+                             static_cast<uint32_t>(lost >> 32)});
+    Forward(p);
 }
 
 uint32_t

@@ -268,6 +268,13 @@ class LibraProgram : public SwitchProgram
     void ProcessDone(InaPacket* p, PipelinePass& pass, Job& job);
     void ProcessPull(InaPacket* p, PipelinePass& pass, Job& job);
     void ProcessAck(InaPacket* p, Job& job);
+    /// \return the job of a packet addressed to this switch, or nullptr after counting and
+    ///         consuming one of an unknown job, with header fields out of range, or of a frozen
+    ///         job (all but the controller's heartbeats and state pulls)
+    Job* Admit(InaPacket* p, PipelinePass& pass);
+    /// A controller's heartbeat: answered with the ports' sent and lost packets and the CPU's
+    /// held copies.
+    void AnswerHeartbeat(InaPacket* p);
 
     /// A retransmission reaches the CPU: answer it from the records or re-inject it.
     void CpuCheck(InaPacket* p);

@@ -8,15 +8,17 @@
 #include "libra-header.h"
 #include "libra-hot-set.h"
 #include "libra-resources.h"
-#include "libra-workload-fit.h"
+#include "libra-sparse-model.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
 #include "ns3/ina-fabric.h"
 #include "ns3/ina-host.h"
+#include "ns3/ina-list-option.h"
 #include "ns3/ina-switch.h"
 #include "ns3/log.h"
 #include "ns3/pipeline.h"
+#include "ns3/ps-flow-pair.h"
 #include "ns3/sharded-ps-protocol.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -24,7 +26,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 namespace ns3
 {
@@ -38,163 +39,163 @@ static AggregationProtocolRegistry::Registrar g_libra(
     "Libra: hot sparse parameters aggregated in the PS's ToR switch (heat layout, Algorithm 1, "
     "log-domain float add), cold ones on a sharded sparse PS");
 
+// Longer than 80 lines on purpose: one Attribute per job parameter (the workload, the switch
+// layout, the workers' transport, the failover), each with its default and the paper's section.
 TypeId
 LibraProtocol::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::LibraProtocol")
-            .SetParent<AggregationProtocol>()
-            .SetGroupName("Libra")
-            .AddConstructor<LibraProtocol>()
-            .AddAttribute("Workload",
-                          "the sparse model: oa-like (150 M parameters, the top 30 K take 50 % of "
-                          "the updates), se-like (9 M, 70 %) or custom (Rows and Exponent)",
-                          StringValue("oa-like"),
-                          MakeStringAccessor(&LibraProtocol::m_workloadName),
-                          MakeStringChecker())
-            .AddAttribute("Rows",
-                          "rows of the embedding table; 0: the named workload's",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&LibraProtocol::m_rows),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Exponent",
-                          "Zipf exponent of the row popularity; negative: the named workload's, "
-                          "fitted to its share of updates (paper Sec. 3.1, Fig. 5)",
-                          DoubleValue(-1),
-                          MakeDoubleAccessor(&LibraProtocol::m_exponent),
-                          MakeDoubleChecker<double>())
-            .AddAttribute("Dim",
-                          "floats per row; each is one parameter (key = row x Dim + j)",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&LibraProtocol::m_dim),
-                          MakeUintegerChecker<uint32_t>(1, 4096))
-            .AddAttribute("AccessesPerIteration",
-                          "row draws per worker and iteration (duplicates removed: the rows a "
-                          "worker pushes)",
-                          UintegerValue(10000),
-                          MakeUintegerAccessor(&LibraProtocol::m_accesses),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("WorkloadSeed",
-                          "seed of the workload's row draws; 0: the job's seed. Jobs with the "
-                          "same workload and WorkloadSeed draw the same rows (a baseline on the "
-                          "same pushes)",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&LibraProtocol::m_workloadSeed),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("HotKeys",
-                          "K, parameters aggregated on the switch (0: none, the sparse PS "
-                          "baseline); OA and SE: 30,000 (paper Sec. 5.2)",
-                          UintegerValue(30000),
-                          MakeUintegerAccessor(&LibraProtocol::m_hotKeys),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("HotSet",
-                          "how the hot set is found: true-ranks (the workload law's K hottest) "
-                          "or sampled (counted on a SamplingRate sample, paper Sec. 3.3)",
-                          StringValue("true-ranks"),
-                          MakeStringAccessor(&LibraProtocol::m_hotSetSource),
-                          MakeStringChecker())
-            .AddAttribute("SamplingRate",
-                          "sampled hot set: the fraction of the training run sampled (paper: "
-                          "8 %)",
-                          DoubleValue(0.08),
-                          MakeDoubleAccessor(&LibraProtocol::m_samplingRate),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("SampleIterations",
-                          "sampled hot set: iterations of the run the sample is taken from",
-                          UintegerValue(100),
-                          MakeUintegerAccessor(&LibraProtocol::m_sampleIterations),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("Registers",
-                          "m, register arrays on the switch (spec A.10: 16)",
-                          UintegerValue(16),
-                          MakeUintegerAccessor(&LibraProtocol::m_registers),
-                          MakeUintegerChecker<uint32_t>(1, 64))
-            .AddAttribute("PairsPerPacket",
-                          "cap, hot pairs per packet (spec A.10: 16, 182-B packets; at most 17 "
-                          "fit the 192-B parser limit)",
-                          UintegerValue(16),
-                          MakeUintegerAccessor(&LibraProtocol::m_pairsPerPacket),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("Placement",
-                          "register placement of the ranks: heat (paper) or random (Sec. 5.4 "
-                          "baseline)",
-                          StringValue("heat"),
-                          MakeStringAccessor(&LibraProtocol::m_placement),
-                          MakeStringChecker())
-            .AddAttribute("Packing",
-                          "packing of a push: algorithm1 (paper) or sequential",
-                          StringValue("algorithm1"),
-                          MakeStringAccessor(&LibraProtocol::m_packing),
-                          MakeStringChecker())
-            .AddAttribute("MaxRecirculations",
-                          "recirculations a push may take (paper Sec. 4: 1); pairs beyond go to "
-                          "the PS",
-                          UintegerValue(LibraLayout::DEFAULT_MAX_RECIRCULATIONS),
-                          MakeUintegerAccessor(&LibraProtocol::m_maxRecirculations),
-                          MakeUintegerChecker<uint32_t>(0, 63))
-            .AddAttribute("AddMode",
-                          "switch float add: lns-approx (paper Sec. 3.5, table lookups) or exact",
-                          StringValue("lns-approx"),
-                          MakeStringAccessor(&LibraProtocol::m_addMode),
-                          MakeStringChecker())
-            .AddAttribute("MemoryShare",
-                          "c of Principle 1 for a switch this job installs Libra on: the share "
-                          "of 20 MiB for all Libra jobs' hot registers",
-                          DoubleValue(0.05),
-                          MakeDoubleAccessor(&LibraProtocol::m_memoryShare),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("Window",
-                          "hot packets (pushes, pulls) a worker keeps unacknowledged",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&LibraProtocol::m_window),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("Rto",
-                          "workers' per-packet retransmission timeout (spec A.9: 200 us)",
-                          TimeValue(MicroSeconds(200)),
-                          MakeTimeAccessor(&LibraProtocol::m_rto),
-                          MakeTimeChecker(PicoSeconds(1)))
-            .AddAttribute("Switch",
-                          "the switch that aggregates the hot parameters, by topology node name "
-                          "(empty: the ToR of the job's first PS host, paper Sec. 6)",
-                          StringValue(""),
-                          MakeStringAccessor(&LibraProtocol::m_switchName),
-                          MakeStringChecker())
-            .AddAttribute("StandbySwitch",
-                          "the standby switches of the failover (paper Sec. 3.6, Figure 11), by "
-                          "topology node name, comma-separated in the order they are taken: "
-                          "Libra is pre-installed on each and a controller heartbeats the "
-                          "aggregating switch (empty: no failover)",
-                          StringValue(""),
-                          MakeStringAccessor(&LibraProtocol::m_standbyName),
-                          MakeStringChecker())
-            .AddAttribute("HeartbeatPeriod",
-                          "the failover controller's heartbeat period (the paper gives none; "
-                          "BFD's 3.3 ms, RFC 7419 Sec. 3)",
-                          TimeValue(MicroSeconds(3300)),
-                          MakeTimeAccessor(&LibraProtocol::m_heartbeatPeriod),
-                          MakeTimeChecker(PicoSeconds(1)))
-            .AddAttribute("HeartbeatTimeout",
-                          "the switch is taken for failed when no heartbeat of the last this long "
-                          "is answered (the paper gives none; BFD's 3 x 3.3 ms, RFC 5880 Sec. "
-                          "6.8.4)",
-                          TimeValue(MicroSeconds(9900)),
-                          MakeTimeAccessor(&LibraProtocol::m_heartbeatTimeout),
-                          MakeTimeChecker(PicoSeconds(1)))
-            .AddAttribute("LossThreshold",
-                          "the failover controller takes the switch for about to fail when its "
-                          "ports lose more than this share of their packets (the paper gives "
-                          "none; ten times its data-centre loss bound of 1e-3, Sec. 3.6); its "
-                          "state is then pulled to the standby. 1: never",
-                          DoubleValue(0.01),
-                          MakeDoubleAccessor(&LibraProtocol::m_lossThreshold),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("ResponseDelayThreshold",
-                          "the failover controller takes the switch for about to fail when a "
-                          "heartbeat's answer takes longer than this (the paper's response "
-                          "delay, no value given); 0: not judged",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&LibraProtocol::m_delayThreshold),
-                          MakeTimeChecker(Time(0)));
+    static TypeId tid = [] {
+        TypeId t =
+            TypeId("ns3::LibraProtocol")
+                .SetParent<AggregationProtocol>()
+                .SetGroupName("Libra")
+                .AddConstructor<LibraProtocol>()
+                .AddAttribute(
+                    "Workload",
+                    "the sparse model (LibraSparseModel): oa-like (150 M parameters, the top "
+                    "30 K take 50 % of the updates), se-like (9 M, 70 %), deeplight, lstm, ncf "
+                    "(the paper's public models, sized after their papers) or custom (Rows and "
+                    "Exponent)",
+                    StringValue("oa-like"),
+                    MakeStringAccessor(&LibraProtocol::m_workloadName),
+                    MakeStringChecker())
+                .AddAttribute("Rows",
+                              "rows of the embedding table; 0: the named workload's",
+                              UintegerValue(0),
+                              MakeUintegerAccessor(&LibraProtocol::m_rows),
+                              MakeUintegerChecker<uint32_t>())
+                .AddAttribute(
+                    "Exponent",
+                    "Zipf exponent of the row popularity; negative: the named workload's, "
+                    "fitted to its share of updates (paper Sec. 3.1, Fig. 5)",
+                    DoubleValue(-1),
+                    MakeDoubleAccessor(&LibraProtocol::m_exponent),
+                    MakeDoubleChecker<double>())
+                .AddAttribute("Dim",
+                              "floats per row; each is one parameter (key = row x Dim + j); 0: "
+                              "the named model's (1 for custom)",
+                              UintegerValue(0),
+                              MakeUintegerAccessor(&LibraProtocol::m_dim),
+                              MakeUintegerChecker<uint32_t>(0, 4096))
+                .AddAttribute("AccessesPerIteration",
+                              "row draws per worker and iteration (duplicates removed: the rows a "
+                              "worker pushes); 0: the named model's batch (10,000 for custom)",
+                              UintegerValue(0),
+                              MakeUintegerAccessor(&LibraProtocol::m_accesses),
+                              MakeUintegerChecker<uint32_t>())
+                .AddAttribute(
+                    "WorkloadSeed",
+                    "seed of the workload's row draws; 0: the job's seed. Jobs with the "
+                    "same workload and WorkloadSeed draw the same rows (a baseline on the "
+                    "same pushes)",
+                    UintegerValue(0),
+                    MakeUintegerAccessor(&LibraProtocol::m_workloadSeed),
+                    MakeUintegerChecker<uint64_t>())
+                .AddAttribute("HotKeys",
+                              "K, parameters aggregated on the switch (0: none, the sparse PS "
+                              "baseline); OA and SE: 30,000 (paper Sec. 5.2)",
+                              UintegerValue(30000),
+                              MakeUintegerAccessor(&LibraProtocol::m_hotKeys),
+                              MakeUintegerChecker<uint32_t>())
+                .AddAttribute("HotSet",
+                              "how the hot set is found: true-ranks (the workload law's K hottest) "
+                              "or sampled (counted on a SamplingRate sample, paper Sec. 3.3)",
+                              StringValue("true-ranks"),
+                              MakeStringAccessor(&LibraProtocol::m_hotSetSource),
+                              MakeStringChecker())
+                .AddAttribute("SamplingRate",
+                              "sampled hot set: the fraction of the training run sampled (paper: "
+                              "8 %)",
+                              DoubleValue(0.08),
+                              MakeDoubleAccessor(&LibraProtocol::m_samplingRate),
+                              MakeDoubleChecker<double>(0, 1))
+                .AddAttribute("SampleIterations",
+                              "sampled hot set: iterations of the run the sample is taken from",
+                              UintegerValue(100),
+                              MakeUintegerAccessor(&LibraProtocol::m_sampleIterations),
+                              MakeUintegerChecker<uint32_t>(1))
+                .AddAttribute("Registers",
+                              "m, register arrays on the switch (spec A.10: 16)",
+                              UintegerValue(16),
+                              MakeUintegerAccessor(&LibraProtocol::m_registers),
+                              MakeUintegerChecker<uint32_t>(1, 64))
+                .AddAttribute("PairsPerPacket",
+                              "cap, hot pairs per packet (spec A.10: 16, 182-B packets; at most 17 "
+                              "fit the 192-B parser limit)",
+                              UintegerValue(16),
+                              MakeUintegerAccessor(&LibraProtocol::m_pairsPerPacket),
+                              MakeUintegerChecker<uint32_t>(1))
+                .AddAttribute("Placement",
+                              "register placement of the ranks: heat (paper) or random (Sec. 5.4 "
+                              "baseline)",
+                              StringValue("heat"),
+                              MakeStringAccessor(&LibraProtocol::m_placement),
+                              MakeStringChecker())
+                .AddAttribute("Packing",
+                              "packing of a push: algorithm1 (paper) or sequential",
+                              StringValue("algorithm1"),
+                              MakeStringAccessor(&LibraProtocol::m_packing),
+                              MakeStringChecker())
+                .AddAttribute(
+                    "MaxRecirculations",
+                    "recirculations a push may take (paper Sec. 4: 1); pairs beyond go to "
+                    "the PS",
+                    UintegerValue(LibraLayout::DEFAULT_MAX_RECIRCULATIONS),
+                    MakeUintegerAccessor(&LibraProtocol::m_maxRecirculations),
+                    MakeUintegerChecker<uint32_t>(0, 63))
+                .AddAttribute(
+                    "AddMode",
+                    "switch float add: lns-approx (paper Sec. 3.5, table lookups) or exact",
+                    StringValue("lns-approx"),
+                    MakeStringAccessor(&LibraProtocol::m_addMode),
+                    MakeStringChecker())
+                .AddAttribute("MemoryShare",
+                              "c of Principle 1 for a switch this job installs Libra on: the share "
+                              "of 20 MiB for all Libra jobs' hot registers",
+                              DoubleValue(0.05),
+                              MakeDoubleAccessor(&LibraProtocol::m_memoryShare),
+                              MakeDoubleChecker<double>(0, 1))
+                .AddAttribute("Window",
+                              "hot packets (pushes, pulls) a worker keeps unacknowledged",
+                              UintegerValue(64),
+                              MakeUintegerAccessor(&LibraProtocol::m_window),
+                              MakeUintegerChecker<uint32_t>(1))
+                .AddAttribute("Rto",
+                              "workers' per-packet retransmission timeout (spec A.9: 200 us)",
+                              TimeValue(MicroSeconds(200)),
+                              MakeTimeAccessor(&LibraProtocol::m_rto),
+                              MakeTimeChecker(PicoSeconds(1)))
+                .AddAttribute(
+                    "Switch",
+                    "the switch that aggregates the hot parameters, by topology node name "
+                    "(empty: the ToR of the job's first PS host, paper Sec. 6)",
+                    StringValue(""),
+                    MakeStringAccessor(&LibraProtocol::m_switchName),
+                    MakeStringChecker())
+                .AddAttribute(
+                    "StandbySwitch",
+                    "the standby switches of the failover (paper Sec. 3.6, Figure 11), by "
+                    "topology node name, comma-separated in the order they are taken: "
+                    "Libra is pre-installed on each and a controller heartbeats the "
+                    "aggregating switch (empty: no failover)",
+                    StringValue(""),
+                    MakeStringAccessor(&LibraProtocol::m_standbyName),
+                    MakeStringChecker());
+        // The failover controller's parameters, declared once in LibraController.
+        LibraController::ForwardAttribute(t,
+                                          "HeartbeatPeriod",
+                                          MakeTimeAccessor(&LibraProtocol::m_heartbeatPeriod));
+        LibraController::ForwardAttribute(t,
+                                          "HeartbeatTimeout",
+                                          MakeTimeAccessor(&LibraProtocol::m_heartbeatTimeout));
+        LibraController::ForwardAttribute(t,
+                                          "LossThreshold",
+                                          MakeDoubleAccessor(&LibraProtocol::m_lossThreshold));
+        LibraController::ForwardAttribute(t,
+                                          "ResponseDelayThreshold",
+                                          MakeTimeAccessor(&LibraProtocol::m_delayThreshold));
+        return t;
+    }();
     return tid;
 }
 
@@ -218,31 +219,6 @@ LibraProtocol::DoDispose()
     m_dense = nullptr;
     m_agents.clear();
     AggregationProtocol::DoDispose();
-}
-
-LibraProtocol::WorkloadSpec
-LibraProtocol::NamedWorkload(const std::string& name)
-{
-    if (name == "oa-like")
-    {
-        return {name,
-                150000000,
-                30000,
-                0.50,
-                "online advertising (paper Sec. 3.1, Fig. 5: 150 M parameters, the top 30 K take "
-                "over half of the updates)"};
-    }
-    if (name == "se-like")
-    {
-        return {name,
-                9000000,
-                30000,
-                0.70,
-                "search engine (paper Sec. 3.1, Fig. 5: about 9 M parameters, the top 30 K take "
-                "about 70 % of the updates)"};
-    }
-    throw std::invalid_argument("Libra workload '" + name +
-                                "': expected oa-like, se-like or custom (with Rows and Exponent)");
 }
 
 bool
@@ -347,9 +323,30 @@ LibraProtocol::DoInstall()
 }
 
 void
-LibraProtocol::BuildWorkload()
+LibraProtocol::ResolveShape()
 {
-    const JobContext& ctx = GetContext();
+    if (m_workloadName == "custom")
+    {
+        // Custom keeps the defaults these attributes had before the named models had their own.
+        m_dim = m_dim == 0 ? 1 : m_dim;
+        m_accesses = m_accesses == 0 ? 10000 : m_accesses;
+        return;
+    }
+    try
+    {
+        const LibraSparseModel model = LibraSparseModel::Lookup(m_workloadName);
+        m_dim = m_dim == 0 ? model.dim : m_dim;
+        m_accesses = m_accesses == 0 ? model.accesses : m_accesses;
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(std::string("Workload: ") + e.what());
+    }
+}
+
+std::pair<uint32_t, double>
+LibraProtocol::ResolveLaw() const
+{
     uint32_t rows = m_rows;
     double exponent = m_exponent;
     if (m_workloadName == "custom")
@@ -358,38 +355,43 @@ LibraProtocol::BuildWorkload()
         {
             Fail("Workload custom needs Rows >= 1 and Exponent >= 0");
         }
+        return {rows, exponent};
     }
-    else
+    LibraSparseModel model = LibraSparseModel::Lookup(m_workloadName); // known: ResolveShape
+    if (rows != 0 && rows != model.rows)
     {
-        WorkloadSpec spec;
+        // Another size, the same skew: the hot parameters' share is the model's, or the given law.
+        if (!model.fieldRows.empty())
+        {
+            Fail("Workload " + m_workloadName +
+                 ": Rows cannot resize a model given by its fields' sizes; use custom");
+        }
+        model.rows = rows;
+    }
+    if (exponent < 0)
+    {
+        // The paper counts updates at the PS (one per push of a parameter), so the law is the
+        // one whose *updates* give the top parameters the model's share at this push size
+        // (LibraSparseModel::SolveExponent).
         try
         {
-            spec = NamedWorkload(m_workloadName);
+            exponent = model.SolveExponent(m_dim, m_accesses);
         }
         catch (const std::invalid_argument& e)
         {
-            Fail(std::string("Workload: ") + e.what());
-        }
-        rows = rows == 0 ? spec.rows : rows;
-        if (exponent < 0)
-        {
-            // The paper counts updates at the PS (one per push of a parameter), so the law is
-            // the one whose *updates* give the top parameters Fig. 5's share at this push size.
-            const uint32_t topRows = std::max<uint32_t>(1, spec.topKeys / m_dim);
-            try
-            {
-                exponent = LibraWorkloadFit::SolveExponent(rows,
-                                                           m_accesses,
-                                                           std::min(topRows, rows),
-                                                           spec.topShare);
-            }
-            catch (const std::invalid_argument& e)
-            {
-                Fail("Workload " + m_workloadName + ": " + e.what() +
-                     "; set Exponent, or change AccessesPerIteration or Dim");
-            }
+            Fail("Workload " + m_workloadName + ": " + e.what() +
+                 "; set Exponent, or change AccessesPerIteration or Dim");
         }
     }
+    return {model.rows, exponent};
+}
+
+void
+LibraProtocol::BuildWorkload()
+{
+    const JobContext& ctx = GetContext();
+    ResolveShape();
+    const auto [rows, exponent] = ResolveLaw();
     m_exponentUsed = exponent;
     m_totalKeys = uint64_t{rows} * m_dim;
     if (m_totalKeys > std::numeric_limits<uint32_t>::max())
@@ -403,6 +405,21 @@ LibraProtocol::BuildWorkload()
     {
         return;
     }
+    std::vector<uint32_t> keys = HotKeysInRankOrder();
+    try
+    {
+        m_layout = std::make_unique<LibraLayout>(LayoutConfig(static_cast<uint32_t>(keys.size())));
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Fail(e.what());
+    }
+    m_rankTable = LibraRankTable(std::move(keys));
+}
+
+std::vector<uint32_t>
+LibraProtocol::HotKeysInRankOrder()
+{
     if (m_hotKeys % m_dim != 0)
     {
         Fail("HotKeys " + std::to_string(m_hotKeys) + " is not a whole number of rows of Dim " +
@@ -421,10 +438,17 @@ LibraProtocol::BuildWorkload()
     else if (m_hotSetSource == "sampled")
     {
         const LibraHotSet set = LibraHotSet::FromSampledTrace(*m_workload,
-                                                              ctx.workerHosts.size(),
+                                                              GetContext().workerHosts.size(),
                                                               m_sampleIterations,
                                                               m_samplingRate);
         hotRows = set.GetTopKeys(m_hotKeys / m_dim);
+        // Figure 15's precision, |H_g n H_s| / |H_g|: H_g the same number of hottest rows counted
+        // on the whole run the sample was taken from (the paper's "whole datasets", Sec. 5.3).
+        const LibraHotSet whole = LibraHotSet::FromSampledTrace(*m_workload,
+                                                                GetContext().workerHosts.size(),
+                                                                m_sampleIterations,
+                                                                1.0);
+        m_hotSetPrecision = LibraHotSet::Precision(whole.GetTopKeys(m_hotKeys / m_dim), hotRows);
     }
     else
     {
@@ -439,11 +463,17 @@ LibraProtocol::BuildWorkload()
             keys.push_back(row * m_dim + j);
         }
     }
+    return keys;
+}
+
+LibraLayout::Config
+LibraProtocol::LayoutConfig(uint32_t hotKeys) const
+{
     LibraLayout::Config c;
-    c.hotKeys = static_cast<uint32_t>(keys.size());
+    c.hotKeys = hotKeys;
     c.registers = m_registers;
     c.pairsPerPacket = m_pairsPerPacket;
-    c.seed = ctx.seed;
+    c.seed = GetContext().seed;
     if (m_placement == "heat")
     {
         c.placement = LibraLayout::Placement::HEAT;
@@ -468,15 +498,7 @@ LibraProtocol::BuildWorkload()
     {
         Fail("Packing '" + m_packing + "': expected algorithm1 or sequential");
     }
-    try
-    {
-        m_layout = std::make_unique<LibraLayout>(c);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        Fail(e.what());
-    }
-    m_rankTable = LibraRankTable(std::move(keys));
+    return c;
 }
 
 void
@@ -487,6 +509,10 @@ LibraProtocol::InstallServers()
     const uint32_t s = static_cast<uint32_t>(ctx.psHosts.size());
     m_coldPush.assign(n, std::vector<Ptr<InaTransportSender>>(s));
     m_coldPull.assign(n, std::vector<Ptr<InaTransportReceiver>>(s));
+    // The job's MaxTimeouts is its cold flows' too, so they give up with its agents.
+    ObjectFactory senders("ns3::InaTransportSender");
+    senders.Set("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
+    const ObjectFactory receivers("ns3::InaTransportReceiver");
     for (uint32_t p = 0; p < s; ++p)
     {
         Ptr<InaHost> server = ctx.fabric->GetHost(ctx.psHosts[p]);
@@ -494,29 +520,16 @@ LibraProtocol::InstallServers()
         std::vector<Ptr<InaTransportSender>> pullTx(n);
         for (uint32_t w = 0; w < n; ++w)
         {
-            Ptr<InaHost> worker = ctx.fabric->GetHost(ctx.workerHosts[w]);
-            const uint32_t flow = ctx.flowIdBase + 2 * (w * s + p);
-            pushRx[w] = CreateObject<InaTransportReceiver>();
-            pushRx[w]->Listen(server, server->AllocateEndpoint(), flow);
-            m_coldPull[w][p] = CreateObject<InaTransportReceiver>();
-            m_coldPull[w][p]->Listen(worker, worker->AllocateEndpoint(), flow + 1);
-            // The job's MaxTimeouts is its cold flows' too, so they give up with its agents.
-            m_coldPush[w][p] = CreateObject<InaTransportSender>();
-            m_coldPush[w][p]->SetAttribute("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
-            m_coldPush[w][p]->Connect(worker,
-                                      worker->AllocateEndpoint(),
-                                      server->GetAddress(),
-                                      pushRx[w]->GetLocalPort(),
-                                      flow,
-                                      ctx.jobId);
-            pullTx[w] = CreateObject<InaTransportSender>();
-            pullTx[w]->SetAttribute("MaxTimeouts", UintegerValue(GetMaxTimeouts()));
-            pullTx[w]->Connect(server,
-                               server->AllocateEndpoint(),
-                               worker->GetAddress(),
-                               m_coldPull[w][p]->GetLocalPort(),
-                               flow + 1,
-                               ctx.jobId);
+            const PsFlowPair f = PsFlowPair::Open(ctx.fabric->GetHost(ctx.workerHosts[w]),
+                                                  server,
+                                                  ctx.flowIdBase + 2 * (w * s + p),
+                                                  ctx.jobId,
+                                                  senders,
+                                                  receivers);
+            pushRx[w] = f.pushRx;
+            m_coldPull[w][p] = f.pullRx;
+            m_coldPush[w][p] = f.push;
+            pullTx[w] = f.pull;
         }
         Ptr<LibraColdServer> cold = CreateObject<LibraColdServer>();
         cold->Setup("job '" + ctx.name + "' cold shard " + std::to_string(p),
@@ -561,14 +574,16 @@ LibraProtocol::InstallSwitch()
         return;
     }
     std::vector<uint32_t> nodes{node};
-    std::string rest = m_standbyName;
-    for (char& c : rest)
+    std::vector<std::string> names;
+    try
     {
-        c = c == ',' ? ' ' : c;
+        names = InaSplitList(m_standbyName, "StandbySwitch");
     }
-    std::istringstream names(rest);
-    std::string name;
-    while (names >> name)
+    catch (const std::invalid_argument& e)
+    {
+        Fail(e.what());
+    }
+    for (const std::string& name : names)
     {
         const uint32_t standby = SwitchNode("StandbySwitch", name);
         if (standby == node)
@@ -632,7 +647,7 @@ LibraProtocol::InstallProgramOn(uint32_t node, const std::string& role, InaAddre
     const JobContext& ctx = GetContext();
     const InaTopology& topo = ctx.fabric->GetTopology();
     const std::string tier = topo.GetTier(node);
-    if (std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) == ctx.inaTiers.end())
+    if (!ctx.AllowsTier(tier))
     {
         Fail("Libra aggregates in " + role + " (" + topo.GetNode(node).name + ", tier " + tier +
              "), but switch.ina_tiers does not allow tier " + tier);
@@ -960,6 +975,39 @@ LibraProtocol::DoCreateAgent(uint32_t rank)
     return agent;
 }
 
+void
+LibraProtocol::AddFailoverCounters(std::map<std::string, double>& m) const
+{
+    uint64_t replayed = 0;
+    for (const auto& a : m_agents)
+    {
+        replayed += a->GetCounters().replayedPackets;
+    }
+    m["heartbeats_sent"] = static_cast<double>(m_controller->GetHeartbeatsSent());
+    m["heartbeats_answered"] = static_cast<double>(m_controller->GetHeartbeatsAnswered());
+    m["failovers"] = m_failovers;
+    m["failover_migrations"] = m_migrations;
+    m["failover_no_standby_left"] = m_ended ? 1 : 0;
+    if (m_failovers > 0)
+    {
+        // The last move: when, and its outage as the controller saw it: from the failed
+        // switch's last answered heartbeat (a failure) or from finding it about to fail (a
+        // migration) to the standby taking over.
+        m["failover_at_s"] = m_failoverAt.GetSeconds();
+        m["failover_time_s"] = m_failoverTime.GetSeconds();
+        m["failover_replayed_round"] = m_replayed ? static_cast<double>(m_replayedRound) : -1.0;
+        m["failover_replayed_packets"] = static_cast<double>(replayed);
+    }
+    if (m_migrations > 0)
+    {
+        m["failover_migration_time_s"] = m_migrationTime.GetSeconds();
+        m["failover_state_bytes"] = static_cast<double>(m_controller->GetStateBytesMoved());
+        m["failover_state_live_cells"] = static_cast<double>(m_controller->GetLastStateLiveCells());
+        m["failover_state_resends"] = static_cast<double>(m_controller->GetStateResends());
+        m["failover_suspect_loss"] = m_controller->GetDegradedLossRate();
+    }
+}
+
 std::map<std::string, double>
 LibraProtocol::GetCounters() const
 {
@@ -997,6 +1045,10 @@ LibraProtocol::GetCounters() const
     m["register_blocks"] = GetBlocks();
     m["ps_shards"] = m_servers.size();
     m["workload_exponent"] = m_exponentUsed;
+    if (m_hotSetPrecision >= 0)
+    {
+        m["hot_set_precision"] = m_hotSetPrecision;
+    }
     m["sparse_rounds"] = static_cast<double>(sum.rounds);
     m["hot_pairs"] = static_cast<double>(sum.hotPairs);
     m["cold_pairs"] = static_cast<double>(sum.coldPairs);
@@ -1023,35 +1075,7 @@ LibraProtocol::GetCounters() const
     m["cold_value_errors"] = static_cast<double>(m_coldErrors);
     if (m_controller)
     {
-        uint64_t replayed = 0;
-        for (const auto& a : m_agents)
-        {
-            replayed += a->GetCounters().replayedPackets;
-        }
-        m["heartbeats_sent"] = static_cast<double>(m_controller->GetHeartbeatsSent());
-        m["heartbeats_answered"] = static_cast<double>(m_controller->GetHeartbeatsAnswered());
-        m["failovers"] = m_failovers;
-        m["failover_migrations"] = m_migrations;
-        m["failover_no_standby_left"] = m_ended ? 1 : 0;
-        if (m_failovers > 0)
-        {
-            // The last move: when, and its outage as the controller saw it: from the failed
-            // switch's last answered heartbeat (a failure) or from finding it about to fail (a
-            // migration) to the standby taking over.
-            m["failover_at_s"] = m_failoverAt.GetSeconds();
-            m["failover_time_s"] = m_failoverTime.GetSeconds();
-            m["failover_replayed_round"] = m_replayed ? static_cast<double>(m_replayedRound) : -1.0;
-            m["failover_replayed_packets"] = static_cast<double>(replayed);
-        }
-        if (m_migrations > 0)
-        {
-            m["failover_migration_time_s"] = m_migrationTime.GetSeconds();
-            m["failover_state_bytes"] = static_cast<double>(m_controller->GetStateBytesMoved());
-            m["failover_state_live_cells"] =
-                static_cast<double>(m_controller->GetLastStateLiveCells());
-            m["failover_state_resends"] = static_cast<double>(m_controller->GetStateResends());
-            m["failover_suspect_loss"] = m_controller->GetDegradedLossRate();
-        }
+        AddFailoverCounters(m);
     }
     for (const auto& [name, value] : m_dense->GetCounters())
     {

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -35,14 +36,14 @@ class LibraAgent;
  * hot parameters, the sparse parameter server without in-network aggregation (the paper's PS-lite
  * baseline on the same host stack, spec A.14.9).
  *
- * The job's sparse gradients come from a SparseWorkload named by the Workload attribute (oa-like,
- * se-like: the paper's two industrial models, Zipf laws whose updates have Fig. 5's skew; custom:
- * Rows, Exponent), with
+ * The job's sparse gradients come from a SparseWorkload named by the Workload attribute (the
+ * paper's five models, LibraSparseModel: oa-like and se-like, its two industrial models, and
+ * deeplight, lstm and ncf, sized after their own papers; custom: Rows, Exponent), with
  * AccessesPerIteration row draws per worker and iteration and Dim floats per row (key = row x Dim
- * + j, one 4-B parameter each). The hot set is the HotKeys hottest parameters, from the law's
- * ranks (HotSet true-ranks) or identified on a SamplingRate sample of a SampleIterations-long run
- * (sampled, paper Sec. 3.3). The job's `workload` (tensor_bytes or a zoo model) is its dense part
- * (the DenseNet), aggregated by the same PS hosts.
+ * + j, one 4-B parameter each), the model's unless set. The hot set is the HotKeys hottest
+ * parameters, from the law's ranks (HotSet true-ranks) or identified on a SamplingRate sample of a
+ * SampleIterations-long run (sampled, paper Sec. 3.3). The job's `workload` (tensor_bytes or a zoo
+ * model) is its dense part (the DenseNet), aggregated by the same PS hosts.
  *
  * Install: the aggregating switch is the ToR of the first PS host (paper Sec. 6); a LibraProgram is
  * installed there (or joined: jobs share it, each with its own register range, and a job that does
@@ -60,24 +61,6 @@ class LibraProtocol : public AggregationProtocol
 
     LibraProtocol();
     ~LibraProtocol() override;
-
-    /// A named sparse workload.
-    struct WorkloadSpec
-    {
-        std::string name;        //!< oa-like, se-like, custom
-        uint32_t rows = 0;       //!< R
-        uint32_t topKeys = 0;    //!< the paper's hot count of Fig. 5 (30,000 parameters)
-        double topShare = 0;     //!< their share of the updates (Fig. 5)
-        std::string description; //!< where it comes from
-    };
-
-    /**
-     * \param name oa-like or se-like
-     * \return the model's size and skew as the paper gives them (Sec. 3.1, Fig. 5); the Zipf
-     *         exponent follows from them and the pushes' size (LibraWorkloadFit)
-     * \throws std::invalid_argument listing the names
-     */
-    static WorkloadSpec NamedWorkload(const std::string& name);
 
     bool UsesParameterServers() const override;
     std::map<std::string, double> GetCounters() const override;
@@ -229,7 +212,20 @@ class LibraProtocol : public AggregationProtocol
   private:
     void DoInstall() override;
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
+    /// The job's sparse workload, its hot keys in rank order and their switch layout.
     void BuildWorkload();
+    /// GetCounters' failover part: heartbeats, moves, the last move's outage and state.
+    void AddFailoverCounters(std::map<std::string, double>& m) const;
+    /// Dim and AccessesPerIteration left at 0: the named model's (LibraSparseModel)
+    void ResolveShape();
+    /// \return the workload law's rows and Zipf exponent: the named model's (the exponent
+    ///         solved for its skew unless Exponent is set), or Rows and Exponent
+    std::pair<uint32_t, double> ResolveLaw() const;
+    /// \return the keys of the HotKeys / Dim hottest rows (HotSet), hottest row first; a
+    ///         sampled hot set's precision is kept for the counters
+    std::vector<uint32_t> HotKeysInRankOrder();
+    /// \return the switch layout's configuration for `hotKeys` keys (Placement, Packing)
+    LibraLayout::Config LayoutConfig(uint32_t hotKeys) const;
     void InstallSwitch();
     /**
      * Install (or join) the Libra program on a switch and add this job to it.
@@ -268,6 +264,8 @@ class LibraProtocol : public AggregationProtocol
     uint32_t m_rows;
     double m_exponent;
     double m_exponentUsed = 0; //!< the workload's Zipf s, given or fitted
+    /// HotSet sampled: the hot set's precision against the whole run's (Fig. 15); -1: not sampled
+    double m_hotSetPrecision = -1;
     uint32_t m_dim;
     uint32_t m_accesses;
     uint64_t m_workloadSeed;

@@ -117,4 +117,43 @@ LibraWorkloadFit::SolveExponent(uint32_t rows, uint32_t accesses, uint32_t top, 
     return s;
 }
 
+double
+LibraWorkloadFit::FieldUniformUpdateShare(const std::vector<uint32_t>& fieldRows,
+                                          uint32_t samples,
+                                          uint32_t top)
+{
+    uint64_t rows = 0;
+    for (uint32_t s : fieldRows)
+    {
+        if (s == 0)
+        {
+            throw std::invalid_argument("FieldUniformUpdateShare: a field of 0 rows");
+        }
+        rows += s;
+    }
+    if (fieldRows.empty() || samples == 0 || top == 0 || top > rows)
+    {
+        std::ostringstream os;
+        os << "FieldUniformUpdateShare(" << fieldRows.size() << " fields of " << rows
+           << " rows, samples " << samples << ", top " << top
+           << "): expected fields, samples >= 1 and 1 <= top <= rows";
+        throw std::invalid_argument(os.str());
+    }
+    // The hottest rows are the smallest fields' (a row of a field of S is drawn with 1/S).
+    std::vector<uint32_t> sizes = fieldRows;
+    std::sort(sizes.begin(), sizes.end());
+    double hot = 0;
+    double all = 0;
+    uint64_t left = top;
+    for (uint32_t s : sizes)
+    {
+        const double u = s == 1 ? 1.0 : -std::expm1(samples * std::log1p(-1.0 / s));
+        const uint64_t taken = std::min<uint64_t>(left, s);
+        hot += static_cast<double>(taken) * u;
+        left -= taken;
+        all += static_cast<double>(s) * u;
+    }
+    return hot / all;
+}
+
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define LIBRA_WORKLOAD_FIT_H
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -53,6 +54,22 @@ class LibraWorkloadFit
      * \throws std::invalid_argument naming the values when no s in [0, 8] reaches it
      */
     static double SolveExponent(uint32_t rows, uint32_t accesses, uint32_t top, double share);
+
+    /**
+     * The share of updates of the hottest rows when each sample looks up one row of every field
+     * (an embedding table per categorical feature), uniformly within the field: a row of a field
+     * of S rows is updated by a push of n samples with probability 1 - (1 - 1/S)^n, and the
+     * hottest rows are those of the smallest fields. It is the least skewed law a model's field
+     * sizes allow, for sources that give the sizes and not the popularity within a field.
+     * \param fieldRows S_f, the rows of each field (each >= 1)
+     * \param samples n, the samples of one push (>= 1)
+     * \param top h, the hottest rows counted (1 .. sum of S_f)
+     * \return the expected share of updates for the h hottest rows
+     * \throws std::invalid_argument naming the bad value
+     */
+    static double FieldUniformUpdateShare(const std::vector<uint32_t>& fieldRows,
+                                          uint32_t samples,
+                                          uint32_t top);
 };
 
 } // namespace ns3

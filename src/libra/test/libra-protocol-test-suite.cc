@@ -7,6 +7,7 @@
 // switch memory cannot hold; loss on every link; the sparse PS baseline (no hot keys).
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-fault-injector.h"
 #include "ns3/ina-test-suite.h"
@@ -21,6 +22,9 @@
 #include "ns3/training-job.h"
 #include "ns3/uinteger.h"
 
+#include <functional>
+#include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,6 +79,29 @@ FailoverModel(const std::string& standby)
     return attrs;
 }
 
+/**
+ * Every link of switch `name` starts losing `rate` of its packets at 10 us (fixed loss streams
+ * from 1000 in link order): enough for the failover controller to take it for about to fail.
+ * \return the injector (kept alive by the caller for the run)
+ */
+Ptr<InaFaultInjector>
+LoseOnLinksOf(Ptr<InaFabric> fabric, const std::string& name, double rate)
+{
+    const InaTopology& topo = fabric->GetTopology();
+    const uint32_t node = topo.FindNode(name);
+    Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+    faults->SetFabric(fabric);
+    int64_t stream = 1000;
+    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    {
+        if (topo.GetLink(l).a == node || topo.GetLink(l).b == node)
+        {
+            faults->ScheduleLinkLoss(l, rate, MicroSeconds(10), stream++);
+        }
+    }
+    return faults;
+}
+
 /// A Libra training job on `fabric`: workers hosts[first .. first + n), the PS host `ps` (the
 /// next host when not given), aggregating at the tiers `tiers`.
 Ptr<TrainingJob>
@@ -112,10 +139,13 @@ MakeJob(Ptr<InaFabric> fabric,
     return job;
 }
 
+/// \return the job's counter `name`; NaN when it has none (every check on it then fails)
 double
 Counter(Ptr<TrainingJob> job, const std::string& name)
 {
-    return job->GetProtocol()->GetCounters().at(name);
+    const std::map<std::string, double> counters = job->GetProtocol()->GetCounters();
+    const auto it = counters.find(name);
+    return it == counters.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
 }
 
 uint64_t
@@ -349,6 +379,55 @@ class LibraSparsePsTestCase : public TestCase
 };
 
 /**
+ * The sampled hot set (paper Sec. 3.3) and its precision (Fig. 15): a sample of the whole run is
+ * the whole run, precision 1; a 5 % sample (one iteration of twenty) finds part of the hot set
+ * and a 50 % one more, not all; with the law's hot set (the default) there is no precision to
+ * report.
+ */
+class LibraSampledHotSetTestCase : public TestCase
+{
+  public:
+    LibraSampledHotSetTestCase()
+        : TestCase("libra sampled hot set: its precision against the whole run (Fig. 15)")
+    {
+    }
+
+  private:
+    /// \return the counters of a 2-iteration job with HotSet `source` sampled at `rate`
+    std::map<std::string, double> Run(const std::string& source, const std::string& rate)
+    {
+        Ptr<InaFabric> fabric = Star(5);
+        Attrs attrs = SmallModel();
+        attrs.emplace_back("HotSet", source);
+        attrs.emplace_back("SamplingRate", rate);
+        attrs.emplace_back("SampleIterations", "20");
+        Ptr<TrainingJob> job = MakeJob(fabric, 1, 0, 4, 2, attrs);
+        job->Start();
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), true, "completed");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "hot values right");
+        std::map<std::string, double> counters = job->GetProtocol()->GetCounters();
+        Simulator::Destroy();
+        return counters;
+    }
+
+    void DoRun() override
+    {
+        const auto whole = Run("sampled", "1");
+        NS_TEST_EXPECT_MSG_EQ(whole.at("hot_set_precision"), 1.0, "the whole run is its own H_g");
+        const auto small = Run("sampled", "0.05");
+        const auto half = Run("sampled", "0.5");
+        NS_TEST_EXPECT_MSG_GT(small.at("hot_set_precision"), 0.0, "a 5 % sample finds some");
+        NS_TEST_EXPECT_MSG_GT(half.at("hot_set_precision"),
+                              small.at("hot_set_precision"),
+                              "a larger sample finds more");
+        NS_TEST_EXPECT_MSG_LT(half.at("hot_set_precision"), 1.0, "but not all");
+        const auto law = Run("true-ranks", "0.05");
+        NS_TEST_EXPECT_MSG_EQ(law.count("hot_set_precision"), 0, "nothing sampled, no precision");
+    }
+};
+
+/**
  * A failover test: after the run, the job's values and the standby it ended on.
  */
 class LibraFailoverCase : public TestCase
@@ -473,18 +552,7 @@ class LibraLiveMigrationTestCase : public LibraFailoverCase
         Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
         Ptr<LibraProgram> primary = protocol->GetProgram();
         Ptr<LibraProgram> standby = protocol->GetStandbyProgram();
-        const InaTopology& topo = fabric->GetTopology();
-        const uint32_t spine0 = topo.FindNode("spine0");
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetFabric(fabric);
-        int64_t stream = 1000;
-        for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
-        {
-            if (topo.GetLink(l).a == spine0 || topo.GetLink(l).b == spine0)
-            {
-                faults->ScheduleLinkLoss(l, 0.05, MicroSeconds(10), stream++);
-            }
-        }
+        Ptr<InaFaultInjector> faults = LoseOnLinksOf(fabric, "spine0", 0.05);
         job->Start();
         Simulator::Run();
 
@@ -592,6 +660,98 @@ class LibraTwoFailuresTestCase : public LibraFailoverCase
 };
 
 /**
+ * The standby fails while the state is installed on it (paper Sec. 3.6, Figure 11, the case its
+ * text leaves open): spine0 loses 5 % of its packets, so its state is pulled (the job frozen
+ * there), and spine1, the first standby, fails the moment the controller starts installing it.
+ * spine1 answers no install chunk; after a heartbeat timeout without progress the controller takes
+ * it for failed and installs the state it holds on spine2, the next standby, and the job resumes
+ * there from the pulled state: nothing pushed again, every value right, spine1 never aggregated.
+ * With no second standby the job ends, naming both switches. spine1 is struck from inside the run
+ * (a watcher sees the controller holding the pulled state while migrating, i.e. installing), so
+ * the case does not depend on when the loss is noticed.
+ */
+class LibraStandbyFailsDuringInstallTestCase : public LibraFailoverCase
+{
+  public:
+    /// \param standbys the StandbySwitch list: "spine1, spine2" or "spine1" (none left after it)
+    explicit LibraStandbyFailsDuringInstallTestCase(std::string standbys)
+        : LibraFailoverCase("libra failover: the standby fails while the state is installed on "
+                            "it (StandbySwitch " +
+                            standbys + ")")
+        , m_standbys(std::move(standbys))
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<InaFabric> fabric = TwoSpines(3);
+        Ptr<TrainingJob> job =
+            MakeJob(fabric, 1, 0, 4, 60, FailoverModel(m_standbys), "libra", 5, {"spine"});
+        Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
+        const std::vector<Ptr<LibraProgram>> standbys = protocol->GetStandbyPrograms();
+        Ptr<LibraController> controller = protocol->GetController();
+        const uint32_t spine1 = fabric->GetTopology().FindNode("spine1");
+        Ptr<InaFaultInjector> faults = LoseOnLinksOf(fabric, "spine0", 0.05);
+        // The watcher looks every 100 ns of simulated time until it strikes or the run is past
+        // any migration of this job (50 ms); the install of this state takes microseconds.
+        Time struckAt(-1);
+        std::function<void()> watch = [&]() {
+            if (controller->IsMigrating() && controller->HoldsState())
+            {
+                struckAt = Simulator::Now();
+                faults->ScheduleSwitchDown(spine1, Simulator::Now());
+                return;
+            }
+            if (Simulator::Now() < MilliSeconds(50))
+            {
+                Simulator::Schedule(NanoSeconds(100), MakeInaFunctorEvent(watch));
+            }
+        };
+        Simulator::Schedule(NanoSeconds(100), MakeInaFunctorEvent(watch));
+        job->Start();
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_GT(struckAt, Time(0), "spine1 failed during the install");
+        NS_TEST_EXPECT_MSG_EQ(Reason(standbys[0], "pairs_aggregated"),
+                              0,
+                              "spine1 never aggregated");
+        if (standbys.size() == 1)
+        {
+            NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), false, "not completed");
+            const std::string why = job->GetGiveUpReason();
+            NS_TEST_EXPECT_MSG_NE(why.find("the state of switch spine0 was pulled, but standby "
+                                           "spine1 failed while it was installed and no standby "
+                                           "is left"),
+                                  std::string::npos,
+                                  why);
+            NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_no_standby_left"), 1, "none left");
+            NS_TEST_EXPECT_MSG_EQ(Counter(job, "hot_value_errors"), 0, "what was checked is right");
+            Simulator::Destroy();
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed on the second standby");
+        NS_TEST_EXPECT_MSG_EQ(protocol->GetProgram(), standbys[1], "the job is on spine2");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failovers"), 1, "one move, spine0 to spine2");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_migrations"), 1, "with the state pulled");
+        NS_TEST_EXPECT_MSG_EQ(Counter(job, "failover_replayed_packets"), 0, "nothing pushed again");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "failover_state_resends"),
+                              0,
+                              "install chunks to spine1 went unanswered and were sent again");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "failover_at_s"),
+                              struckAt.GetSeconds() + 9.9e-3 - 1e-12,
+                              "spine2 took over a heartbeat timeout after spine1 stopped");
+        NS_TEST_EXPECT_MSG_GT(Counter(job, "failover_state_live_cells"),
+                              0,
+                              "the state installed on spine2 was of a round in progress");
+        ExpectExactOn(job, standbys[1]);
+        Simulator::Destroy();
+    }
+
+    std::string m_standbys; //!< the StandbySwitch list
+};
+
+/**
  * A second failure with no standby left ends the job cleanly: its workers give up naming the
  * failed switch (the run then ends with completed: false and that reason), instead of
  * retransmitting into a dead switch until MaxTimeouts.
@@ -636,7 +796,8 @@ class LibraNoStandbyLeftTestCase : public TestCase
 
 /**
  * A failover the workers could not live through is refused when the job is set up: MaxTimeouts x
- * Rto shorter than the detection.
+ * Rto shorter than the detection; so are a standby the topology does not have and a standby list
+ * with an empty item.
  */
 class LibraFailoverConfigTestCase : public TestCase
 {
@@ -677,6 +838,13 @@ class LibraFailoverConfigTestCase : public TestCase
         NS_TEST_EXPECT_MSG_NE(what.find("StandbySwitch leaf9: the topology has no node"),
                               std::string::npos,
                               what);
+        attrs.back().second = "spine1,,spine0";
+        what = refusal(3, attrs);
+        NS_TEST_EXPECT_MSG_NE(
+            what.find(
+                "StandbySwitch='spine1,,spine0': item 2 of the comma-separated list is empty"),
+            std::string::npos,
+            what);
         Simulator::Destroy();
     }
 };
@@ -692,10 +860,13 @@ class LibraProtocolTestSuite : public InaTestSuite
         AddTestCase(new LibraMultiJobTestCase);
         AddTestCase(new LibraLossTestCase);
         AddTestCase(new LibraSparsePsTestCase);
+        AddTestCase(new LibraSampledHotSetTestCase);
         AddTestCase(new LibraFailoverTestCase);
         AddTestCase(new LibraLiveMigrationTestCase);
         AddTestCase(new LibraResponseDelayTestCase);
         AddTestCase(new LibraTwoFailuresTestCase);
+        AddTestCase(new LibraStandbyFailsDuringInstallTestCase("spine1, spine2"));
+        AddTestCase(new LibraStandbyFailsDuringInstallTestCase("spine1"));
         AddTestCase(new LibraNoStandbyLeftTestCase);
         AddTestCase(new LibraFailoverConfigTestCase);
     }

@@ -44,11 +44,6 @@ void
 SwitchMlAgent::DoDispose()
 {
     m_timer->Cancel();
-    if (m_bound && m_host)
-    {
-        m_host->Unbind(m_endpoint);
-    }
-    m_bound = false;
     m_host = nullptr;
     m_protocol = nullptr;
     m_tensors.clear();
@@ -101,8 +96,7 @@ SwitchMlAgent::DoSetup()
     m_rtoPs = m_protocol->GetRto().GetTimeStep();
     m_wireData = m_protocol->GetWireBytes(true);
     m_wireBoot = m_protocol->GetWireBytes(false);
-    m_host->Bind(m_endpoint, this);
-    m_bound = true;
+    BindEndpoint(m_endpoint, this);
 }
 
 void

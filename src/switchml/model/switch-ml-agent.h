@@ -166,7 +166,6 @@ class SwitchMlAgent : public AggregationAgent, public InaPacketSink
     uint32_t m_wireData = 0;                  //!< wire bytes with payload
     uint32_t m_wireBoot = 0;                  //!< wire bytes, exponent only
     uint32_t m_window = 0;                    //!< slots; 0 until the first AllReduce
-    bool m_bound = false;                     //!< endpoint bound at the host
 
     // Stream
     std::vector<Slot> m_slots;    //!< by slot index

@@ -287,7 +287,7 @@ SwitchMlProtocol::BuildTree()
         for (uint32_t level = rackLevel + 1; level < rootLevel; ++level)
         {
             const std::string& tier = topo.GetTiers()[level];
-            if (std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) != ctx.inaTiers.end())
+            if (ctx.AllowsTier(tier))
             {
                 up = AggregateAt(tier, up);
             }
@@ -321,8 +321,7 @@ bool
 SwitchMlProtocol::IsAggregationTier(uint32_t node) const
 {
     const JobContext& ctx = GetContext();
-    const std::string& tier = ctx.fabric->GetTopology().GetTier(node);
-    return std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) != ctx.inaTiers.end();
+    return ctx.AllowsTier(ctx.fabric->GetTopology().GetTier(node));
 }
 
 bool
@@ -343,8 +342,7 @@ SwitchMlProtocol::ChooseRoot(const std::set<uint32_t>& racks, uint32_t rackLevel
     std::vector<uint32_t> candidates;
     for (const std::string& tier : topo.GetTiers())
     {
-        if (tier == "host" ||
-            std::find(ctx.inaTiers.begin(), ctx.inaTiers.end(), tier) == ctx.inaTiers.end())
+        if (tier == "host" || !ctx.AllowsTier(tier))
         {
             continue;
         }
@@ -552,30 +550,41 @@ SwitchMlProtocol::PathToRoot(uint32_t first) const
     }
 }
 
+namespace
+{
+
+/// One way along shortest paths from `from` to `to`, in ps: propagation, serialisation of one
+/// packet of `bytes`, pipeline latency (an estimate, so in floating point).
+double
+OneWayPs(const InaFabric& fabric, uint32_t from, uint32_t to, uint32_t bytes)
+{
+    const InaTopology& topo = fabric.GetTopology();
+    const InaRoutingTable& routes = fabric.GetRoutes();
+    double ps = 0;
+    for (uint32_t cur = from; cur != to;)
+    {
+        const uint16_t port = routes.NextHops(cur, to).front();
+        const auto& [next, link] = topo.Neighbors(cur)[port];
+        const InaTopology::Link& l = topo.GetLink(link);
+        ps += l.delayPs + bytes * 8e12 / l.rateBps;
+        if (!topo.IsHost(next))
+        {
+            ps += fabric.GetSwitch(next)->GetPipeline()->GetLatency().GetPicoSeconds();
+        }
+        cur = next;
+    }
+    return ps;
+}
+
+} // namespace
+
 void
 SwitchMlProtocol::ComputeAutoPoolSize()
 {
     const JobContext& ctx = GetContext();
-    const InaTopology& topo = ctx.fabric->GetTopology();
-    const InaRoutingTable& routes = ctx.fabric->GetRoutes();
     const uint32_t bytes = GetWireBytes(true);
-
-    // One way along shortest paths: propagation, serialisation of one packet, pipeline latency.
     auto oneWay = [&](uint32_t from, uint32_t to) {
-        double ps = 0;
-        for (uint32_t cur = from; cur != to;)
-        {
-            const uint16_t port = routes.NextHops(cur, to).front();
-            const auto& [next, link] = topo.Neighbors(cur)[port];
-            const InaTopology::Link& l = topo.GetLink(link);
-            ps += l.delayPs + bytes * 8e12 / l.rateBps;
-            if (!topo.IsHost(next))
-            {
-                ps += ctx.fabric->GetSwitch(next)->GetPipeline()->GetLatency().GetPicoSeconds();
-            }
-            cur = next;
-        }
-        return ps;
+        return OneWayPs(*ctx.fabric, from, to, bytes);
     };
     // A 64-element result takes one recirculation at every aggregating switch it leaves.
     auto harvestPs = [&](size_t treeIndex) {

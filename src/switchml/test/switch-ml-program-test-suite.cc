@@ -8,7 +8,7 @@
 // exponents, partials below the root, pass-through traffic, bad packets, pool partitioning, and the
 // pool's fit against the pipeline (1 slot, the maximum, one more than the maximum).
 
-#include "../../ina-protocol-kit/test/recording-switch.h"
+#include "../../ina-protocol-kit/test/program-rig.h"
 
 #include "ns3/boolean.h"
 #include "ns3/ina-test-suite.h"
@@ -34,33 +34,22 @@ constexpr InaAddress SWITCH = 42;
 constexpr InaAddress GROUP = 7 | INA_MULTICAST_BIT;
 constexpr uint32_t JOB = 3;
 
-/// The switch double: keeps a copy of every packet a pass hands it, then frees it.
-using RecordingSwitch = tests::RecordingSwitch<SwitchMlHeader, SWITCH>;
-
-/// A pipeline (default Tofino-like Attributes) whose switch is `sw`, with a SwitchML program.
-struct Rig
+/// A pipeline (default Tofino-like Attributes) whose switch records what it is handed, with a
+/// SwitchML program.
+struct Rig : tests::ProgramRig<SwitchMlProgram, SwitchMlHeader, SWITCH>
 {
-    RecordingSwitch sw;
-    Ptr<Pipeline> pipeline;
-    Ptr<SwitchMlProgram> program;
-
     explicit Rig(uint32_t poolSize = 8, uint32_t elements = 32, bool blockExponent = false)
+        : ProgramRig(Factory(poolSize, elements, blockExponent))
     {
-        pipeline = CreateObject<Pipeline>();
-        pipeline->SetActions(&sw);
+    }
+
+    static ObjectFactory Factory(uint32_t poolSize, uint32_t elements, bool blockExponent)
+    {
         ObjectFactory f("ns3::SwitchMlProgram");
         f.Set("PoolSize", UintegerValue(poolSize));
         f.Set("ElementsPerPacket", UintegerValue(elements));
         f.Set("BlockExponent", BooleanValue(blockExponent));
-        program = f.Create<SwitchMlProgram>();
-        program->SetPipelineLimits(pipeline->GetLimits());
-        pipeline->Install(program);
-    }
-
-    ~Rig()
-    {
-        pipeline->Dispose();
-        Simulator::Destroy();
+        return f;
     }
 
     /// A root job: results to GROUP, endpoint 9000 + id.
@@ -112,15 +101,7 @@ struct Rig
             p->values = sw.pool.AllocValues(values.size());
             std::memcpy(p->values->AsInt32(), values.data(), values.size() * 4);
         }
-        const size_t first = sw.records.size();
-        pipeline->Process(p, wid);
-        Simulator::Run();
-        return first;
-    }
-
-    uint64_t Reason(SwitchMlProgram::Reason r) const
-    {
-        return program->GetReasonCount(r);
+        return Process(p, wid);
     }
 };
 
@@ -535,15 +516,9 @@ AddJobError(Rig& rig, uint32_t jobId, uint32_t slots, uint32_t cap = 8, uint32_t
     c.fanIn = fanIn;
     c.requestedSlots = slots;
     c.autoCap = cap;
-    try
-    {
+    return tests::ErrorOf([&] {
         rig.program->AddJob(c);
-    }
-    catch (const std::runtime_error& e)
-    {
-        return e.what();
-    }
-    return "";
+    });
 }
 
 /**
@@ -623,24 +598,8 @@ class SwitchMlPartitionTestCase : public TestCase
 std::string
 InstallError(uint32_t poolSize, uint32_t elements)
 {
-    RecordingSwitch sw;
-    Ptr<Pipeline> pipeline = CreateObject<Pipeline>();
-    pipeline->SetActions(&sw);
-    ObjectFactory f("ns3::SwitchMlProgram");
-    f.Set("PoolSize", UintegerValue(poolSize));
-    f.Set("ElementsPerPacket", UintegerValue(elements));
-    Ptr<SwitchMlProgram> program = f.Create<SwitchMlProgram>();
-    std::string error;
-    try
-    {
-        pipeline->Install(program);
-    }
-    catch (const PipelineFitError& e)
-    {
-        error = e.what();
-    }
-    pipeline->Dispose();
-    return error;
+    return tests::InstallError<SwitchMlProgram, SwitchMlHeader, SWITCH>(
+        Rig::Factory(poolSize, elements, false));
 }
 
 /**
@@ -730,27 +689,14 @@ class SwitchMlConfigTestCase : public TestCase
                               "value per register lane) or 64 (two per lane, harvested in a "
                               "second pass)",
                               "48 elements");
-        RecordingSwitch sw;
-        Ptr<Pipeline> pipeline = CreateObject<Pipeline>();
-        pipeline->SetActions(&sw);
         ObjectFactory f("ns3::SwitchMlProgram");
         f.Set("MaxFanIn", UintegerValue(200));
-        Ptr<SwitchMlProgram> program = f.Create<SwitchMlProgram>();
-        std::string error;
-        try
-        {
-            pipeline->Install(program);
-        }
-        catch (const PipelineFitError& e)
-        {
-            error = e.what();
-        }
+        const std::string error = tests::InstallError<SwitchMlProgram, SwitchMlHeader, SWITCH>(f);
         NS_TEST_EXPECT_MSG_EQ(error,
                               "program \"switchml\": MaxFanIn 200 needs 7 bitmap registers in one "
                               "stage but a stage has 4 stateful ALUs (StatefulAlusPerStage); at "
                               "most 128 contributors per switch",
                               "fan-in beyond one stage's ALUs");
-        pipeline->Dispose();
         Simulator::Destroy();
     }
 };
