@@ -198,6 +198,7 @@ InaTransportSender::DoDispose()
     m_host = nullptr;
     m_msgs.clear();
     m_ackedCb = MakeNullCallback<void, uint32_t>();
+    m_source = MessageSourceCallback();
     Object::DoDispose();
 }
 
@@ -263,13 +264,34 @@ InaTransportSender::Connect(Ptr<InaHost> host,
 uint32_t
 InaTransportSender::SendMessage(uint64_t bytes, std::vector<uint32_t> values)
 {
+    if (!m_connected)
+    {
+        throw std::invalid_argument("InaTransportSender (flow " + std::to_string(m_flowId) +
+                                    "): SendMessage before Connect");
+    }
+    if (m_failed)
+    {
+        const uint64_t index = static_cast<uint64_t>(m_msgBase) + m_msgs.size();
+        Enqueue(bytes, std::move(values), 0); // checks only: a failed flow queues nothing
+        ++m_msgBase;                          // keeps indices distinct; nothing will be sent
+        ++m_stats.messagesAbandoned;
+        return static_cast<uint32_t>(index);
+    }
+    const uint32_t index = Enqueue(bytes, std::move(values), Simulator::Now().GetTimeStep());
+    TrySend();
+    if (m_timerMode == TimerMode::NONE)
+    {
+        RearmTimer(Simulator::Now().GetTimeStep());
+    }
+    return index;
+}
+
+uint32_t
+InaTransportSender::Enqueue(uint64_t bytes, std::vector<uint32_t> values, int64_t queuedPs)
+{
     auto who = [this]() {
         return "InaTransportSender (flow " + std::to_string(m_flowId) + "): ";
     };
-    if (!m_connected)
-    {
-        throw std::invalid_argument(who() + "SendMessage before Connect");
-    }
     if (!values.empty() && values.size() * 4 != bytes)
     {
         throw std::invalid_argument(who() + "a message of " + std::to_string(bytes) +
@@ -289,22 +311,58 @@ InaTransportSender::SendMessage(uint64_t bytes, std::vector<uint32_t> values)
     }
     if (m_failed)
     {
-        ++m_msgBase; // keeps indices distinct; nothing will be sent
-        ++m_stats.messagesAbandoned;
         return static_cast<uint32_t>(index);
     }
     m_msgs.push_back(TxMessage{m_seqAssigned,
                                bytes,
                                static_cast<uint32_t>(packets),
                                std::move(values),
-                               Simulator::Now().GetTimeStep()});
+                               queuedPs});
     m_seqAssigned += packets;
+    return static_cast<uint32_t>(index);
+}
+
+void
+InaTransportSender::SetMessageSource(MessageSourceCallback source)
+{
+    m_source = source;
+}
+
+bool
+InaTransportSender::PullMessage()
+{
+    if (m_source.IsNull() || m_failed)
+    {
+        return false;
+    }
+    uint64_t bytes = 0;
+    std::vector<uint32_t> values;
+    Time queued;
+    if (!m_source(bytes, values, queued))
+    {
+        return false;
+    }
+    Enqueue(bytes, std::move(values), queued.GetTimeStep());
+    return true;
+}
+
+void
+InaTransportSender::Wake()
+{
+    if (!m_connected)
+    {
+        throw std::invalid_argument("InaTransportSender (flow " + std::to_string(m_flowId) +
+                                    "): Wake before Connect");
+    }
+    if (m_failed)
+    {
+        return;
+    }
     TrySend();
     if (m_timerMode == TimerMode::NONE)
     {
         RearmTimer(Simulator::Now().GetTimeStep());
     }
-    return static_cast<uint32_t>(index);
 }
 
 void
@@ -348,7 +406,7 @@ InaTransportSender::TrySend()
             Transmit(seq, true);
             continue;
         }
-        if (m_sndNxt == m_seqAssigned)
+        if (m_sndNxt == m_seqAssigned && !PullMessage())
         {
             return;
         }
@@ -871,7 +929,7 @@ void
 InaTransportSender::SendProbe()
 {
     ++m_stats.probes;
-    if (m_sndNxt < m_seqAssigned &&
+    if ((m_sndNxt < m_seqAssigned || PullMessage()) &&
         (m_messageOverhead.IsZero() || MessageReady(Simulator::Now().GetTimeStep())))
     {
         SendNewPacket(); // new data makes the best probe, window or not

@@ -75,6 +75,14 @@ class InaTransportSender : public Object, public InaPacketSink
   public:
     /// Called when every packet of message `msgIndex` has been acknowledged, in message order.
     typedef Callback<void, uint32_t> MessageAckedCallback;
+    /**
+     * Asked for the flow's next message when every packet of the messages the sender holds has
+     * been sent once: fills in the message's bytes, its values (empty, or bytes / 4 words) and
+     * when the application queued it (MessageOverhead counts from then), and returns true; or
+     * returns false if the application has nothing to send now (it calls Wake() once it has).
+     * It must not call SendMessage() or Wake() itself.
+     */
+    typedef Callback<bool, uint64_t&, std::vector<uint32_t>&, Time&> MessageSourceCallback;
 
     /// Counters, updated in place.
     struct Stats
@@ -139,6 +147,19 @@ class InaTransportSender : public Object, public InaPacketSink
      * \throws std::invalid_argument if not connected, or values do not match bytes.
      */
     uint32_t SendMessage(uint64_t bytes, std::vector<uint32_t> values = {});
+
+    /**
+     * Take messages from `source` as the flow needs them instead of (or after) SendMessage(): the
+     * sender asks for one only when it has sent every packet of those it holds, so an
+     * application with many messages ready (a tensor of 10^9 chunks) hands them over one at a
+     * time and the sender keeps a record only of those it has started, not of every message
+     * queued. The flow behaves exactly as if each message had been handed to SendMessage() when
+     * the source says it was queued. Messages the source still holds when the flow gives up are
+     * not counted in Stats::messagesAbandoned. A null callback detaches the source.
+     */
+    void SetMessageSource(MessageSourceCallback source);
+    /// The source has a message again (after it answered false): send what the window allows.
+    void Wake();
 
     void SetMessageAckedCallback(MessageAckedCallback cb);
 
@@ -215,6 +236,10 @@ class InaTransportSender : public Object, public InaPacketSink
     };
 
     void TrySend();
+    /// Checks a message's size and values and queues it; returns its index.
+    uint32_t Enqueue(uint64_t bytes, std::vector<uint32_t> values, int64_t queuedPs);
+    /// Queues the source's next message, if it has one; false if not.
+    bool PullMessage();
     /// True if the host's NIC takes `wire` bytes now; otherwise waits at the gate.
     bool NicAdmits(uint32_t wire);
     void SendNewPacket();
@@ -334,6 +359,7 @@ class InaTransportSender : public Object, public InaPacketSink
     std::vector<int64_t> m_timerEvents; //!< times of pending events, latest first
 
     MessageAckedCallback m_ackedCb;
+    MessageSourceCallback m_source;
     Stats m_stats;
 };
 

@@ -1289,6 +1289,127 @@ class InaTransportMessageOverheadTestCase : public TestCase
     }
 };
 
+/// A message source for InaTransportMessageSourceTestCase: hands out `sizes` with their values
+/// one at a time, each said to be queued at t0, and keeps the most messages the sender ever held
+/// (taken and not yet acknowledged: `acked` is the flow's list of acknowledgements).
+struct ListSource
+{
+    std::vector<uint32_t> sizes;
+    std::vector<std::vector<uint32_t>> values;
+    const std::vector<int64_t>* acked = nullptr;
+    uint32_t next = 0;
+    uint32_t mostHeld = 0;
+
+    static bool Next(ListSource* self, uint64_t& bytes, std::vector<uint32_t>& v, Time& queued)
+    {
+        if (self->next == self->sizes.size())
+        {
+            return false;
+        }
+        bytes = self->sizes[self->next];
+        v = self->values[self->next];
+        queued = Time(0);
+        ++self->next;
+        self->mostHeld =
+            std::max(self->mostHeld, self->next - static_cast<uint32_t>(self->acked->size()));
+        return true;
+    }
+};
+
+/**
+ * A flow that takes its messages from a source (SetMessageSource) sends exactly what it sends when
+ * every message is queued with SendMessage at once: the same acknowledgement and delivery times
+ * to the picosecond and the same values, under 1 % loss and with a per-message overhead; and it
+ * holds only the messages it has started (a window's worth), not every message ready.
+ */
+class InaTransportMessageSourceTestCase : public TestCase
+{
+  public:
+    InaTransportMessageSourceTestCase()
+        : TestCase("messages taken from a source leave as if all were queued at once")
+    {
+    }
+
+  private:
+    struct Outcome
+    {
+        std::vector<int64_t> ackedAt;
+        std::vector<int64_t> rxAt;
+        std::vector<std::vector<uint32_t>> rxValues;
+        uint64_t retransmissions = 0;
+        uint32_t mostHeld = 0;
+    };
+
+    static Outcome Run(bool fromSource,
+                       double loss,
+                       Time overhead,
+                       const std::vector<uint32_t>& sizes,
+                       bool withValues)
+    {
+        StarPair f(loss);
+        f.tx->SetAttribute("MessageOverhead", TimeValue(overhead));
+        ListSource src;
+        src.sizes = sizes;
+        src.acked = &f.ackedAt;
+        for (uint32_t m = 0; m < sizes.size(); ++m)
+        {
+            src.values.push_back(withValues ? Words(sizes[m] / 4, m) : std::vector<uint32_t>());
+        }
+        if (fromSource)
+        {
+            f.tx->SetMessageSource(MakeBoundCallback(&ListSource::Next, &src));
+            f.tx->Wake();
+        }
+        else
+        {
+            for (uint32_t m = 0; m < sizes.size(); ++m)
+            {
+                f.tx->SendMessage(sizes[m], src.values[m]);
+            }
+        }
+        Simulator::Run();
+        Outcome o;
+        o.ackedAt = f.ackedAt;
+        o.rxAt = f.rxAt;
+        o.rxValues = f.rxValues;
+        o.retransmissions = f.tx->GetStats().retransmissions;
+        o.mostHeld = src.mostHeld;
+        Simulator::Destroy();
+        return o;
+    }
+
+    void DoRun() override
+    {
+        std::vector<uint32_t> sizes;
+        const uint32_t pattern[] = {0, 4, 1432, 1436, 1440, 2872, 100000, 64, 40000, 8};
+        for (uint32_t m = 0; m < 200; ++m)
+        {
+            sizes.push_back(pattern[m % 10]);
+        }
+        const Outcome queued = Run(false, 0.01, MicroSeconds(2), sizes, true);
+        const Outcome pulled = Run(true, 0.01, MicroSeconds(2), sizes, true);
+        NS_TEST_ASSERT_MSG_EQ(queued.rxAt.size(), sizes.size(), "every message delivered");
+        NS_TEST_EXPECT_MSG_GT(queued.retransmissions, 0, "the loss cost retransmissions");
+        NS_TEST_EXPECT_MSG_EQ((pulled.ackedAt == queued.ackedAt), true, "same ACK times");
+        NS_TEST_EXPECT_MSG_EQ((pulled.rxAt == queued.rxAt), true, "same delivery times");
+        NS_TEST_EXPECT_MSG_EQ((pulled.rxValues == queued.rxValues), true, "same values");
+        NS_TEST_EXPECT_MSG_EQ(pulled.retransmissions, queued.retransmissions, "same resends");
+
+        // 20,000 one-packet messages (164 wire bytes each), no loss: the sender holds at most
+        // its window's worth (MaxWindow / 164, and the one it is about to start).
+        const std::vector<uint32_t> small(20000, 100);
+        const Outcome many = Run(true, 0, Time(0), small, false);
+        NS_TEST_ASSERT_MSG_EQ(many.rxAt.size(), small.size(), "every small message delivered");
+        UintegerValue maxWindow;
+        Ptr<InaTransportSender> probe = CreateObject<InaTransportSender>();
+        probe->GetAttribute("MaxWindow", maxWindow);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(many.mostHeld,
+                                    maxWindow.Get() / 164 + 1,
+                                    "held messages bounded by the window");
+        NS_TEST_EXPECT_MSG_LT(many.mostHeld, small.size() / 4, "far fewer than were ready");
+    }
+};
+
 /// An unknown profile name is an error that lists the names there are.
 class InaTransportProfileErrorTestCase : public TestCase
 {
@@ -1338,6 +1459,7 @@ class InaTransportTestSuite : public InaTestSuite
         AddTestCase(new InaTransportGoBackNTestCase);
         AddTestCase(new InaTransportSlowStartTestCase);
         AddTestCase(new InaTransportMessageOverheadTestCase);
+        AddTestCase(new InaTransportMessageSourceTestCase);
         AddTestCase(new InaTransportProfileErrorTestCase);
         AddTestCase(new InaFlowAppSingleFlowTestCase);
         AddTestCase(new InaFlowAppLossTestCase);

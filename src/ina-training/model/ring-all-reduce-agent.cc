@@ -58,20 +58,20 @@ RingAllReduceAgent::Layout::SegmentBytes(uint32_t segment) const
     return 4 * (base + (segment < extra ? 1 : 0)) + (segment == ranks - 1 ? bytes % 4 : 0);
 }
 
-uint32_t
+uint64_t
 RingAllReduceAgent::Layout::Chunks(uint32_t segment) const
 {
-    return static_cast<uint32_t>((SegmentBytes(segment) + chunkBytes - 1) / chunkBytes);
+    return (SegmentBytes(segment) + chunkBytes - 1) / chunkBytes;
 }
 
 uint64_t
-RingAllReduceAgent::Layout::ChunkOffset(uint32_t segment, uint32_t chunk) const
+RingAllReduceAgent::Layout::ChunkOffset(uint32_t segment, uint64_t chunk) const
 {
     return SegmentOffset(segment) + chunk * chunkBytes;
 }
 
 uint64_t
-RingAllReduceAgent::Layout::ChunkBytes(uint32_t segment, uint32_t chunk) const
+RingAllReduceAgent::Layout::ChunkBytes(uint32_t segment, uint64_t chunk) const
 {
     return std::min(chunkBytes, SegmentBytes(segment) - chunk * chunkBytes);
 }
@@ -106,6 +106,7 @@ RingAllReduceAgent::DoDispose()
     if (m_sender)
     {
         m_sender->SetMessageAckedCallback(MakeNullCallback<void, uint32_t>());
+        m_sender->SetMessageSource(InaTransportSender::MessageSourceCallback());
     }
     if (m_receiver)
     {
@@ -116,6 +117,7 @@ RingAllReduceAgent::DoDispose()
     m_receiver = nullptr;
     m_queue.clear();
     m_inbox.clear();
+    m_outbox.clear();
     AggregationAgent::DoDispose();
 }
 
@@ -145,6 +147,7 @@ RingAllReduceAgent::DoSetup()
     if (m_sender)
     {
         m_sender->SetMessageAckedCallback(MakeCallback(&RingAllReduceAgent::OnAcked, this));
+        m_sender->SetMessageSource(MakeCallback(&RingAllReduceAgent::NextMessage, this));
         m_receiver->SetMessageReceivedCallback(MakeCallback(&RingAllReduceAgent::OnReceived, this));
     }
 }
@@ -248,11 +251,18 @@ RingAllReduceAgent::Begin()
         return;
     }
     const uint32_t own = GetRank();
-    const uint32_t chunks = m_layout.Chunks(own);
-    for (uint32_t c = 0; c < chunks; ++c)
+    if (m_layout.Chunks(own) == 0)
     {
-        SendChunk(own, c);
+        return;
     }
+    Outbound out;
+    out.queuedPs = Simulator::Now().GetTimeStep();
+    out.ownChunks = true;
+    out.layout = m_layout;
+    out.segment = own;
+    out.end = m_layout.Chunks(own);
+    out.values = m_queue.front().values;
+    Post(std::move(out));
 }
 
 uint32_t
@@ -274,19 +284,43 @@ RingAllReduceAgent::SettleCursor()
 }
 
 void
-RingAllReduceAgent::SendChunk(uint32_t segment, uint32_t chunk)
+RingAllReduceAgent::Post(Outbound out)
 {
-    const Tensor& t = m_queue.front();
-    const uint64_t bytes = m_layout.ChunkBytes(segment, chunk);
-    std::vector<uint32_t> words;
-    if (t.values)
+    m_outbox.push_back(std::move(out));
+    m_sender->Wake();
+}
+
+bool
+RingAllReduceAgent::NextMessage(uint64_t& bytes, std::vector<uint32_t>& words, Time& queued)
+{
+    if (m_outbox.empty())
+    {
+        return false;
+    }
+    Outbound& out = m_outbox.front();
+    queued = TimeStep(out.queuedPs);
+    if (!out.ownChunks)
+    {
+        bytes = out.bytes;
+        words = std::move(out.words);
+        m_outbox.pop_front();
+        return true;
+    }
+    // Read now, not when the tensor began: nothing changes a chunk of the own segment before it
+    // has left, since its sum comes back only after every rank has added to it.
+    bytes = out.layout.ChunkBytes(out.segment, out.next);
+    if (out.values)
     {
         words.resize(bytes / 4);
         std::memcpy(words.data(),
-                    t.values->data() + m_layout.ChunkOffset(segment, chunk) / 4,
+                    out.values->data() + out.layout.ChunkOffset(out.segment, out.next) / 4,
                     bytes);
     }
-    m_sender->SendMessage(bytes, std::move(words));
+    if (++out.next == out.end)
+    {
+        m_outbox.pop_front();
+    }
+    return true;
 }
 
 void
@@ -343,7 +377,11 @@ RingAllReduceAgent::Consume(Inbound& in)
     NoteResultBytes(in.bytes * m_ranks / (2ULL * (m_ranks - 1)));
     if (m_rxStep + 1 < m_steps)
     {
-        m_sender->SendMessage(in.bytes, std::move(in.words));
+        Outbound out;
+        out.bytes = in.bytes;
+        out.words = std::move(in.words);
+        out.queuedPs = Simulator::Now().GetTimeStep();
+        Post(std::move(out));
     }
     ++m_rxChunk;
 }

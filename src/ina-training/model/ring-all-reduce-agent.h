@@ -64,10 +64,10 @@ class RingAllReduceAgent : public AggregationAgent
 
         uint64_t SegmentOffset(uint32_t segment) const;
         uint64_t SegmentBytes(uint32_t segment) const;
-        uint32_t Chunks(uint32_t segment) const;
+        uint64_t Chunks(uint32_t segment) const;
         /// Offset of chunk `chunk` of `segment` in the tensor.
-        uint64_t ChunkOffset(uint32_t segment, uint32_t chunk) const;
-        uint64_t ChunkBytes(uint32_t segment, uint32_t chunk) const;
+        uint64_t ChunkOffset(uint32_t segment, uint64_t chunk) const;
+        uint64_t ChunkBytes(uint32_t segment, uint64_t chunk) const;
         /// Payload bytes rank `rank` sends for the whole all-reduce: every segment but
         /// rank + 1 (reduce-scatter) and every segment but rank + 2 (all-gather).
         uint64_t BytesSentBy(uint32_t rank) const;
@@ -116,6 +116,25 @@ class RingAllReduceAgent : public AggregationAgent
         std::vector<uint32_t> words;
     };
 
+    /**
+     * What waits for the flow to the next rank, in the order it must leave: a chunk passed on
+     * (`bytes`, `words`), or the chunks [next, end) of this rank's own segment of a tensor, cut by
+     * `layout` and read from `values` (if any) only when the flow takes them, so that a tensor's
+     * millions of chunks cost one entry and not one queued message each.
+     */
+    struct Outbound
+    {
+        uint64_t bytes = 0;
+        std::vector<uint32_t> words;
+        int64_t queuedPs = 0; //!< when it was ready to go (the transport's MessageOverhead)
+        bool ownChunks = false;
+        Layout layout;
+        uint32_t segment = 0;
+        uint64_t next = 0;
+        uint64_t end = 0;
+        const std::vector<float>* values = nullptr;
+    };
+
     void DoSetup() override;
     void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) override;
 
@@ -130,7 +149,10 @@ class RingAllReduceAgent : public AggregationAgent
     /// Skip steps whose segment has no chunk; true when every step is done.
     bool SettleCursor();
     uint32_t SegmentOfStep(uint32_t step) const;
-    void SendChunk(uint32_t segment, uint32_t chunk);
+    /// Queues `out` for the next rank and lets the flow take what its window allows.
+    void Post(Outbound out);
+    /// The flow's message source: the front of m_outbox, one chunk at a time.
+    bool NextMessage(uint64_t& bytes, std::vector<uint32_t>& words, Time& queued);
     void Finished(uint64_t tensorId);
     void RefreshStats();
 
@@ -148,8 +170,9 @@ class RingAllReduceAgent : public AggregationAgent
     bool m_active = false;
     Layout m_layout;
     uint32_t m_rxStep = 0;  //!< step of the next chunk expected from the previous rank
-    uint32_t m_rxChunk = 0; //!< its chunk within that step's segment
+    uint64_t m_rxChunk = 0; //!< its chunk within that step's segment
     std::deque<Inbound> m_inbox;
+    std::deque<Outbound> m_outbox; //!< what the flow to the next rank has not taken yet
     bool m_pumping = false;
     std::vector<uint64_t> m_finished; //!< completed while pumping, reported after
 };

@@ -38,6 +38,7 @@ ShardedPsAgent::DoDispose()
     for (auto& tx : m_push)
     {
         tx->SetMessageAckedCallback(MakeNullCallback<void, uint32_t>());
+        tx->SetMessageSource(InaTransportSender::MessageSourceCallback());
     }
     for (auto& rx : m_pull)
     {
@@ -49,6 +50,7 @@ ShardedPsAgent::DoDispose()
     m_pushKeys.clear();
     m_pullKeys.clear();
     m_pending.clear();
+    m_unsent.clear();
     m_placement = nullptr;
     AggregationAgent::DoDispose();
 }
@@ -81,15 +83,69 @@ ShardedPsAgent::DoSetup()
     {
         m_push[p]->SetMessageAckedCallback(
             MakeBoundCallback(&ShardedPsAgent::PushAckedThunk, this));
+        m_push[p]->SetMessageSource(MakeBoundCallback(&ShardedPsAgent::NextShardThunk, this, p));
         m_pull[p]->SetMessageReceivedCallback(
             MakeBoundCallback(&ShardedPsAgent::PullThunk, this, p));
     }
+    m_unsent.assign(m_push.size(), std::deque<Unsent>());
+    m_taken.assign(m_push.size(), 0);
 }
 
 void
 ShardedPsAgent::PushAckedThunk(ShardedPsAgent* self, uint32_t /* message */)
 {
     self->RefreshStats();
+}
+
+bool
+ShardedPsAgent::NextShardThunk(ShardedPsAgent* self,
+                               uint32_t server,
+                               uint64_t& bytes,
+                               std::vector<uint32_t>& words,
+                               Time& queued)
+{
+    return self->NextShard(server, bytes, words, queued);
+}
+
+bool
+ShardedPsAgent::NextShard(uint32_t server,
+                          uint64_t& bytes,
+                          std::vector<uint32_t>& words,
+                          Time& queued)
+{
+    std::deque<Unsent>& unsent = m_unsent[server];
+    while (!unsent.empty())
+    {
+        Unsent& u = unsent.front();
+        while (u.next < u.limit && m_placement(u.tensorId, u.next) != server)
+        {
+            ++u.next;
+        }
+        if (u.next == u.shards)
+        {
+            unsent.pop_front();
+            continue;
+        }
+        if (u.next == u.limit)
+        {
+            return false; // DoAllReduce has not come to this server's next shard yet
+        }
+        ++m_taken[server];
+        const uint64_t k = u.next++;
+        const uint64_t offset = k * m_shardBytes;
+        bytes = std::min(m_shardBytes, u.bytes - offset);
+        if (u.values)
+        {
+            // Read now: a shard's values change only when its own sum comes back.
+            words.resize(bytes / 4);
+            std::memcpy(words.data(), u.values->data() + offset / 4, bytes);
+        }
+        queued = TimeStep(u.queuedPs);
+        m_pushKeys[server]->push_back(
+            ParameterServerApp::ShardKey{u.tensorId, static_cast<uint32_t>(k)});
+        return true;
+    }
+    return false;
 }
 
 void
@@ -125,19 +181,41 @@ ShardedPsAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float
                     "ShardedPsAgent (job " << job << "): tensor " << tensorId << " of " << bytes
                                            << " bytes makes more than 2^32 shards");
     m_pending.emplace(tensorId, Pending{values, bytes, static_cast<uint32_t>(shards)});
-    for (uint32_t k = 0; k < shards; ++k)
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const uint32_t servers = m_push.size();
+    for (uint32_t server = 0; server < servers; ++server)
     {
-        const uint64_t offset = k * m_shardBytes;
-        const uint64_t size = std::min(m_shardBytes, bytes - offset);
+        m_unsent[server].push_back(Unsent{tensorId, values, bytes, 0, 0, shards, now});
+    }
+    // Shards leave in the order they would if each were handed to its flow in turn: shard k's
+    // flow may send when it comes to k, so packets of different flows reach the NIC interleaved
+    // as before. A flow that could not take its shard stays blocked for the rest of this call
+    // (no time passes), and once every flow is blocked the rest is released without a loop
+    // over every shard.
+    std::vector<bool> blocked(servers, false);
+    uint32_t nBlocked = 0;
+    for (uint64_t k = 0; k < shards && nBlocked < servers; ++k)
+    {
         const uint32_t server = m_placement(tensorId, k);
-        std::vector<uint32_t> words;
-        if (values)
+        m_unsent[server].back().limit = k + 1;
+        if (blocked[server])
         {
-            words.resize(size / 4);
-            std::memcpy(words.data(), values->data() + offset / 4, size);
+            continue;
         }
-        m_pushKeys[server]->push_back(ParameterServerApp::ShardKey{tensorId, k});
-        m_push[server]->SendMessage(size, std::move(words));
+        const uint64_t taken = m_taken[server];
+        m_push[server]->Wake();
+        if (m_taken[server] == taken)
+        {
+            blocked[server] = true;
+            ++nBlocked;
+        }
+    }
+    for (uint32_t server = 0; server < servers; ++server)
+    {
+        if (!m_unsent[server].empty() && m_unsent[server].back().tensorId == tensorId)
+        {
+            m_unsent[server].back().limit = shards;
+        }
     }
     RefreshStats();
 }
