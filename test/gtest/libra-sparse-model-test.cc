@@ -2,6 +2,8 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "test-messages.h"
+
 #include "ns3/libra-sparse-model.h"
 #include "ns3/libra-workload-fit.h"
 
@@ -54,15 +56,9 @@ TEST(LibraSparseModel, SizesAreTheSourcesOnes)
 
 TEST(LibraSparseModel, UnknownNameListsTheModels)
 {
-    std::string what;
-    try
-    {
+    const std::string what = inasim_test::MessageOf<std::invalid_argument>([] {
         LibraSparseModel::Lookup("dlrm");
-    }
-    catch (const std::invalid_argument& e)
-    {
-        what = e.what();
-    }
+    });
     EXPECT_NE(what.find("unknown sparse model 'dlrm': expected oa-like, se-like, deeplight, lstm, "
                         "ncf, or custom"),
               std::string::npos)

@@ -28,7 +28,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -148,17 +147,13 @@ main(int argc, char* argv[])
         options.dp.threads = InaParsePositiveList(threadsText, "threads");
         const std::vector<uint32_t> nodes = InaParsePositiveList(nodesText, "nodes");
         std::vector<ThreadAllocPolicy::Kind> policies;
+        for (const std::string& item : InaSplitList(policiesText, "--policies"))
         {
-            std::stringstream ss(policiesText);
-            std::string item;
-            while (std::getline(ss, item, ','))
-            {
-                policies.push_back(ThreadAllocPolicy::FromName(item));
-            }
-            if (policies.empty())
-            {
-                throw std::invalid_argument("--policies is empty");
-            }
+            policies.push_back(ThreadAllocPolicy::FromName(item));
+        }
+        if (policies.empty())
+        {
+            throw std::invalid_argument("--policies is empty");
         }
         const ModelSpec& spec =
             zoo.empty() ? ModelZoo::Default().Get(model) : ModelZoo(zoo).Get(model);
