@@ -317,15 +317,17 @@ PoolAgent::WriteValues(InaPacket* p, const Tensor& t, uint64_t seq)
         p->values = m_pool->AllocValues(PoolHeader::VALUES);
     }
     int32_t* out = p->values->AsInt32();
-    std::fill(out, out + PoolHeader::VALUES, 0);
     const uint64_t begin = (seq - t.firstSeq) * PoolHeader::VALUES;
+    uint32_t count = 0;
     if (begin < t.elements)
     {
-        const auto count =
-            static_cast<uint32_t>(std::min<uint64_t>(PoolHeader::VALUES, t.elements - begin));
+        count = static_cast<uint32_t>(std::min<uint64_t>(PoolHeader::VALUES, t.elements - begin));
         m_counters.quantizationOverflows +=
             Int32Quantizer::Quantize(t.values->data() + begin, count, m_factor, out);
     }
+    // Quantize wrote the fragment's lanes; those past the tensor's end are cleared, as a buffer
+    // the packet already had (ESA answers a pull in the packet that brought it) may hold others.
+    std::fill(out + count, out + PoolHeader::VALUES, 0);
 }
 
 uint32_t
