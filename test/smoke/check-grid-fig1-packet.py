@@ -5,12 +5,13 @@
 
     check-grid-fig1-packet.py INASIM_RUN OUT_DIR SCENARIO [--set KEY=VALUE ...] PROTOCOL=GBPS [...]
 
-For each PROTOCOL the scenario runs with jobs.0.protocol=PROTOCOL and every --set override. The rate a worker reaches is
-its gradient on the wire over the job's time (the paper's "gradient sending rate"; every worker
-of a synchronous job sends every fragment before the job ends): fragments x wire bytes per
-packet x 8 / JCT, with the wire bytes per packet = wire_bytes_sent over every packet the workers
-sent (first sends, retransmissions, resends after a collision notice). It must be within 5 % of
-GBPS (the paper's value), the job complete. Exit 0 when every protocol passes, 1 otherwise.
+For each PROTOCOL the scenario runs with jobs.0.protocol=PROTOCOL and every --set override. The
+rate a worker reaches is its gradient on the wire over the job's time (the paper's "gradient
+sending rate"; every worker of a synchronous job sends every fragment before the job ends):
+fragments x wire bytes per packet x 8 / JCT, with the wire bytes per packet = wire_bytes_sent
+over every packet the workers sent (first sends, retransmissions, resends after a collision
+notice). It must be within 5 % of GBPS (the paper's value), the job complete. Exit 0 when every
+protocol passes, 1 otherwise.
 """
 import json
 import subprocess
