@@ -5,8 +5,10 @@
 #include "sharded-ps-protocol.h"
 
 #include "aggregation-protocol-registry.h"
+#include "job-attribute-error.h"
 #include "ps-flow-pair.h"
 #include "sharded-ps-agent.h"
+#include "worker-app.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -16,6 +18,8 @@
 #include "ns3/object-factory.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -162,6 +166,32 @@ CheckJob(const JobContext& ctx, uint64_t shardBytes)
     }
 }
 
+/// Checks that no piece a worker will hand over makes more shards than the agent numbers (32
+/// bits), so that a ShardBytes too small for the workload is refused at install, naming the key,
+/// rather than when the piece is handed over mid-run.
+void
+CheckShardCount(const JobContext& ctx, uint64_t shardBytes)
+{
+    if (!ctx.model)
+    {
+        return;
+    }
+    uint64_t largest = 0;
+    for (const WorkerApp::Piece& piece : WorkerApp::PlanIteration(ctx))
+    {
+        largest = std::max(largest, piece.bytes);
+    }
+    const uint64_t shards = largest / shardBytes + (largest % shardBytes != 0);
+    if (shards > std::numeric_limits<uint32_t>::max())
+    {
+        throw JobAttributeError("ShardBytes",
+                                std::to_string(shardBytes) + " B shards cut the largest piece of " +
+                                    std::to_string(largest) + " B into " + std::to_string(shards) +
+                                    " shards; a tensor has at most 2^32 - 1 shards; use larger "
+                                    "shards");
+    }
+}
+
 } // namespace
 
 void
@@ -169,6 +199,7 @@ ShardedPsProtocol::DoInstall()
 {
     const JobContext& ctx = GetContext();
     CheckJob(ctx, m_shardBytes);
+    CheckShardCount(ctx, m_shardBytes);
     const uint32_t n = ctx.workerHosts.size();
     const uint32_t s = ctx.psHosts.size();
     ObjectFactory senderFactory;
