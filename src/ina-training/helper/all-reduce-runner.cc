@@ -76,7 +76,17 @@ AllReduceRunner::AllReduceRunner(Ptr<InaFabric> fabric,
     }
 }
 
-AllReduceRunner::~AllReduceRunner() = default;
+AllReduceRunner::~AllReduceRunner()
+{
+    // The runner made the protocol and is its last user. The protocol and its agents hold each
+    // other (and, through their contexts, the fabric), so only an explicit Dispose breaks that
+    // cycle, as TrainingJob::DoDispose does for scenario runs; without it every test case built
+    // on a runner leaked its whole fabric (LeakSanitizer: 15 MB and more per protocol suite).
+    if (m_protocol)
+    {
+        m_protocol->Dispose();
+    }
+}
 
 void
 AllReduceRunner::Start()
