@@ -20,21 +20,9 @@ MypProgram::GetTypeId()
 }
 
 MypProgram::MypProgram()
-    : PoolProgram("ack", {})
+    : PoolProgram(MYP_PROTOCOL, "myp", "ack", {})
 {
     UseFcfsPool(&m_pool);
-}
-
-uint16_t
-MypProgram::GetProtocolNumber() const
-{
-    return MYP_PROTOCOL;
-}
-
-std::string
-MypProgram::GetName() const
-{
-    return "myp";
 }
 
 ResourceDemand

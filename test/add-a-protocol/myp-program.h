@@ -29,9 +29,6 @@ class MypProgram : public PoolProgram
     static TypeId GetTypeId();
     MypProgram();
 
-    uint16_t GetProtocolNumber() const override;
-    std::string GetName() const override;
-
   private:
     ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
     void InitializePool() override;

@@ -30,10 +30,9 @@ MypProtocol::GetTypeId()
     return tid;
 }
 
-uint16_t
-MypProtocol::GetSwitchProtocol() const
+MypProtocol::MypProtocol()
+    : PoolProtocol(MYP_PROTOCOL, "myp")
 {
-    return MYP_PROTOCOL;
 }
 
 Ptr<PoolProgram>
@@ -52,12 +51,6 @@ Ptr<PoolAgent>
 MypProtocol::CreatePoolAgent() const
 {
     return CreateObject<MypAgent>();
-}
-
-std::string
-MypProtocol::GetProtocolLabel() const
-{
-    return "myp";
 }
 
 } // namespace ns3

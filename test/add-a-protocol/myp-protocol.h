@@ -16,13 +16,13 @@ class MypProtocol : public PoolProtocol
 {
   public:
     static TypeId GetTypeId();
-    uint16_t GetSwitchProtocol() const override;
+
+    MypProtocol();
 
   protected:
     Ptr<PoolProgram> CreateProgram() const override;
     Ptr<PoolParameterServer> CreateServer() const override;
     Ptr<PoolAgent> CreatePoolAgent() const override;
-    std::string GetProtocolLabel() const override;
 };
 
 } // namespace ns3

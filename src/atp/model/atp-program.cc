@@ -26,24 +26,10 @@ AtpProgram::GetTypeId()
 }
 
 AtpProgram::AtpProgram()
-    : PoolProgram("ack", {})
+    : PoolProgram(ATP_PROTOCOL, "atp", "ack", {})
 {
     NS_LOG_FUNCTION(this);
     UseFcfsPool(&m_pool);
-}
-
-AtpProgram::~AtpProgram() = default;
-
-uint16_t
-AtpProgram::GetProtocolNumber() const
-{
-    return ATP_PROTOCOL;
-}
-
-std::string
-AtpProgram::GetName() const
-{
-    return "atp";
 }
 
 ResourceDemand

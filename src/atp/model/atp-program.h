@@ -44,11 +44,6 @@ class AtpProgram : public PoolProgram
     static TypeId GetTypeId();
 
     AtpProgram();
-    ~AtpProgram() override;
-
-    // SwitchProgram
-    uint16_t GetProtocolNumber() const override;
-    std::string GetName() const override;
 
     /// \name Control-plane reads (tests, reports)
     /// @{

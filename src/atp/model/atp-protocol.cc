@@ -32,10 +32,14 @@ AtpProtocol::GetTypeId()
     return tid;
 }
 
-uint16_t
-AtpProtocol::GetSwitchProtocol() const
+AtpProtocol::AtpProtocol()
+    : AtpProtocol("atp")
 {
-    return ATP_PROTOCOL;
+}
+
+AtpProtocol::AtpProtocol(const std::string& label)
+    : PoolProtocol(ATP_PROTOCOL, label)
+{
 }
 
 Ptr<PoolProgram>
@@ -54,12 +58,6 @@ Ptr<PoolAgent>
 AtpProtocol::CreatePoolAgent() const
 {
     return CreateObject<AtpAgent>();
-}
-
-std::string
-AtpProtocol::GetProtocolLabel() const
-{
-    return "atp";
 }
 
 } // namespace ns3

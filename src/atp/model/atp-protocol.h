@@ -30,13 +30,16 @@ class AtpProtocol : public PoolProtocol
      */
     static TypeId GetTypeId();
 
-    uint16_t GetSwitchProtocol() const override;
+    AtpProtocol();
 
   protected:
+    /// For a variant of ATP (AtpPacedProtocol): its short name in messages
+    /// \param label the name
+    explicit AtpProtocol(const std::string& label);
+
     Ptr<PoolProgram> CreateProgram() const override;
     Ptr<PoolParameterServer> CreateServer() const override;
     Ptr<PoolAgent> CreatePoolAgent() const override;
-    std::string GetProtocolLabel() const override;
 };
 
 } // namespace ns3

@@ -31,10 +31,6 @@ EsaAgent::GetTypeId()
     return tid;
 }
 
-EsaAgent::EsaAgent() = default;
-
-EsaAgent::~EsaAgent() = default;
-
 void
 EsaAgent::DoDispose()
 {

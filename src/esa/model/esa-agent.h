@@ -65,9 +65,6 @@ class EsaAgent : public PoolAgent
      */
     static TypeId GetTypeId();
 
-    EsaAgent();
-    ~EsaAgent() override;
-
     // InaPacketSink: results and pulls.
     void Receive(InaPacket* p, uint32_t port) override;
 

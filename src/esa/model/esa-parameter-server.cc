@@ -27,10 +27,6 @@ EsaParameterServer::GetTypeId()
     return tid;
 }
 
-EsaParameterServer::EsaParameterServer() = default;
-
-EsaParameterServer::~EsaParameterServer() = default;
-
 void
 EsaParameterServer::DoDispose()
 {

@@ -84,9 +84,6 @@ class EsaParameterServer : public PoolParameterServer
      */
     static TypeId GetTypeId();
 
-    EsaParameterServer();
-    ~EsaParameterServer() override;
-
     /**
      * ESA's part of the configuration; call after Setup. Throws std::invalid_argument without a
      * switch, with a worker list that does not match the job, without an index function, or with

@@ -86,7 +86,9 @@ EsaProgram::GetTypeId()
 }
 
 EsaProgram::EsaProgram()
-    : PoolProgram("result",
+    : PoolProgram(ESA_PROTOCOL,
+                  "esa",
+                  "result",
                   {"preempted",
                    "fallback",
                    "downgraded",
@@ -101,20 +103,6 @@ EsaProgram::EsaProgram()
                    "no_route"})
 {
     NS_LOG_FUNCTION(this);
-}
-
-EsaProgram::~EsaProgram() = default;
-
-uint16_t
-EsaProgram::GetProtocolNumber() const
-{
-    return ESA_PROTOCOL;
-}
-
-std::string
-EsaProgram::GetName() const
-{
-    return "esa";
 }
 
 EsaPreemptionMode

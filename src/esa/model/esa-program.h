@@ -116,10 +116,6 @@ class EsaProgram : public PoolProgram
     static TypeId GetTypeId();
 
     EsaProgram();
-    ~EsaProgram() override;
-
-    uint16_t GetProtocolNumber() const override;
-    std::string GetName() const override;
 
     /**
      * Tell the switch where one (job, parameter server) it aggregates for sends its results,

@@ -138,7 +138,11 @@ EsaProtocol::GetTypeId()
     return tid;
 }
 
-EsaProtocol::EsaProtocol() = default;
+EsaProtocol::EsaProtocol()
+    : PoolProtocol(ESA_PROTOCOL, "esa")
+{
+}
+
 EsaProtocol::~EsaProtocol() = default;
 
 void
@@ -147,18 +151,6 @@ EsaProtocol::DoDispose()
     m_esaAgents.clear();
     m_profile.reset();
     PoolProtocol::DoDispose();
-}
-
-std::string
-EsaProtocol::GetProtocolLabel() const
-{
-    return "esa";
-}
-
-uint16_t
-EsaProtocol::GetSwitchProtocol() const
-{
-    return ESA_PROTOCOL;
 }
 
 Ptr<PoolProgram>

@@ -62,12 +62,11 @@ class EsaProtocol : public PoolProtocol
     static TypeId GetTypeId();
 
     EsaProtocol();
+    /// Out of line: a member holds a Ptr to a class this header only declares.
     ~EsaProtocol() override;
 
     /// \return the job's counters: ATP's plus reminders, pulls, evictions seen, clamps, ...
     std::map<std::string, double> GetCounters() const override;
-
-    uint16_t GetSwitchProtocol() const override;
 
     /**
      * The aggregator index of fragment `seq` (workers and parameter servers agree on it).
@@ -108,7 +107,6 @@ class EsaProtocol : public PoolProtocol
   protected:
     void DoInstall() override;
     void DoDispose() override;
-    std::string GetProtocolLabel() const override;
     Ptr<PoolProgram> CreateProgram() const override;
     Ptr<PoolParameterServer> CreateServer() const override;
     Ptr<PoolAgent> CreatePoolAgent() const override;

@@ -39,13 +39,9 @@ AtpPacedProtocol::GetTypeId()
     return tid;
 }
 
-AtpPacedProtocol::AtpPacedProtocol() = default;
-AtpPacedProtocol::~AtpPacedProtocol() = default;
-
-std::string
-AtpPacedProtocol::GetProtocolLabel() const
+AtpPacedProtocol::AtpPacedProtocol()
+    : AtpProtocol("atp-paced")
 {
-    return "atp-paced";
 }
 
 double

@@ -44,7 +44,6 @@ class AtpPacedProtocol : public AtpProtocol
     static TypeId GetTypeId();
 
     AtpPacedProtocol();
-    ~AtpPacedProtocol() override;
 
     /// \return ATP's counters plus plan_rate_bps, the rate every worker is paced at
     std::map<std::string, double> GetCounters() const override;
@@ -54,7 +53,6 @@ class AtpPacedProtocol : public AtpProtocol
 
   protected:
     void DoInstall() override;
-    std::string GetProtocolLabel() const override;
 
   private:
     double m_rateBps = 0; //!< GridBaselines::Atp's rate for the job

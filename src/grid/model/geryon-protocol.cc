@@ -32,31 +32,15 @@ GeryonProtocol::GetTypeId()
     return tid;
 }
 
-GeryonProtocol::GeryonProtocol() = default;
-GeryonProtocol::~GeryonProtocol() = default;
+GeryonProtocol::GeryonProtocol()
+    : GridProtocol("geryon", false, false)
+{
+}
 
 GridPlan
 GeryonProtocol::PlanJob(const GridProblem& problem, const GridPlanner::Options& /*options*/) const
 {
     return GeryonRouter::Plan(problem);
-}
-
-bool
-GeryonProtocol::NeedsProgrammableSwitches() const
-{
-    return false;
-}
-
-bool
-GeryonProtocol::FollowsFabricRoutes() const
-{
-    return false;
-}
-
-std::string
-GeryonProtocol::GetProtocolLabel() const
-{
-    return "geryon";
 }
 
 } // namespace ns3

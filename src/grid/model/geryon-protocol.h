@@ -31,14 +31,10 @@ class GeryonProtocol : public GridProtocol
     static TypeId GetTypeId();
 
     GeryonProtocol();
-    ~GeryonProtocol() override;
 
   protected:
     GridPlan PlanJob(const GridProblem& problem,
                      const GridPlanner::Options& options) const override;
-    bool NeedsProgrammableSwitches() const override;
-    bool FollowsFabricRoutes() const override;
-    std::string GetProtocolLabel() const override;
 };
 
 } // namespace ns3

@@ -27,9 +27,6 @@ GridAgent::GetTypeId()
     return tid;
 }
 
-GridAgent::GridAgent() = default;
-GridAgent::~GridAgent() = default;
-
 const GridAgent::GridCounters&
 GridAgent::GetGridCounters() const
 {

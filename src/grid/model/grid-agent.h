@@ -48,9 +48,6 @@ class GridAgent : public PoolAgent
      */
     static TypeId GetTypeId();
 
-    GridAgent();
-    ~GridAgent() override;
-
     /// \return GRID's counters
     const GridCounters& GetGridCounters() const;
 

@@ -32,9 +32,6 @@ GridController::GetTypeId()
     return tid;
 }
 
-GridController::GridController() = default;
-GridController::~GridController() = default;
-
 void
 GridController::DoDispose()
 {

@@ -70,8 +70,6 @@ class GridController : public Object
     };
 
     static TypeId GetTypeId();
-    GridController();
-    ~GridController() override;
 
     /**
      * The controller of a fabric, made (and aggregated to it) on first use.

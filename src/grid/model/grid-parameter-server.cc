@@ -26,9 +26,6 @@ GridParameterServer::GetTypeId()
     return tid;
 }
 
-GridParameterServer::GridParameterServer() = default;
-GridParameterServer::~GridParameterServer() = default;
-
 void
 GridParameterServer::SetResultTargets(const std::vector<InaAddress>& targets,
                                       const std::vector<uint32_t>& flows)

@@ -32,9 +32,6 @@ class GridParameterServer : public PoolParameterServer
      */
     static TypeId GetTypeId();
 
-    GridParameterServer();
-    ~GridParameterServer() override;
-
     /**
      * Where the results go: one address per aggregation node (a switch's node or a direct
      * worker's host). Throws std::invalid_argument when empty or when `flows` is neither empty

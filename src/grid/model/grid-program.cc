@@ -27,24 +27,13 @@ GridProgram::GetTypeId()
 }
 
 GridProgram::GridProgram()
-    : PoolProgram("ack", {"notice_sent", "readdressed", "result_multicast", "stale_epoch"})
+    : PoolProgram(GRID_PROTOCOL,
+                  "grid",
+                  "ack",
+                  {"notice_sent", "readdressed", "result_multicast", "stale_epoch"})
 {
     NS_LOG_FUNCTION(this);
     UseFcfsPool(&m_pool);
-}
-
-GridProgram::~GridProgram() = default;
-
-uint16_t
-GridProgram::GetProtocolNumber() const
-{
-    return GRID_PROTOCOL;
-}
-
-std::string
-GridProgram::GetName() const
-{
-    return "grid";
 }
 
 ResourceDemand

@@ -66,10 +66,6 @@ class GridProgram : public PoolProgram
     static TypeId GetTypeId();
 
     GridProgram();
-    ~GridProgram() override;
-
-    uint16_t GetProtocolNumber() const override;
-    std::string GetName() const override;
 
     /**
      * Tell the switch where a job's packets go (after AddJob for the same job). Throws

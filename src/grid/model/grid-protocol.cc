@@ -124,8 +124,21 @@ GridProtocol::GetTypeId()
     return tid;
 }
 
-GridProtocol::GridProtocol() = default;
+GridProtocol::GridProtocol()
+    : GridProtocol("grid", true, true)
+{
+}
+
 GridProtocol::~GridProtocol() = default;
+
+GridProtocol::GridProtocol(const std::string& label,
+                           bool needsProgrammableSwitches,
+                           bool followsFabricRoutes)
+    : PoolProtocol(GRID_PROTOCOL, label)
+    , m_needsProgrammableSwitches(needsProgrammableSwitches)
+    , m_followsFabricRoutes(followsFabricRoutes)
+{
+}
 
 void
 GridProtocol::DoDispose()
@@ -137,18 +150,6 @@ GridProtocol::DoDispose()
     }
     m_gridAgents.clear();
     PoolProtocol::DoDispose();
-}
-
-uint16_t
-GridProtocol::GetSwitchProtocol() const
-{
-    return GRID_PROTOCOL;
-}
-
-std::string
-GridProtocol::GetProtocolLabel() const
-{
-    return "grid";
 }
 
 Ptr<PoolProgram>
@@ -206,13 +207,13 @@ GridProtocol::PlanJob(const GridProblem& problem, const GridPlanner::Options& op
 bool
 GridProtocol::NeedsProgrammableSwitches() const
 {
-    return true;
+    return m_needsProgrammableSwitches;
 }
 
 bool
 GridProtocol::FollowsFabricRoutes() const
 {
-    return true;
+    return m_followsFabricRoutes;
 }
 
 GridProblem

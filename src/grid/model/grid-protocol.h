@@ -56,9 +56,8 @@ class GridProtocol : public PoolProtocol
     static TypeId GetTypeId();
 
     GridProtocol();
+    /// Out of line: a member holds a Ptr to a class this header only declares.
     ~GridProtocol() override;
-
-    uint16_t GetSwitchProtocol() const override;
 
     /// \return ATP's counters plus GRID's: plan, notices
     std::map<std::string, double> GetCounters() const override;
@@ -171,25 +170,35 @@ class GridProtocol : public PoolProtocol
      */
     virtual GridPlan PlanJob(const GridProblem& problem, const GridPlanner::Options& options) const;
 
-    /// \return whether the policy needs switches that can aggregate (Geryon does not)
-    virtual bool NeedsProgrammableSwitches() const;
-
     /**
-     * \return whether the plan's paths are the fabric's routes (GridProblem's), so that
-     * GridController can evaluate and re-route the job on the routes of the moment (Geryon's
-     * paths are its own schedule: false)
+     * For the baselines that run on GRID's data plane with a policy of their own (PlanJob).
+     * \param label the protocol's short name in messages
+     * \param needsProgrammableSwitches whether the policy needs switches that can aggregate
+     *        (Geryon's does not)
+     * \param followsFabricRoutes whether the plan's paths are the fabric's routes (GridProblem's),
+     *        so that GridController can evaluate and re-route the job on the routes of the moment
+     *        (Geryon's paths are its own schedule: false)
      */
-    virtual bool FollowsFabricRoutes() const;
+    GridProtocol(const std::string& label,
+                 bool needsProgrammableSwitches,
+                 bool followsFabricRoutes);
+
+    /// \return whether the policy needs switches that can aggregate (the constructor)
+    bool NeedsProgrammableSwitches() const;
+    /// \return whether the plan's paths are the fabric's routes (the constructor)
+    bool FollowsFabricRoutes() const;
 
     void DoInstall() override;
     void DoDispose() override;
     void BuildTrees() override;
-    std::string GetProtocolLabel() const override;
     Ptr<PoolProgram> CreateProgram() const override;
     Ptr<PoolParameterServer> CreateServer() const override;
     Ptr<PoolAgent> CreatePoolAgent() const override;
 
   private:
+    const bool m_needsProgrammableSwitches; //!< NeedsProgrammableSwitches()
+    const bool m_followsFabricRoutes;       //!< FollowsFabricRoutes()
+
     /// \return the planner's options from the Attributes
     GridPlanner::Options PlannerOptions() const;
     /// Every stream of m_plan at one rate (a re-plan's share).

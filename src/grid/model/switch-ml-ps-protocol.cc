@@ -33,8 +33,10 @@ SwitchMlPsProtocol::GetTypeId()
     return tid;
 }
 
-SwitchMlPsProtocol::SwitchMlPsProtocol() = default;
-SwitchMlPsProtocol::~SwitchMlPsProtocol() = default;
+SwitchMlPsProtocol::SwitchMlPsProtocol()
+    : GridProtocol("switchml-ps", true, true)
+{
+}
 
 GridPlan
 SwitchMlPsProtocol::PlanJob(const GridProblem& problem, const GridPlanner::Options& options) const
@@ -42,12 +44,6 @@ SwitchMlPsProtocol::PlanJob(const GridProblem& problem, const GridPlanner::Optio
     return GridPlanner::MakePlan(problem,
                                  GridBaselines::SwitchMlAssignment(problem),
                                  options.linkRows);
-}
-
-std::string
-SwitchMlPsProtocol::GetProtocolLabel() const
-{
-    return "switchml-ps";
 }
 
 } // namespace ns3

@@ -32,12 +32,10 @@ class SwitchMlPsProtocol : public GridProtocol
     static TypeId GetTypeId();
 
     SwitchMlPsProtocol();
-    ~SwitchMlPsProtocol() override;
 
   protected:
     GridPlan PlanJob(const GridProblem& problem,
                      const GridPlanner::Options& options) const override;
-    std::string GetProtocolLabel() const override;
 };
 
 } // namespace ns3

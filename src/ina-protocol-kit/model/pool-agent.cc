@@ -29,10 +29,6 @@ PoolAgent::GetTypeId()
     return tid;
 }
 
-PoolAgent::PoolAgent() = default;
-
-PoolAgent::~PoolAgent() = default;
-
 void
 PoolAgent::DoDispose()
 {

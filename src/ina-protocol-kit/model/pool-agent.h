@@ -74,9 +74,6 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
      */
     static TypeId GetTypeId();
 
-    PoolAgent();
-    ~PoolAgent() override;
-
     /// Called by PoolProtocol before Setup.
     void SetProtocol(Ptr<PoolProtocol> protocol);
 

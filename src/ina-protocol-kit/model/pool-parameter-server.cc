@@ -29,9 +29,6 @@ PoolParameterServer::GetTypeId()
     return tid;
 }
 
-PoolParameterServer::PoolParameterServer() = default;
-PoolParameterServer::~PoolParameterServer() = default;
-
 void
 PoolParameterServer::DoDispose()
 {

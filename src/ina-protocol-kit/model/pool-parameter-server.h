@@ -97,9 +97,6 @@ class PoolParameterServer : public Object, public InaPacketSink
      */
     static TypeId GetTypeId();
 
-    PoolParameterServer();
-    ~PoolParameterServer() override;
-
     /**
      * Size the state and bind the endpoint on the host. Throws std::invalid_argument on an
      * inconsistent configuration (no group, a group of 0 or more than 31 workers, more than 31

@@ -55,13 +55,27 @@ PoolProgram::GetTypeId()
     return tid;
 }
 
-PoolProgram::PoolProgram(const std::string& resultWord,
+PoolProgram::PoolProgram(uint16_t protocolNumber,
+                         const std::string& name,
+                         const std::string& resultWord,
                          const std::vector<std::string>& extraReasons)
+    : m_protocolNumber(protocolNumber)
+    , m_name(name)
 {
     SetReasonNames(PoolReasons::Names(resultWord, extraReasons));
 }
 
-PoolProgram::~PoolProgram() = default;
+uint16_t
+PoolProgram::GetProtocolNumber() const
+{
+    return m_protocolNumber;
+}
+
+std::string
+PoolProgram::GetName() const
+{
+    return m_name;
+}
 
 ResourceDemand
 PoolProgram::PoolDemand(uint32_t poolSize,

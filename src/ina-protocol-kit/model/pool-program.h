@@ -63,12 +63,14 @@ class PoolProgram : public SwitchProgram, public PoolReasons
      */
     static TypeId GetTypeId();
 
-    ~PoolProgram() override;
-
     /// The registers of the value lanes: 31 lanes of two int32 each.
     static constexpr uint32_t VALUE_LANES = FcfsAggregatorPool::VALUE_LANES;
 
     // SwitchProgram
+    /// \return the protocol number the concrete program gave PoolProgram's constructor
+    uint16_t GetProtocolNumber() const final;
+    /// \return the name the concrete program gave PoolProgram's constructor
+    std::string GetName() const final;
     void DeclareResources(ResourceDemand& demand) const override;
     /// Every pool program touches VALUE_LANES value lanes in one pass.
     void CheckConfig() override;
@@ -136,10 +138,17 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     void DoResetState() override;
 
     /**
+     * A pool program is told what it is once, here, rather than by an override of
+     * GetProtocolNumber and GetName in every program.
+     * \param protocolNumber the InaPacket::protocol the program serves (ina-protocol-numbers.h)
+     * \param name the program's name in reports and messages
      * \param resultWord how the counters call a parameter packet (PoolReasons::Names)
      * \param extraReasons the program's own reasons, N_REASONS on
      */
-    PoolProgram(const std::string& resultWord, const std::vector<std::string>& extraReasons);
+    PoolProgram(uint16_t protocolNumber,
+                const std::string& name,
+                const std::string& resultWord,
+                const std::vector<std::string>& extraReasons);
 
     /**
      * \param poolSize aggregators
@@ -272,6 +281,9 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     {
         return (static_cast<uint64_t>(jobId) << 2) | psIndex;
     }
+
+    const uint16_t m_protocolNumber; //!< GetProtocolNumber()
+    const std::string m_name;        //!< GetName()
 
     // Attributes
     uint32_t m_poolSize; //!< aggregators

@@ -142,8 +142,25 @@ PoolProtocol::GetTypeId()
     return tid;
 }
 
-PoolProtocol::PoolProtocol() = default;
 PoolProtocol::~PoolProtocol() = default;
+
+PoolProtocol::PoolProtocol(uint16_t switchProtocol, const std::string& label)
+    : m_switchProtocol(switchProtocol)
+    , m_label(label)
+{
+}
+
+uint16_t
+PoolProtocol::GetSwitchProtocol() const
+{
+    return m_switchProtocol;
+}
+
+const std::string&
+PoolProtocol::GetProtocolLabel() const
+{
+    return m_label;
+}
 
 void
 PoolProtocol::DoDispose()

@@ -118,7 +118,7 @@ class PoolProtocol : public AggregationProtocol
      */
     static TypeId GetTypeId();
 
-    PoolProtocol();
+    /// Out of line: a member holds a Ptr to a class this header only declares.
     ~PoolProtocol() override;
 
     /**
@@ -154,7 +154,7 @@ class PoolProtocol : public AggregationProtocol
     /// \return the parameter servers
     uint32_t GetNServers() const;
     /// \return InaPacket::protocol of the job's packets (ESA: its own program's number)
-    virtual uint16_t GetSwitchProtocol() const = 0;
+    uint16_t GetSwitchProtocol() const;
 
     /// \name Worker parameters (Attributes)
     /// @{
@@ -189,6 +189,14 @@ class PoolProtocol : public AggregationProtocol
     static std::vector<uint16_t> SlotIndices(uint32_t jobId, uint32_t slots, uint32_t range);
 
   protected:
+    /**
+     * A protocol of the pool family says what it is once, here, rather than in an override per
+     * protocol returning a constant.
+     * \param switchProtocol InaPacket::protocol of the job's packets (its program's number)
+     * \param label the protocol's short name in messages ("atp", "esa")
+     */
+    PoolProtocol(uint16_t switchProtocol, const std::string& label);
+
     void DoDispose() override;
 
     /// \return the program for a switch this job is the first to aggregate at (ESA: its own)
@@ -198,7 +206,7 @@ class PoolProtocol : public AggregationProtocol
     /// \return an agent, not yet set up
     virtual Ptr<PoolAgent> CreatePoolAgent() const = 0;
     /// \return the protocol's short name in messages (ESA: "esa")
-    virtual std::string GetProtocolLabel() const = 0;
+    const std::string& GetProtocolLabel() const;
     /**
      * \param typeName a PoolProgram's TypeId name
      * \return a factory of it with this job's PoolSize, if it sets one
@@ -231,6 +239,9 @@ class PoolProtocol : public AggregationProtocol
     std::vector<std::vector<WorkerRoute>> m_routes; //!< [ps][rank]
 
   private:
+    const uint16_t m_switchProtocol; //!< GetSwitchProtocol()
+    const std::string m_label;       //!< GetProtocolLabel()
+
     Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override;
 
     /// Check the attributes and the job's hosts.

@@ -26,9 +26,6 @@ LibraColdServer::GetTypeId()
     return tid;
 }
 
-LibraColdServer::LibraColdServer() = default;
-LibraColdServer::~LibraColdServer() = default;
-
 void
 LibraColdServer::DoDispose()
 {

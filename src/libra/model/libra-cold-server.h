@@ -45,9 +45,6 @@ class LibraColdServer : public Object
      */
     static TypeId GetTypeId();
 
-    LibraColdServer();
-    ~LibraColdServer() override;
-
     /**
      * \param name for messages
      * \param checkValues pairs carry real keys and values

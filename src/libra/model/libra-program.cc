@@ -93,8 +93,6 @@ LibraProgram::LibraProgram()
                     "state_chunks"});
 }
 
-LibraProgram::~LibraProgram() = default;
-
 void
 LibraProgram::DoDispose()
 {

@@ -118,7 +118,6 @@ class LibraProgram : public SwitchProgram
     static TypeId GetTypeId();
 
     LibraProgram();
-    ~LibraProgram() override;
 
     void DeclareResources(ResourceDemand& demand) const override;
     uint16_t GetProtocolNumber() const override;

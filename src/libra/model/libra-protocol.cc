@@ -200,7 +200,6 @@ LibraProtocol::GetTypeId()
     return tid;
 }
 
-LibraProtocol::LibraProtocol() = default;
 LibraProtocol::~LibraProtocol() = default;
 
 void

@@ -59,7 +59,7 @@ class LibraProtocol : public AggregationProtocol
      */
     static TypeId GetTypeId();
 
-    LibraProtocol();
+    /// Out of line: a member holds a Ptr to a class this header only declares.
     ~LibraProtocol() override;
 
     bool UsesParameterServers() const override;

@@ -10,8 +10,6 @@
 namespace ns3
 {
 
-LibraRankTable::LibraRankTable() = default;
-
 LibraRankTable::LibraRankTable(std::vector<uint32_t> hotKeysByRank)
     : m_keys(std::move(hotKeysByRank))
 {

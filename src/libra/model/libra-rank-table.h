@@ -28,7 +28,7 @@ class LibraRankTable
     static constexpr uint32_t NO_RANK = 0xffffffffU;
 
     /// An empty table: every key is cold.
-    LibraRankTable();
+    LibraRankTable() = default;
 
     /**
      * \param hotKeysByRank the hot keys, hottest first: entry r is the key of rank r

@@ -89,8 +89,6 @@ SwitchMlProgram::SwitchMlProgram()
                     "bad_payload"});
 }
 
-SwitchMlProgram::~SwitchMlProgram() = default;
-
 uint16_t
 SwitchMlProgram::GetProtocolNumber() const
 {

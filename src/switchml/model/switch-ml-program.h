@@ -104,7 +104,6 @@ class SwitchMlProgram : public SwitchProgram
     static TypeId GetTypeId();
 
     SwitchMlProgram();
-    ~SwitchMlProgram() override;
 
     // SwitchProgram
     void DeclareResources(ResourceDemand& demand) const override;

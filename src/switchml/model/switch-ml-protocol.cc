@@ -121,7 +121,6 @@ SwitchMlProtocol::GetTypeId()
     return tid;
 }
 
-SwitchMlProtocol::SwitchMlProtocol() = default;
 SwitchMlProtocol::~SwitchMlProtocol() = default;
 
 void

@@ -90,7 +90,7 @@ class SwitchMlProtocol : public AggregationProtocol
      */
     static TypeId GetTypeId();
 
-    SwitchMlProtocol();
+    /// Out of line: a member holds a Ptr to a class this header only declares.
     ~SwitchMlProtocol() override;
 
     /**
