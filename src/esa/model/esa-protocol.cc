@@ -11,7 +11,6 @@
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/ina-list-option.h"
 #include "ns3/job-attribute-error.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -226,15 +225,7 @@ void
 EsaProtocol::ReadTensorLayers()
 {
     m_pieceLayers.clear();
-    std::vector<std::string> items;
-    try
-    {
-        items = InaSplitList(m_tensorLayers, "");
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw JobAttributeError("TensorLayers", e.what());
-    }
+    const std::vector<std::string> items = JobAttributeList("TensorLayers", m_tensorLayers);
     for (const std::string& item : items)
     {
         if (item.find_first_not_of("0123456789") != std::string::npos || item.size() > 9)

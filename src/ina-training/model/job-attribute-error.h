@@ -5,8 +5,11 @@
 #ifndef JOB_ATTRIBUTE_ERROR_H
 #define JOB_ATTRIBUTE_ERROR_H
 
+#include "ns3/ina-list-option.h"
+
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -49,6 +52,28 @@ class JobAttributeError : public std::runtime_error
     std::string m_attribute;
     std::string m_what;
 };
+
+/**
+ * \ingroup ina-training
+ * The items of a job Attribute whose value is a comma-separated list (ESA's TensorLayers, Libra's
+ * StandbySwitch), split as InaSplitList splits them; what the items mean is the caller's to check.
+ * \param attribute the Attribute's name, for the error
+ * \param value its value
+ * \return the items, in order
+ * \throws JobAttributeError naming the Attribute when an item is empty or the list ends in a comma
+ */
+inline std::vector<std::string>
+JobAttributeList(const std::string& attribute, const std::string& value)
+{
+    try
+    {
+        return InaSplitList(value, "");
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw JobAttributeError(attribute, e.what());
+    }
+}
 
 } // namespace ns3
 

@@ -14,7 +14,6 @@
 #include "ns3/double.h"
 #include "ns3/ina-fabric.h"
 #include "ns3/ina-host.h"
-#include "ns3/ina-list-option.h"
 #include "ns3/ina-switch.h"
 #include "ns3/job-attribute-error.h"
 #include "ns3/log.h"
@@ -574,15 +573,7 @@ LibraProtocol::InstallSwitch()
         return;
     }
     std::vector<uint32_t> nodes{node};
-    std::vector<std::string> names;
-    try
-    {
-        names = InaSplitList(m_standbyName, "");
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw JobAttributeError("StandbySwitch", e.what());
-    }
+    const std::vector<std::string> names = JobAttributeList("StandbySwitch", m_standbyName);
     for (const std::string& name : names)
     {
         const uint32_t standby = SwitchNode("StandbySwitch", name);
