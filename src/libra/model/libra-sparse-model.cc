@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace ns3
 {
@@ -97,44 +98,57 @@ Ncf()
     return m;
 }
 
+LibraSparseModel
+OaLike()
+{
+    return Industrial("oa-like",
+                      150000000,
+                      0.50,
+                      "online advertising (Libra paper Sec. 3.1, Fig. 5: 150 M parameters, the top "
+                      "30 K take over half of the updates)");
+}
+
+LibraSparseModel
+SeLike()
+{
+    return Industrial("se-like",
+                      9000000,
+                      0.70,
+                      "search engine (Libra paper Sec. 3.1, Fig. 5: about 9 M parameters, the top "
+                      "30 K take about 70 % of the updates)");
+}
+
+/// Every model by its name, in the order Names() lists them: the one list a new model joins.
+const std::vector<std::pair<std::string, LibraSparseModel (*)()>> CATALOGUE = {
+    {"oa-like", &OaLike},
+    {"se-like", &SeLike},
+    {"deeplight", &DeepLight},
+    {"lstm", &Lstm},
+    {"ncf", &Ncf},
+};
+
 } // namespace
 
 std::vector<std::string>
 LibraSparseModel::Names()
 {
-    return {"oa-like", "se-like", "deeplight", "lstm", "ncf"};
+    std::vector<std::string> names;
+    for (const auto& entry : CATALOGUE)
+    {
+        names.push_back(entry.first);
+    }
+    return names;
 }
 
 LibraSparseModel
 LibraSparseModel::Lookup(const std::string& name)
 {
-    if (name == "oa-like")
+    for (const auto& entry : CATALOGUE)
     {
-        return Industrial(name,
-                          150000000,
-                          0.50,
-                          "online advertising (Libra paper Sec. 3.1, Fig. 5: 150 M parameters, "
-                          "the top 30 K take over half of the updates)");
-    }
-    if (name == "se-like")
-    {
-        return Industrial(name,
-                          9000000,
-                          0.70,
-                          "search engine (Libra paper Sec. 3.1, Fig. 5: about 9 M parameters, the "
-                          "top 30 K take about 70 % of the updates)");
-    }
-    if (name == "deeplight")
-    {
-        return DeepLight();
-    }
-    if (name == "lstm")
-    {
-        return Lstm();
-    }
-    if (name == "ncf")
-    {
-        return Ncf();
+        if (entry.first == name)
+        {
+            return entry.second();
+        }
     }
     std::string names;
     for (const std::string& n : Names())
