@@ -2032,34 +2032,38 @@ EventKeyGiven(const Scenario& s, const std::string& path, const std::string& key
     return s.origins.where.count(path + "." + key) > 0;
 }
 
-/// The keys an event of this kind takes; every other key is refused, so a typo'd kind is not
-/// silently a different fault.
-std::vector<std::string>
-EventKeys(ScenarioEvent::Kind kind)
+/// What an event of one kind takes, in one place: its keys (every other key is refused, so a
+/// typo'd kind is not silently a different fault) and the key of the element it acts on, when it
+/// must name one.
+struct EventShape
+{
+    std::vector<std::string> keys; //!< every key it may have
+    std::string element;           //!< the key it must have: "link", "switch", or "" (loss)
+    std::string elementForm;       //!< how that key is written, for the error
+};
+
+/// \return the shape of an event of this kind
+EventShape
+EventShapeOf(ScenarioEvent::Kind kind)
 {
     using K = ScenarioEvent::Kind;
-    std::vector<std::string> allowed = {"kind", "at"};
-    if (kind == K::LINK_DOWN || kind == K::LINK_UP || kind == K::LINK_FLAP)
+    const std::string link = "'link: [a, b]', the link's two ends";
+    const std::string sw = "'switch', the switch's name";
+    switch (kind)
     {
-        allowed.push_back("link");
+    case K::LINK_DOWN:
+    case K::LINK_UP:
+        return {{"kind", "at", "link"}, "link", link};
+    case K::LINK_FLAP:
+        return {{"kind", "at", "link", "down_for", "period", "count", "until"}, "link", link};
+    case K::SWITCH_FAIL:
+        return {{"kind", "at", "switch"}, "switch", sw};
+    case K::SWITCH_REBOOT:
+        return {{"kind", "at", "switch", "down_for"}, "switch", sw};
+    case K::LOSS:
+        return {{"kind", "at", "rate", "link", "tiers"}, "", ""};
     }
-    if (kind == K::SWITCH_FAIL || kind == K::SWITCH_REBOOT)
-    {
-        allowed.push_back("switch");
-    }
-    if (kind == K::LINK_FLAP)
-    {
-        allowed.insert(allowed.end(), {"down_for", "period", "count", "until"});
-    }
-    if (kind == K::SWITCH_REBOOT)
-    {
-        allowed.push_back("down_for");
-    }
-    if (kind == K::LOSS)
-    {
-        allowed.insert(allowed.end(), {"rate", "link", "tiers"});
-    }
-    return allowed;
+    return {{"kind", "at"}, "", ""};
 }
 
 /// An event has its kind, its time, only the keys its kind takes, and the element it acts on.
@@ -2080,7 +2084,8 @@ ValidateEventKeys(const Scenario& s, size_t index)
     {
         throw s.Error(path, "a " + kind + " event needs 'at', the time it happens");
     }
-    const std::vector<std::string> allowed = EventKeys(e.kind);
+    const EventShape shape = EventShapeOf(e.kind);
+    const std::vector<std::string>& allowed = shape.keys;
     for (const auto& rule : EventRules())
     {
         if (EventKeyGiven(s, path, rule.key) &&
@@ -2091,15 +2096,9 @@ ValidateEventKeys(const Scenario& s, size_t index)
                               "' (its keys: " + JoinNames(allowed) + ")");
         }
     }
-    const bool onLink = e.kind == K::LINK_DOWN || e.kind == K::LINK_UP || e.kind == K::LINK_FLAP;
-    if (onLink && !EventKeyGiven(s, path, "link"))
+    if (!shape.element.empty() && !EventKeyGiven(s, path, shape.element))
     {
-        throw s.Error(path, "a " + kind + " event needs 'link: [a, b]', the link's two ends");
-    }
-    const bool onSwitch = e.kind == K::SWITCH_FAIL || e.kind == K::SWITCH_REBOOT;
-    if (onSwitch && !EventKeyGiven(s, path, "switch"))
-    {
-        throw s.Error(path, "a " + kind + " event needs 'switch', the switch's name");
+        throw s.Error(path, "a " + kind + " event needs " + shape.elementForm);
     }
 }
 
