@@ -21,6 +21,7 @@
 // --workers, --iterations).
 
 #include "bench-process.h"
+#include "bench-report.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/atp-program.h"
@@ -31,7 +32,6 @@
 #include "ns3/pipeline.h"
 #include "ns3/training-job.h"
 
-#include <chrono>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -119,12 +119,9 @@ Run(const std::string& name, const Options& o)
         out.jobs.push_back(JobOutcome{model, 0, false});
     }
     Simulator::Stop(Seconds(100));
-    const uint64_t eventsBefore = Simulator::GetEventCount();
-    const auto t0 = std::chrono::steady_clock::now();
-    Simulator::Run();
-    const auto t1 = std::chrono::steady_clock::now();
-    out.wallS = std::chrono::duration<double>(t1 - t0).count();
-    out.events = Simulator::GetEventCount() - eventsBefore;
+    const BenchCost cost = BenchMeasure(&Simulator::Run);
+    out.wallS = cost.wallS;
+    out.events = cost.events;
     out.hops = fabric->GetPacketHops();
     for (uint32_t j = 0; j < o.jobs; ++j)
     {
@@ -200,12 +197,7 @@ main(int argc, char* argv[])
         }
     }
 
-    std::string json = "{";
-    auto put = [&json](const std::string& key, double value, const char* fmt) {
-        char buf[64];
-        std::snprintf(buf, sizeof(buf), fmt, value);
-        json += (json.size() > 1 ? ", \"" : "\"") + key + "\": " + buf;
-    };
+    BenchJson json;
     double jctMean[2] = {0, 0};
     const char* cases[2] = {"atp", "ps"};
     for (int c = 0; c < 2; ++c)
@@ -232,29 +224,28 @@ main(int argc, char* argv[])
             jctMean[c] += r.jobs[j].jctS / r.jobs.size();
             jctMax = std::max(jctMax, r.jobs[j].jctS);
         }
-        put(p + "wall_s", r.wallS, "%.6f");
-        put(p + "events", r.events, "%.0f");
-        put(p + "hops", r.hops, "%.0f");
-        put(p + "hops_per_s", r.hops / r.wallS, "%.1f");
-        put(p + "sim_time_s", r.simTimeS, "%.9f");
-        put(p + "jct_mean_s", jctMean[c], "%.9f");
-        put(p + "jct_max_s", jctMax, "%.9f");
+        json.Put(p + "wall_s", r.wallS, "%.6f");
+        json.Put(p + "events", r.events, "%.0f");
+        json.Put(p + "hops", r.hops, "%.0f");
+        json.Put(p + "hops_per_s", r.hops / r.wallS, "%.1f");
+        json.Put(p + "sim_time_s", r.simTimeS, "%.9f");
+        json.Put(p + "jct_mean_s", jctMean[c], "%.9f");
+        json.Put(p + "jct_max_s", jctMax, "%.9f");
         for (uint32_t j = 0; j < r.jobs.size(); ++j)
         {
-            put(p + "job" + std::to_string(j) + "_" + r.jobs[j].model + ".jct_s",
-                r.jobs[j].jctS,
-                "%.9f");
+            json.Put(p + "job" + std::to_string(j) + "_" + r.jobs[j].model + ".jct_s",
+                     r.jobs[j].jctS,
+                     "%.9f");
         }
         if (c == 0)
         {
-            put(p + "ps_fallback_fraction", r.sent ? double(r.fallback) / r.sent : 0, "%.6f");
-            put(p + "ps_fallback_packets", r.fallback, "%.0f");
-            put(p + "collisions", r.collisions, "%.0f");
-            put(p + "peak_aggregators", r.peakAggregators, "%.0f");
+            json.Put(p + "ps_fallback_fraction", r.sent ? double(r.fallback) / r.sent : 0, "%.6f");
+            json.Put(p + "ps_fallback_packets", r.fallback, "%.0f");
+            json.Put(p + "collisions", r.collisions, "%.0f");
+            json.Put(p + "peak_aggregators", r.peakAggregators, "%.0f");
         }
     }
-    put("atp.ratio.jct_mean_ps_over_atp", jctMean[1] / jctMean[0], "%.4f");
-    json += "}";
-    std::printf("%s\n", json.c_str());
+    json.Put("atp.ratio.jct_mean_ps_over_atp", jctMean[1] / jctMean[0], "%.4f");
+    json.Print();
     return 0;
 }

@@ -24,6 +24,8 @@
 // speed-ups of ESA (1.35x over ATP and up to 1.89x over SwitchML for all-DNN-A in its figures).
 // The driver runs the scheduler benchmark beside it (raw event rate, for the hop rate's context).
 
+#include "bench-report.h"
+
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-scenario-module.h"
@@ -163,12 +165,7 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    std::string json = "{";
-    auto put = [&json](const std::string& key, double value, const char* fmt) {
-        char buf[64];
-        std::snprintf(buf, sizeof(buf), fmt, value);
-        json += (json.size() > 1 ? ", \"" : "\"") + key + "\": " + buf;
-    };
+    BenchJson json;
     std::vector<Outcome> outcomes;
     for (const std::string& p : names)
     {
@@ -192,26 +189,25 @@ main(int argc, char* argv[])
             return 1;
         }
         const std::string k = "esa.paper." + p + ".";
-        put(k + "wall_s", o.wallS, "%.6f");
-        put(k + "events", o.events, "%.0f");
-        put(k + "hops", o.hops, "%.0f");
-        put(k + "hops_per_s", o.hops / o.wallS, "%.1f");
-        put(k + "sim_time_s", o.simTimeS, "%.9f");
-        put(k + "mean_jct_s", o.meanJctS, "%.9f");
-        put(k + "mean_steady_iteration_s", o.meanSteadyS, "%.9f");
-        put(k + "utilisation", o.utilisation, "%.5f");
-        put(k + "ps_fallback_packets", o.fallback, "%.0f");
-        put(k + "collisions", o.collisions, "%.0f");
-        put(k + "preemptions", o.preemptions, "%.0f");
+        json.Put(k + "wall_s", o.wallS, "%.6f");
+        json.Put(k + "events", o.events, "%.0f");
+        json.Put(k + "hops", o.hops, "%.0f");
+        json.Put(k + "hops_per_s", o.hops / o.wallS, "%.1f");
+        json.Put(k + "sim_time_s", o.simTimeS, "%.9f");
+        json.Put(k + "mean_jct_s", o.meanJctS, "%.9f");
+        json.Put(k + "mean_steady_iteration_s", o.meanSteadyS, "%.9f");
+        json.Put(k + "utilisation", o.utilisation, "%.5f");
+        json.Put(k + "ps_fallback_packets", o.fallback, "%.0f");
+        json.Put(k + "collisions", o.collisions, "%.0f");
+        json.Put(k + "preemptions", o.preemptions, "%.0f");
         outcomes.push_back(o);
     }
     for (std::size_t i = 1; i < names.size(); ++i)
     {
-        put("esa.paper.ratio." + names[i] + "_jct_over_" + names[0],
-            outcomes[i].meanJctS / outcomes[0].meanJctS,
-            "%.5f");
+        json.Put("esa.paper.ratio." + names[i] + "_jct_over_" + names[0],
+                 outcomes[i].meanJctS / outcomes[0].meanJctS,
+                 "%.5f");
     }
-    json += "}";
-    std::printf("%s\n", json.c_str());
+    json.Print();
     return 0;
 }

@@ -7,11 +7,11 @@
 // ratio is meaningful on a noisy machine. Prints one flat JSON object (docs/driver.md).
 
 #include "bench-permutation-traffic.h"
+#include "bench-report.h"
 
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
 
-#include <chrono>
 #include <cstdio>
 #include <numeric>
 #include <random>
@@ -57,12 +57,8 @@ RunOnce(InaFabricHelper::LinkKind kind, uint64_t packetsPerHost)
         return false;
     }());
     auto traffic = std::make_unique<BenchPermutationTraffic>(*fabric, perm, packetsPerHost);
-    auto t0 = std::chrono::steady_clock::now();
-    Simulator::Run();
-    auto t1 = std::chrono::steady_clock::now();
-    Result r{fabric->GetPacketHops(),
-             Simulator::GetEventCount(),
-             std::chrono::duration<double>(t1 - t0).count()};
+    const BenchCost cost = BenchMeasure(&Simulator::Run);
+    Result r{fabric->GetPacketHops(), Simulator::GetEventCount(), cost.wallS};
     traffic.reset();
     Simulator::Destroy();
     return r;

@@ -12,13 +12,14 @@
 //   pairs_per_s                        sparse pairs absorbed per simulated second (all workers)
 //   hot_share, recirculations_per_packet
 // Options: --workers=8,16,32 --iterations=3 --accesses=10000.
+#include "bench-report.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/model-zoo.h"
 #include "ns3/training-job.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -126,11 +127,8 @@ Run(uint32_t workers, const Options& o, std::map<std::string, double>& out)
     job->SetAttribute("Iterations", UintegerValue(o.iterations));
     job->Setup(ctx, ModelZoo::TensorWorkload(400000), f.Create<AggregationProtocol>());
     job->Start();
-    const uint64_t eventsBefore = Simulator::GetEventCount();
-    const auto t0 = std::chrono::steady_clock::now();
-    Simulator::Run();
-    const auto t1 = std::chrono::steady_clock::now();
-    const double wall = std::chrono::duration<double>(t1 - t0).count();
+    const BenchCost cost = BenchMeasure(&Simulator::Run);
+    const double wall = cost.wallS;
     if (!job->IsCompleted())
     {
         std::fprintf(stderr, "libra-bench: the %u-worker job did not complete\n", workers);
@@ -145,7 +143,7 @@ Run(uint32_t workers, const Options& o, std::map<std::string, double>& out)
     }
     const double sim = job->GetJct().GetSeconds();
     out[p + "wall_s"] = wall;
-    out[p + "events"] = static_cast<double>(Simulator::GetEventCount() - eventsBefore);
+    out[p + "events"] = static_cast<double>(cost.events);
     out[p + "hops"] = static_cast<double>(fabric->GetPacketHops());
     out[p + "hops_per_s"] = fabric->GetPacketHops() / wall;
     out[p + "sim_time_s"] = sim;

@@ -6,11 +6,12 @@
 // star, virtual payloads: wall time, packet-hops per wall second, and the simulated time against
 // the bus-bandwidth bound 2(n-1)/n x B / rate. Prints one flat JSON object (docs/driver.md).
 
+#include "bench-report.h"
+
 #include "ns3/all-reduce-runner.h"
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -43,19 +44,15 @@ RunRing(uint32_t n, uint64_t bytes)
     spec.tensorBytes = {bytes};
     spec.values = false;
     AllReduceRunner run(fabric, "ring", spec);
-    const uint64_t eventsBefore = Simulator::GetEventCount();
-    auto t0 = std::chrono::steady_clock::now();
-    AllReduceRunner::RunAll({&run}, Seconds(10));
-    auto t1 = std::chrono::steady_clock::now();
+    const BenchCost cost = BenchMeasure([&run] {
+        AllReduceRunner::RunAll({&run}, Seconds(10));
+    });
     if (!run.Complete())
     {
         std::fprintf(stderr, "ring-bench: not every rank finished\n");
         std::exit(1);
     }
-    Result r{std::chrono::duration<double>(t1 - t0).count(),
-             run.LastFinishPs() * 1e-12,
-             fabric->GetPacketHops(),
-             Simulator::GetEventCount() - eventsBefore};
+    Result r{cost.wallS, run.LastFinishPs() * 1e-12, fabric->GetPacketHops(), cost.events};
     run.Dispose();
     Simulator::Destroy();
     return r;

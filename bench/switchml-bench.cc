@@ -17,12 +17,13 @@
 // workers (the driver runs the scheduler benchmark beside this one); sim_time within 2 % of the
 // bound.
 
+#include "bench-report.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/all-reduce-runner.h"
 #include "ns3/core-module.h"
 #include "ns3/ina-fabric-helper.h"
 
-#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <sstream>
@@ -63,14 +64,13 @@ RunOnce(const std::string& typeId, uint32_t workers, uint64_t bytes, InaFabricHe
     spec.values = false;
     spec.seed = 1;
     AllReduceRunner run(fabric, typeId, spec);
-    const uint64_t eventsBefore = Simulator::GetEventCount();
-    auto t0 = std::chrono::steady_clock::now();
-    AllReduceRunner::RunAll({&run}, Seconds(10));
-    auto t1 = std::chrono::steady_clock::now();
+    const BenchCost cost = BenchMeasure([&run] {
+        AllReduceRunner::RunAll({&run}, Seconds(10));
+    });
     Outcome o;
-    o.wallS = std::chrono::duration<double>(t1 - t0).count();
+    o.wallS = cost.wallS;
     o.hops = fabric->GetPacketHops();
-    o.events = Simulator::GetEventCount() - eventsBefore;
+    o.events = cost.events;
     o.simTimeS = run.LastFinishPs() * 1e-12;
     o.complete = run.Complete();
     run.Dispose();
@@ -114,12 +114,7 @@ main(int argc, char* argv[])
         ringType = AggregationProtocolRegistry::Lookup("ring");
     }
 
-    std::string json = "{";
-    auto put = [&json](const std::string& key, double value, const char* fmt) {
-        char buf[64];
-        std::snprintf(buf, sizeof(buf), fmt, value);
-        json += (json.size() > 1 ? ", \"" : "\"") + key + "\": " + buf;
-    };
+    BenchJson json;
     for (uint32_t w : counts)
     {
         const std::string p = "switchml.w" + std::to_string(w) + ".";
@@ -136,16 +131,18 @@ main(int argc, char* argv[])
         }
         const double packets = static_cast<double>((tensorBytes / 4 + 31) / 32);
         const double bound = packets * 180 * 8 / RATE_BPS;
-        put(p + "inasim.wall_s", fast.wallS, "%.6f");
-        put(p + "inasim.hops", fast.hops, "%.0f");
-        put(p + "inasim.events", fast.events, "%.0f");
-        put(p + "inasim.hops_per_s", fast.hops / fast.wallS, "%.1f");
-        put(p + "p2p.wall_s", p2p.wallS, "%.6f");
-        put(p + "p2p.hops_per_s", p2p.hops / p2p.wallS, "%.1f");
-        put(p + "sim_time_s", fast.simTimeS, "%.9f");
-        put(p + "line_rate_bound_s", bound, "%.9f");
-        put(p + "ratio.inasim_over_p2p", (fast.hops / fast.wallS) / (p2p.hops / p2p.wallS), "%.3f");
-        put(p + "ratio.sim_over_bound", fast.simTimeS / bound, "%.5f");
+        json.Put(p + "inasim.wall_s", fast.wallS, "%.6f");
+        json.Put(p + "inasim.hops", fast.hops, "%.0f");
+        json.Put(p + "inasim.events", fast.events, "%.0f");
+        json.Put(p + "inasim.hops_per_s", fast.hops / fast.wallS, "%.1f");
+        json.Put(p + "p2p.wall_s", p2p.wallS, "%.6f");
+        json.Put(p + "p2p.hops_per_s", p2p.hops / p2p.wallS, "%.1f");
+        json.Put(p + "sim_time_s", fast.simTimeS, "%.9f");
+        json.Put(p + "line_rate_bound_s", bound, "%.9f");
+        json.Put(p + "ratio.inasim_over_p2p",
+                 (fast.hops / fast.wallS) / (p2p.hops / p2p.wallS),
+                 "%.3f");
+        json.Put(p + "ratio.sim_over_bound", fast.simTimeS / bound, "%.5f");
         if (ring)
         {
             std::fprintf(stderr, "switchml-bench: %u workers, ring all-reduce\n", w);
@@ -155,11 +152,10 @@ main(int argc, char* argv[])
                 std::fprintf(stderr, "switchml-bench: the ring all-reduce did not complete\n");
                 return 1;
             }
-            put(p + "ring.sim_time_s", r.simTimeS, "%.9f");
-            put(p + "ring.wall_s", r.wallS, "%.6f");
+            json.Put(p + "ring.sim_time_s", r.simTimeS, "%.9f");
+            json.Put(p + "ring.wall_s", r.wallS, "%.6f");
         }
     }
-    json += "}";
-    std::printf("%s\n", json.c_str());
+    json.Print();
     return 0;
 }
