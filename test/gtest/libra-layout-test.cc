@@ -19,14 +19,6 @@ using namespace ns3;
 namespace
 {
 
-/// \return the message of the std::invalid_argument `f` throws ("" if it throws nothing)
-template<class F>
-std::string
-InvalidArgument(F f)
-{
-    return inasim_test::MessageOf<std::invalid_argument>(f);
-}
-
 LibraLayout
 Heat(uint32_t hotKeys, uint32_t m, uint32_t cap)
 {
@@ -264,7 +256,7 @@ TEST(LibraLayout, CapAboveRegistersIsRefusedForAlgorithm1)
     LibraLayout::Config c;
     c.registers = 8;
     c.pairsPerPacket = 9;
-    const std::string msg = InvalidArgument([&] {
+    const std::string msg = inasim_test::MessageOf<std::invalid_argument>([&] {
         LibraLayout l(c);
     });
     EXPECT_NE(msg.find("Algorithm 1 needs pairs per packet (cap = 9) <= registers (m = 8)"),
@@ -289,7 +281,7 @@ TEST(LibraLayout, PacketSizeLimitIsCheckedAtConfiguration)
     EXPECT_EQ(LibraLayout(c).GetPacketBytes(17), 190u);
     EXPECT_EQ(LibraLayout(c).GetPacketBytes(16), 182u); // the spec's default packet
     c.pairsPerPacket = 18;
-    const std::string msg = InvalidArgument([&] {
+    const std::string msg = inasim_test::MessageOf<std::invalid_argument>([&] {
         LibraLayout l(c);
     });
     EXPECT_NE(msg.find("18 pairs per packet make 54 + 18 x 8 = 198 B, above the 192-B limit"),
@@ -304,12 +296,12 @@ TEST(LibraLayout, PacketSizeLimitIsCheckedAtConfiguration)
     EXPECT_THROW(LibraLayout l(c), std::invalid_argument);
     c.pairsPerPacket = 16;
     c.hotKeys = 70000;
-    EXPECT_NE(InvalidArgument([&] {
+    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([&] {
                   LibraLayout l(c);
               }).find("2-byte ranks address at most 65536 hot keys, got K = 70000"),
               std::string::npos);
     c.rankBytes = 3;
-    EXPECT_NE(InvalidArgument([&] {
+    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([&] {
                   LibraLayout l(c);
               }).find("rank bytes must be 2 or 4, got 3"),
               std::string::npos);
@@ -319,30 +311,30 @@ TEST(LibraLayout, BadConfigurationAndPushesAreNamed)
 {
     LibraLayout::Config c;
     c.registers = 0;
-    EXPECT_EQ(InvalidArgument([&] {
+    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
                   LibraLayout l(c);
               }),
               "Libra layout: registers (m) must be at least 1");
     c.registers = 16;
     c.hotKeys = 0;
-    EXPECT_EQ(InvalidArgument([&] {
+    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
                   LibraLayout l(c);
               }),
               "Libra layout: hot keys (K) must be at least 1");
     c.hotKeys = 30000;
     c.pairsPerPacket = 0;
-    EXPECT_EQ(InvalidArgument([&] {
+    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
                   LibraLayout l(c);
               }),
               "Libra layout: pairs per packet (cap) must be at least 1");
 
     const LibraLayout l = Heat(100, 4, 4);
     LibraPacking p;
-    EXPECT_EQ(InvalidArgument([&] {
+    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
                   l.Pack(std::vector<uint32_t>{3, 100, 5}, p);
               }),
               "Libra layout: pair 1 of the push has rank 100, not below the hot-key count 100");
-    EXPECT_EQ(InvalidArgument([&] {
+    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
                   l.Pack(std::vector<uint32_t>{3, 7, 3}, p);
               }),
               "Libra layout: rank 3 appears twice in one push (pairs 0 and 2); a push carries "

@@ -6,6 +6,8 @@
 // ScenarioLoader on files: defaults, the contract's example, unknown keys, wrong types, bad units,
 // cross-key rules and the location every error starts with.
 
+#include "test-messages.h"
+
 #include "ns3/scenario-loader.h"
 
 #include <cstdlib>
@@ -24,15 +26,11 @@ namespace
 std::string
 ErrorOf(const std::string& yaml, const std::vector<std::string>& overrides = {})
 {
-    try
-    {
-        ScenarioLoader::LoadString(yaml, "rack.yaml", overrides);
-    }
-    catch (const ScenarioError& e)
-    {
-        return e.what();
-    }
-    return "no error";
+    return inasim_test::MessageOf<ScenarioError>(
+        [&] {
+            ScenarioLoader::LoadString(yaml, "rack.yaml", overrides);
+        },
+        "no error");
 }
 
 /// The example of the scenario format the project was specified with (its user contract), verbatim.

@@ -6,6 +6,8 @@
 // KEY=VALUE overrides: every form (scalars, sections, lists, list indices, params), their order,
 // and errors that name the override.
 
+#include "test-messages.h"
+
 #include "ns3/scenario-loader.h"
 
 #include <gtest/gtest.h>
@@ -41,15 +43,11 @@ Load(const std::vector<std::string>& overrides)
 std::string
 ErrorOf(const std::vector<std::string>& overrides)
 {
-    try
-    {
-        Load(overrides);
-    }
-    catch (const ScenarioError& e)
-    {
-        return e.what();
-    }
-    return "no error";
+    return inasim_test::MessageOf<ScenarioError>(
+        [&] {
+            Load(overrides);
+        },
+        "no error");
 }
 
 } // namespace

@@ -6,6 +6,8 @@
 // SweepExpander: exact run order (product, last axis fastest, repeats innermost), zip groups,
 // ranges, run ids, seeds, JSON, and errors that name the sweep line and the axis.
 
+#include "test-messages.h"
+
 #include "ns3/scenario-error.h"
 #include "ns3/sweep-expander.h"
 
@@ -63,15 +65,11 @@ class ScenarioSweep : public ::testing::Test
 
     std::string ErrorOf(const std::string& text)
     {
-        try
-        {
-            Expand(text);
-        }
-        catch (const ScenarioError& e)
-        {
-            return e.what();
-        }
-        return "no error";
+        return inasim_test::MessageOf<ScenarioError>(
+            [&] {
+                Expand(text);
+            },
+            "no error");
     }
 
     std::filesystem::path m_dir;

@@ -5,6 +5,7 @@
 // Topology generators, the topology file format, and route computation (ECMP sets, multicast
 // trees). Expected values are worked out by hand in the comments.
 
+#include "test-messages.h"
 #include "test-temp-dir.h"
 
 #include "ns3/ina-fabric-helper.h"
@@ -35,15 +36,9 @@ const std::string TOPO_DIR = std::string(INASIM_SOURCE_DIR) + "/topologies/";
 std::string
 ParseError(const std::string& text)
 {
-    try
-    {
+    return inasim_test::MessageOf<std::runtime_error>([&] {
         InaTopology::FromString(text, "mem.topo");
-    }
-    catch (const std::runtime_error& e)
-    {
-        return e.what();
-    }
-    return "";
+    });
 }
 
 /// Plain BFS hop counts from `src`, independent of InaRoutingTable.

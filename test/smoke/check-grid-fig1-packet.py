@@ -13,9 +13,9 @@ over every packet the workers sent (first sends, retransmissions, resends after 
 notice). It must be within 5 % of GBPS (the paper's value), the job complete. Exit 0 when every
 protocol passes, 1 otherwise.
 """
-import json
-import subprocess
 import sys
+
+from inasim_smoke import SmokeFailure, run_first_job
 
 TOLERANCE = 0.05
 
@@ -41,20 +41,11 @@ def main(argv):
     for want in wants:
         protocol, gbps = want.split("=")
         gbps = float(gbps)
-        where = f"{out}/{protocol}"
-        proc = subprocess.run([run, scenario, f"jobs.0.protocol={protocol}", *overrides,
-                               "--out", where],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-        if proc.returncode != 0:
-            print(proc.stdout, end="")
-            print(f"FAIL {protocol}: inasim-run exited with {proc.returncode}")
-            failed += 1
-            continue
-        with open(f"{where}/summary.json", encoding="utf-8") as f:
-            job = json.load(f)["jobs"][0]
-        if not job.get("completed"):
-            print(f"FAIL {protocol}: the job did not complete")
+        try:
+            job = run_first_job(run, [scenario, f"jobs.0.protocol={protocol}", *overrides],
+                                f"{out}/{protocol}", protocol)
+        except SmokeFailure as e:
+            print(e)
             failed += 1
             continue
         got = rate_gbps(job)

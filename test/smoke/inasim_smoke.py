@@ -6,16 +6,21 @@ import json
 import subprocess
 
 
+class SmokeFailure(SystemExit):
+    """A run that did not finish. A SystemExit, so that a check that runs one scenario exits 1
+    with the message; a check that runs several catches it, reports it and goes on."""
+
+
 def run_first_job(inasim_run, args, where, label):
-    """Run inasim-run ARGS --out WHERE; return jobs[0] of WHERE/summary.json, or exit naming LABEL
-    when inasim-run fails or the job did not complete."""
+    """Run inasim-run ARGS --out WHERE; return jobs[0] of WHERE/summary.json, or raise
+    SmokeFailure naming LABEL when inasim-run fails or the job did not complete."""
     proc = subprocess.run([inasim_run, *args, "--out", where], stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if proc.returncode != 0:
         print(proc.stdout, end="")
-        raise SystemExit(f"FAIL {label}: inasim-run exited with {proc.returncode}")
+        raise SmokeFailure(f"FAIL {label}: inasim-run exited with {proc.returncode}")
     with open(f"{where}/summary.json", encoding="utf-8") as f:
         job = json.load(f)["jobs"][0]
     if not job.get("completed"):
-        raise SystemExit(f"FAIL {label}: the job did not complete")
+        raise SmokeFailure(f"FAIL {label}: the job did not complete")
     return job

@@ -30,6 +30,14 @@ def write_script(path, body):
     return path
 
 
+def start_patches(case, patches):
+    """Start `patches` for the running test `case`; each stops when the test ends."""
+    for p in patches:
+        p.start()
+        case.addCleanup(p.stop)
+    return patches
+
+
 class DpkgStatusTest(unittest.TestCase):
     def test_only_installed_state_counts(self):
         text = (
@@ -161,21 +169,16 @@ class RunArgsTest(unittest.TestCase):
 class ResolveScenarioTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
         self.dir = Path(self.tmp.name)
         (self.dir / "default.yaml").write_text("# the default\nname: d\n")
         (self.dir / "rack.yaml").write_text("\n# a rack of 8\n#  hosts. More text.\n# Other.\n"
                                             "name: r\n")
         (self.dir / "two.yaml").write_text("# One line, no full stop\n#\n# second para.\n")
         (self.dir / "bare.yaml").write_text("name: b\n# late comment\n")
-        self.patches = [mock.patch.object(cmd_run, "SCENARIO_DIR", self.dir),
-                        mock.patch.object(cmd_run, "DEFAULT_SCENARIO", self.dir / "default.yaml")]
-        for p in self.patches:
-            p.start()
-
-    def tearDown(self):
-        for p in self.patches:
-            p.stop()
-        self.tmp.cleanup()
+        start_patches(self, [mock.patch.object(cmd_run, "SCENARIO_DIR", self.dir),
+                             mock.patch.object(cmd_run, "DEFAULT_SCENARIO",
+                                               self.dir / "default.yaml")])
 
     def test_default_name_and_path(self):
         self.assertEqual(cmd_run.resolve_scenario(None), self.dir / "default.yaml")
@@ -324,6 +327,7 @@ class BenchCommandTest(unittest.TestCase):
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
         self.dir = Path(self.tmp.name)
         self.programs = {
             "alpha-bench": write_script(self.dir / "alpha-bench", """\
@@ -343,7 +347,7 @@ class BenchCommandTest(unittest.TestCase):
             "broken": cmd_bench.Benchmark("broken-bench", (), "c"),
         }
         self.built = []
-        self.patches = [
+        self.patches = start_patches(self, [
             mock.patch.object(cmd_bench, "BENCHMARKS", registry),
             mock.patch.object(cmd_bench.bootstrap, "ensure_setup"),
             mock.patch.object(cmd_bench.building, "build",
@@ -351,14 +355,7 @@ class BenchCommandTest(unittest.TestCase):
             mock.patch.object(cmd_bench.building, "find_program",
                               side_effect=lambda name: self.programs.get(name)),
             mock.patch.object(cmd_bench, "machine_description", return_value="Test CPU, 2 cores"),
-        ]
-        for p in self.patches:
-            p.start()
-
-    def tearDown(self):
-        for p in self.patches:
-            p.stop()
-        self.tmp.cleanup()
+        ])
 
     def run_bench(self, argv):
         out = io.StringIO()
@@ -395,8 +392,7 @@ class BenchCommandTest(unittest.TestCase):
 
     def test_real_registry_has_scheduler(self):
         for p in self.patches:
-            p.stop()
-        self.patches = []
+            p.stop()  # the cleanup's second stop of each does nothing
         self.assertEqual(cmd_bench.BENCHMARKS["scheduler"].program, "scheduler-bench")
 
 
