@@ -82,6 +82,19 @@ CheckedHosts(const std::vector<uint32_t>& listed, uint32_t nHosts)
     }
     return hosts;
 }
+
+/// The sum over `flows` of what `of` reads from each (the app's totals of per-flow counts).
+template<typename Flows, typename Of>
+uint64_t
+SumOverFlows(const Flows& flows, Of of)
+{
+    uint64_t n = 0;
+    for (const auto& f : flows)
+    {
+        n += of(f);
+    }
+    return n;
+}
 } // namespace
 
 TypeId
@@ -526,34 +539,25 @@ InaFlowApp::GetP99Fct() const
 uint64_t
 InaFlowApp::GetRetransmissions() const
 {
-    uint64_t n = 0;
-    for (const Flow& f : m_flows)
-    {
-        n += f.sender->GetStats().retransmissions;
-    }
-    return n;
+    return SumOverFlows(m_flows, [](const Flow& f) {
+        return f.sender->GetStats().retransmissions;
+    });
 }
 
 uint64_t
 InaFlowApp::GetValuesChecked() const
 {
-    uint64_t n = 0;
-    for (const Flow& f : m_flows)
-    {
-        n += f.valuesChecked;
-    }
-    return n;
+    return SumOverFlows(m_flows, [](const Flow& f) {
+        return f.valuesChecked;
+    });
 }
 
 uint64_t
 InaFlowApp::GetValueErrors() const
 {
-    uint64_t n = 0;
-    for (const Flow& f : m_flows)
-    {
-        n += f.valueErrors;
-    }
-    return n;
+    return SumOverFlows(m_flows, [](const Flow& f) {
+        return f.valueErrors;
+    });
 }
 
 Ptr<InaTransportSender>

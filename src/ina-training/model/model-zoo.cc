@@ -323,39 +323,37 @@ CheckTotals(const Fields& f, const ErrorSite& site, const ModelSpec& spec)
     }
 }
 
+/// The sum of one field of every layer.
+template<typename T>
+T
+SumOverLayers(const std::vector<LayerSpec>& layers, T LayerSpec::*field)
+{
+    T sum = 0;
+    for (const auto& l : layers)
+    {
+        sum += l.*field;
+    }
+    return sum;
+}
+
 } // namespace
 
 uint64_t
 ModelSpec::TotalBytes() const
 {
-    uint64_t sum = 0;
-    for (const auto& l : layers)
-    {
-        sum += l.gradientBytes;
-    }
-    return sum;
+    return SumOverLayers(layers, &LayerSpec::gradientBytes);
 }
 
 int64_t
 ModelSpec::ForwardPs() const
 {
-    int64_t sum = 0;
-    for (const auto& l : layers)
-    {
-        sum += l.forwardPs;
-    }
-    return sum;
+    return SumOverLayers(layers, &LayerSpec::forwardPs);
 }
 
 int64_t
 ModelSpec::BackwardPs() const
 {
-    int64_t sum = 0;
-    for (const auto& l : layers)
-    {
-        sum += l.backwardPs;
-    }
-    return sum;
+    return SumOverLayers(layers, &LayerSpec::backwardPs);
 }
 
 ModelZoo::ModelZoo(const std::string& path)
