@@ -9,6 +9,7 @@
 #include "esa-program.h"
 
 #include "ns3/aggregation-protocol-registry.h"
+#include "ns3/counter-sum.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/job-attribute-error.h"
@@ -471,73 +472,37 @@ std::map<std::string, double>
 EsaProtocol::GetCounters() const
 {
     std::map<std::string, double> c = PoolProtocol::GetCounters();
-    double reminders = 0;
-    double timeoutRounds = 0;
-    double dupRounds = 0;
-    double workerReminders = 0;
-    double pulls = 0;
-    double contributions = 0;
-    double cached = 0;
-    double resent = 0;
-    double late = 0;
-    double misses = 0;
-    double answers = 0;
-    for (const Tree& t : GetTrees())
-    {
+    using S = EsaParameterServer::EsaCounters;
+    static const std::vector<CounterField<S>> SERVER = {
+        {"ps_reminders", &S::reminders},
+        {"ps_timeout_reminder_rounds", &S::timeoutReminders},
+        {"ps_dupack_reminder_rounds", &S::dupAckReminders},
+        {"ps_flush_answers", &S::flushAnswers},
+        {"ps_flush_misses", &S::flushMisses},
+        {"ps_worker_reminders", &S::workerReminders},
+        {"ps_pulls", &S::pulls},
+        {"ps_contributions", &S::contributions},
+        {"ps_cached_results", &S::cachedResults},
+        {"ps_results_resent", &S::resultsResent},
+        {"ps_late_after_complete", &S::lateAfterComplete},
+    };
+    SumCounters(c, SERVER, GetTrees(), [](const Tree& t) -> const S* {
         Ptr<EsaParameterServer> s = DynamicCast<EsaParameterServer>(t.server);
-        if (!s)
-        {
-            continue;
-        }
-        const EsaParameterServer::EsaCounters& e = s->GetEsaCounters();
-        reminders += e.reminders;
-        timeoutRounds += e.timeoutReminders;
-        dupRounds += e.dupAckReminders;
-        workerReminders += e.workerReminders;
-        pulls += e.pulls;
-        contributions += e.contributions;
-        cached += e.cachedResults;
-        resent += e.resultsResent;
-        late += e.lateAfterComplete;
-        misses += e.flushMisses;
-        answers += e.flushAnswers;
-    }
-    c["ps_reminders"] = reminders;
-    c["ps_timeout_reminder_rounds"] = timeoutRounds;
-    c["ps_dupack_reminder_rounds"] = dupRounds;
-    c["ps_flush_answers"] = answers;
-    c["ps_flush_misses"] = misses;
-    c["ps_worker_reminders"] = workerReminders;
-    c["ps_pulls"] = pulls;
-    c["ps_contributions"] = contributions;
-    c["ps_cached_results"] = cached;
-    c["ps_results_resent"] = resent;
-    c["ps_late_after_complete"] = late;
-    double wTimeout = 0;
-    double wDup = 0;
-    double low = 0;
-    double high = 0;
-    double ignored = 0;
-    double stalls = 0;
-    double skipped = 0;
-    for (const Ptr<EsaAgent>& a : m_esaAgents)
-    {
-        const EsaAgent::EsaCounters& e = a->GetEsaCounters();
-        stalls += e.stallReminders;
-        skipped += e.sendsSkipped;
-        wTimeout += e.timeoutReminders;
-        wDup += e.dupAckReminders;
-        low += e.clampedLow;
-        high += e.clampedHigh;
-        ignored += e.pullsIgnored;
-    }
-    c["worker_timeout_reminders"] = wTimeout;
-    c["worker_dupack_reminders"] = wDup;
-    c["worker_pulls_ignored"] = ignored;
-    c["worker_stall_reminders"] = stalls;
-    c["worker_sends_skipped"] = skipped;
-    c["priority_clamped_low"] = low;
-    c["priority_clamped_high"] = high;
+        return s ? &s->GetEsaCounters() : nullptr;
+    });
+    using A = EsaAgent::EsaCounters;
+    static const std::vector<CounterField<A>> AGENT = {
+        {"worker_timeout_reminders", &A::timeoutReminders},
+        {"worker_dupack_reminders", &A::dupAckReminders},
+        {"worker_pulls_ignored", &A::pullsIgnored},
+        {"worker_stall_reminders", &A::stallReminders},
+        {"worker_sends_skipped", &A::sendsSkipped},
+        {"priority_clamped_low", &A::clampedLow},
+        {"priority_clamped_high", &A::clampedHigh},
+    };
+    SumCounters(c, AGENT, m_esaAgents, [](const Ptr<EsaAgent>& a) {
+        return &a->GetEsaCounters();
+    });
     return c;
 }
 

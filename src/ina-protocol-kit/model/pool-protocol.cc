@@ -4,6 +4,7 @@
  */
 #include "pool-protocol.h"
 
+#include "ns3/counter-sum.h"
 #include "int32-quantizer.h"
 #include "pool-agent.h"
 
@@ -752,45 +753,44 @@ PoolProtocol::GetCounters() const
 void
 PoolProtocol::AddServerCounters(std::map<std::string, double>* c) const
 {
-    PoolParameterServer::Counters ps;
-    for (const Tree& t : m_trees)
-    {
-        if (!t.server)
-        {
-            continue;
-        }
-        const PoolParameterServer::Counters& s = t.server->GetCounters();
-        ps.packets += s.packets;
-        ps.fullAggregates += s.fullAggregates;
-        ps.partials += s.partials;
-        ps.collisions += s.collisions;
-        ps.resends += s.resends;
-        ps.overlapDiscarded += s.overlapDiscarded;
-        ps.supersetReplaced += s.supersetReplaced;
-        ps.fragments += s.fragments;
-        ps.results += s.results;
-        ps.stale += s.stale;
-        ps.malformed += s.malformed;
-        ps.evictedIncomplete += s.evictedIncomplete;
-    }
-    (*c)["ps_packets"] = ps.packets;
-    (*c)["ps_full_aggregates"] = ps.fullAggregates;
-    (*c)["ps_partial_packets"] = ps.partials;
-    (*c)["ps_collision_packets"] = ps.collisions;
-    (*c)["ps_resend_packets"] = ps.resends;
-    (*c)["ps_overlap_discarded"] = ps.overlapDiscarded;
-    (*c)["ps_superset_replaced"] = ps.supersetReplaced;
-    (*c)["ps_fragments"] = ps.fragments;
-    (*c)["ps_results_sent"] = ps.results;
-    (*c)["ps_stale_packets"] = ps.stale;
-    (*c)["ps_malformed_packets"] = ps.malformed;
-    (*c)["ps_evicted_incomplete"] = ps.evictedIncomplete;
+    using S = PoolParameterServer::Counters;
+    static const std::vector<CounterField<S>> FIELDS = {
+        {"ps_packets", &S::packets},
+        {"ps_full_aggregates", &S::fullAggregates},
+        {"ps_partial_packets", &S::partials},
+        {"ps_collision_packets", &S::collisions},
+        {"ps_resend_packets", &S::resends},
+        {"ps_overlap_discarded", &S::overlapDiscarded},
+        {"ps_superset_replaced", &S::supersetReplaced},
+        {"ps_fragments", &S::fragments},
+        {"ps_results_sent", &S::results},
+        {"ps_stale_packets", &S::stale},
+        {"ps_malformed_packets", &S::malformed},
+        {"ps_evicted_incomplete", &S::evictedIncomplete},
+    };
+    SumCounters(*c, FIELDS, m_trees, [](const Tree& t) {
+        return t.server ? &t.server->GetCounters() : nullptr;
+    });
 }
 
 void
 PoolProtocol::AddAgentCounters(std::map<std::string, double>* c) const
 {
-    PoolAgent::Counters a;
+    using A = PoolAgent::Counters;
+    static const std::vector<CounterField<A>> FIELDS = {
+        {"timeouts", &A::timeouts},
+        {"fast_retransmits", &A::fastRetransmits},
+        {"duplicate_results", &A::duplicateResults},
+        {"stale_results", &A::staleResults},
+        {"ecn_decreases", &A::ecnDecreases},
+        {"loss_decreases", &A::lossDecreases},
+        {"window_increases", &A::increases},
+        {"collided_fragment_results", &A::collidedResults},
+        {"quantization_overflows", &A::quantizationOverflows},
+    };
+    SumCounters(*c, FIELDS, m_agents, [](const Ptr<PoolAgent>& agent) {
+        return agent ? &agent->GetCounters() : nullptr;
+    });
     uint64_t sent = 0;
     uint64_t fallback = 0;
     double window = 0;
@@ -802,29 +802,10 @@ PoolProtocol::AddAgentCounters(std::map<std::string, double>* c) const
             continue;
         }
         ++agents;
-        const PoolAgent::Counters& ac = agent->GetCounters();
-        a.timeouts += ac.timeouts;
-        a.fastRetransmits += ac.fastRetransmits;
-        a.duplicateResults += ac.duplicateResults;
-        a.staleResults += ac.staleResults;
-        a.ecnDecreases += ac.ecnDecreases;
-        a.lossDecreases += ac.lossDecreases;
-        a.increases += ac.increases;
-        a.collidedResults += ac.collidedResults;
-        a.quantizationOverflows += ac.quantizationOverflows;
         sent += agent->GetStats().packetsSent;
         fallback += agent->GetStats().psFallbackPackets;
         window += agent->GetWindow();
     }
-    (*c)["timeouts"] = a.timeouts;
-    (*c)["fast_retransmits"] = a.fastRetransmits;
-    (*c)["duplicate_results"] = a.duplicateResults;
-    (*c)["stale_results"] = a.staleResults;
-    (*c)["ecn_decreases"] = a.ecnDecreases;
-    (*c)["loss_decreases"] = a.lossDecreases;
-    (*c)["window_increases"] = a.increases;
-    (*c)["collided_fragment_results"] = a.collidedResults;
-    (*c)["quantization_overflows"] = a.quantizationOverflows;
     (*c)["window_mean_packets"] = agents == 0 ? 0 : window / agents;
     (*c)["ps_fallback_fraction"] = sent == 0 ? 0 : static_cast<double>(fallback) / sent;
 }

@@ -9,6 +9,7 @@
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
+#include "ns3/counter-sum.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -797,22 +798,16 @@ SwitchMlProtocol::GetCounters() const
     c["window"] = m_window;
     c["aggregating_switches"] = m_tree.size();
     c["tree_levels"] = m_levels;
-    double timeouts = 0;
-    double stale = 0;
-    double overflows = 0;
-    double exponentPhases = 0;
-    for (const Ptr<SwitchMlAgent>& a : m_agents)
-    {
-        const SwitchMlAgent::Counters& ac = a->GetCounters();
-        timeouts += ac.timeouts;
-        stale += ac.staleResults;
-        overflows += ac.quantizationOverflows;
-        exponentPhases += ac.exponentPhases;
-    }
-    c["timeouts"] = timeouts;
-    c["stale_results"] = stale;
-    c["quantization_overflows"] = overflows;
-    c["exponent_phases"] = exponentPhases;
+    using A = SwitchMlAgent::Counters;
+    static const std::vector<CounterField<A>> AGENT = {
+        {"timeouts", &A::timeouts},
+        {"stale_results", &A::staleResults},
+        {"quantization_overflows", &A::quantizationOverflows},
+        {"exponent_phases", &A::exponentPhases},
+    };
+    SumCounters(c, AGENT, m_agents, [](const Ptr<SwitchMlAgent>& a) {
+        return &a->GetCounters();
+    });
     return c;
 }
 
