@@ -42,12 +42,23 @@ Mark(std::vector<std::string>* log, const char* name)
     log->push_back(std::string(name) + "@" + std::to_string(Simulator::Now().GetPicoSeconds()));
 }
 
-TEST(EventBatcher, SameTimeRequestsShareOneEventAndRunInRequestOrder)
+/// Every case's set-up: a log and three targets writing to it; the simulation is destroyed after
+/// each case (a case that runs two simulations destroys the first itself).
+class EventBatcher : public testing::Test
 {
-    std::vector<std::string> log;
-    Recorder a("a", &log);
-    Recorder b("b", &log);
-    Recorder c("c", &log);
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+
+    Recorder a{"a", &log};
+    Recorder b{"b", &log};
+    Recorder c{"c", &log};
+};
+
+TEST_F(EventBatcher, SameTimeRequestsShareOneEventAndRunInRequestOrder)
+{
     InaEventBatcher batcher;
     batcher.ScheduleAt(100, &a);
     batcher.ScheduleAt(100, &b);
@@ -57,17 +68,12 @@ TEST(EventBatcher, SameTimeRequestsShareOneEventAndRunInRequestOrder)
     EXPECT_EQ(batcher.GetBatchesScheduled(), 2u);
     EXPECT_EQ(Simulator::GetEventCount() - events, 2u);
     EXPECT_EQ(log, (std::vector<std::string>{"c@50", "a@100", "b@100"}));
-    Simulator::Destroy();
 }
 
-TEST(EventBatcher, OnlyTheMostRecentBatchIsJoined)
+TEST_F(EventBatcher, OnlyTheMostRecentBatchIsJoined)
 {
     // a@100 then c@200 then b@100: b cannot join a's batch any more and gets its own event, which
     // runs after a's (ns-3 order among equal times is insertion order).
-    std::vector<std::string> log;
-    Recorder a("a", &log);
-    Recorder b("b", &log);
-    Recorder c("c", &log);
     InaEventBatcher batcher;
     batcher.ScheduleAt(100, &a);
     batcher.ScheduleAt(200, &c);
@@ -75,30 +81,24 @@ TEST(EventBatcher, OnlyTheMostRecentBatchIsJoined)
     Simulator::Run();
     EXPECT_EQ(batcher.GetBatchesScheduled(), 3u);
     EXPECT_EQ(log, (std::vector<std::string>{"a@100", "b@100", "c@200"}));
-    Simulator::Destroy();
 }
 
-TEST(EventBatcher, JoinersRunAtTheFirstRequestsPlaceAmongEqualTimeEvents)
+TEST_F(EventBatcher, JoinersRunAtTheFirstRequestsPlaceAmongEqualTimeEvents)
 {
     // The documented order: b joins a's batch, so it runs before the plain event x that was
     // scheduled for the same time between the two requests.
-    std::vector<std::string> log;
-    Recorder a("a", &log);
-    Recorder b("b", &log);
     InaEventBatcher batcher;
     batcher.ScheduleAt(100, &a);
     Simulator::Schedule(PicoSeconds(100), &Mark, &log, "x");
     batcher.ScheduleAt(100, &b);
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<std::string>{"a@100", "b@100", "x@100"}));
-    Simulator::Destroy();
 }
 
-TEST(EventBatcher, ATargetWokenRequestsAgainForTheSameTimeInANewEvent)
+TEST_F(EventBatcher, ATargetWokenRequestsAgainForTheSameTimeInANewEvent)
 {
     // Requests made while a batch runs never join it (its loop has moved on); a request for the
     // current time gets a new event that runs after the batch.
-    std::vector<std::string> log;
 
     struct Again
     {
@@ -119,21 +119,16 @@ TEST(EventBatcher, ATargetWokenRequestsAgainForTheSameTimeInANewEvent)
     InaEventBatcher batcher;
     again.log = &log;
     again.batcher = &batcher;
-    Recorder a("a", &log);
     batcher.ScheduleAt(10, &again);
     batcher.ScheduleAt(10, &a);
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<std::string>{"again@10", "a@10", "again@10"}));
-    Simulator::Destroy();
 }
 
-TEST(EventBatcher, ADestroyedSimulationsPendingBatchIsNeverJoined)
+TEST_F(EventBatcher, ADestroyedSimulationsPendingBatchIsNeverJoined)
 {
     // A batch pending when Simulator::Destroy drops it must not swallow a request of the next
     // simulation for the same time stamp: the target would never run.
-    std::vector<std::string> log;
-    Recorder a("a", &log);
-    Recorder b("b", &log);
     InaEventBatcher batcher;
     batcher.ScheduleAt(500, &a);
     Simulator::Stop(PicoSeconds(100));
@@ -144,17 +139,12 @@ TEST(EventBatcher, ADestroyedSimulationsPendingBatchIsNeverJoined)
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<std::string>{"b@500"}));
     EXPECT_EQ(batcher.GetBatchesScheduled(), 2u);
-    Simulator::Destroy();
 }
 
-TEST(EventBatcher, TwoBatchersNeverJoinEachOthersBatches)
+TEST_F(EventBatcher, TwoBatchersNeverJoinEachOthersBatches)
 {
     // Per-fabric state: requests for one time stamp through two batchers cost two events, each
     // batcher's targets in their own request order.
-    std::vector<std::string> log;
-    Recorder a("a", &log);
-    Recorder b("b", &log);
-    Recorder c("c", &log);
     InaEventBatcher first;
     InaEventBatcher second;
     first.ScheduleAt(100, &a);
@@ -166,22 +156,18 @@ TEST(EventBatcher, TwoBatchersNeverJoinEachOthersBatches)
     EXPECT_EQ(second.GetBatchesScheduled(), 1u);
     EXPECT_EQ(Simulator::GetEventCount() - events, 2u);
     EXPECT_EQ(log, (std::vector<std::string>{"a@100", "c@100", "b@100"}));
-    Simulator::Destroy();
 }
 
-TEST(EventBatcher, ABatcherGoneBeforeItsBatchRunsLeavesAnEventThatDoesNothing)
+TEST_F(EventBatcher, ABatcherGoneBeforeItsBatchRunsLeavesAnEventThatDoesNothing)
 {
     // A fabric released while the simulation still holds one of its batches: the batch must not
     // call back into the dead batcher or wake its targets.
-    std::vector<std::string> log;
-    Recorder a("a", &log);
     auto batcher = std::make_unique<InaEventBatcher>();
     batcher->ScheduleAt(100, &a);
     batcher.reset();
     Simulator::Schedule(PicoSeconds(200), &Mark, &log, "x");
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<std::string>{"x@200"}));
-    Simulator::Destroy();
 }
 
 } // namespace
