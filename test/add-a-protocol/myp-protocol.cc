@@ -4,11 +4,11 @@
  */
 #include "myp-protocol.h"
 
-#include "myp-agent.h"
-#include "myp-parameter-server.h"
 #include "myp-program.h"
 
 #include "ns3/aggregation-protocol-registry.h"
+#include "ns3/pool-agent.h"
+#include "ns3/pool-parameter-server.h"
 
 namespace ns3
 {
@@ -41,16 +41,17 @@ MypProtocol::CreateProgram() const
     return ProgramFactory("ns3::MypProgram").Create<PoolProgram>();
 }
 
+// myp's hosts behave as the kit's: its own classes would be a TypeId and nothing else.
 Ptr<PoolParameterServer>
 MypProtocol::CreateServer() const
 {
-    return CreateObject<MypParameterServer>();
+    return CreateObject<PoolParameterServer>();
 }
 
 Ptr<PoolAgent>
 MypProtocol::CreatePoolAgent() const
 {
-    return CreateObject<MypAgent>();
+    return CreateObject<PoolAgent>();
 }
 
 } // namespace ns3
