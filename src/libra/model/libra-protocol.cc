@@ -199,6 +199,7 @@ LibraProtocol::GetTypeId()
     return tid;
 }
 
+LibraProtocol::LibraProtocol() = default;
 LibraProtocol::~LibraProtocol() = default;
 
 void

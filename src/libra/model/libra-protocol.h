@@ -59,7 +59,8 @@ class LibraProtocol : public AggregationProtocol
      */
     static TypeId GetTypeId();
 
-    /// Out of line: a member holds a Ptr to a class this header only declares.
+    // Out of line: a member holds a Ptr to a class this header only declares.
+    LibraProtocol();
     ~LibraProtocol() override;
 
     bool UsesParameterServers() const override;

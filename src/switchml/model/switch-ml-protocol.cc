@@ -122,6 +122,7 @@ SwitchMlProtocol::GetTypeId()
     return tid;
 }
 
+SwitchMlProtocol::SwitchMlProtocol() = default;
 SwitchMlProtocol::~SwitchMlProtocol() = default;
 
 void

@@ -90,7 +90,8 @@ class SwitchMlProtocol : public AggregationProtocol
      */
     static TypeId GetTypeId();
 
-    /// Out of line: a member holds a Ptr to a class this header only declares.
+    // Out of line: a member holds a Ptr to a class this header only declares.
+    SwitchMlProtocol();
     ~SwitchMlProtocol() override;
 
     /**
