@@ -52,6 +52,7 @@ class EventBatcher : public testing::Test
         Simulator::Destroy();
     }
 
+    std::vector<std::string> log; //!< what the targets wrote, in order
     Recorder a{"a", &log};
     Recorder b{"b", &log};
     Recorder c{"c", &log};
