@@ -7,6 +7,8 @@
 // (and equal to the profiled model's without it), and a ring all-reduce paced at the injection
 // cap. The fluid model alone is in test/gtest/gpu-packet-mode-test.cc.
 
+#include "delay-protocol.h"
+
 #include "ns3/aggregation-agent.h"
 #include "ns3/gpu-contention-compute-model.h"
 #include "ns3/ina-event.h"
@@ -26,64 +28,13 @@
 #include <vector>
 
 using namespace ns3;
+using tests::DelayProtocol;
+using tests::TwoLayers;
 
 namespace
 {
 
 constexpr int64_t US = 1000000; // ps
-
-/// Returns every tensor `delay` after it was handed over; records when each was handed.
-class FixedDelayAgent : public AggregationAgent
-{
-  public:
-    Time delay;
-    std::vector<int64_t>* handed = nullptr;
-
-  private:
-    void DoSetup() override
-    {
-    }
-
-    void DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* values) override
-    {
-        handed->push_back(Simulator::Now().GetTimeStep());
-        Simulator::Schedule(delay, MakeInaFunctorEvent([this, tensorId]() {
-                                NotifyDone(tensorId);
-                            }));
-    }
-};
-
-class FixedDelayProtocol : public AggregationProtocol
-{
-  public:
-    Time delay = MicroSeconds(10);
-    std::vector<std::vector<int64_t>> handed; //!< per rank
-
-  private:
-    void DoInstall() override
-    {
-        handed.assign(GetContext().workerHosts.size(), {});
-    }
-
-    Ptr<AggregationAgent> DoCreateAgent(uint32_t rank) override
-    {
-        Ptr<FixedDelayAgent> a = CreateObject<FixedDelayAgent>();
-        a->delay = delay;
-        a->handed = &handed[rank];
-        return a;
-    }
-};
-
-/// The training-job suite's model: layer 0 fwd 1 us, bwd 2 us; layer 1 fwd 3 us, bwd 6 us.
-ModelSpec
-TwoLayers()
-{
-    ModelSpec m;
-    m.name = "two-layers";
-    m.layers.push_back({"l0", 4000, 1 * US, 2 * US});
-    m.layers.push_back({"l1", 8000, 3 * US, 6 * US});
-    return m;
-}
 
 /**
  * alpha1 = 1 and alpha2 = 2.5e-4 (or 0: no contention), so 2000 threads compute at half speed;
@@ -156,7 +107,7 @@ class GpuContentionTinyJobTestCase : public TestCase
     {
         InaFabricHelper helper;
         Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, {100000000000ULL, US}));
-        Ptr<FixedDelayProtocol> protocol = CreateObject<FixedDelayProtocol>();
+        Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
         const std::string params = ParamsFile("round", 2.5e-4);
         Ptr<TrainingJob> job = GpuJob(params, 2000);
         job->Setup(Context(fabric, 2), TwoLayers(), protocol);
@@ -170,7 +121,7 @@ class GpuContentionTinyJobTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(job->GetJct(), MicroSeconds(48), "JCT");
         for (uint32_t rank = 0; rank < 2; ++rank)
         {
-            NS_TEST_EXPECT_MSG_EQ((protocol->handed[rank] ==
+            NS_TEST_EXPECT_MSG_EQ((protocol->HandedAt(rank) ==
                                    std::vector<int64_t>{10 * US, 14 * US, 34 * US, 38 * US}),
                                   true,
                                   "hand-offs of rank " << rank);
@@ -222,7 +173,7 @@ class GpuContentionFreeTestCase : public TestCase
         {
             InaFabricHelper helper;
             Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, {100000000000ULL, US}));
-            Ptr<FixedDelayProtocol> protocol = CreateObject<FixedDelayProtocol>();
+            Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
             Ptr<TrainingJob> job = CreateObject<TrainingJob>();
             job->SetAttribute("Iterations", UintegerValue(2));
             if (gpu == 1)
@@ -235,7 +186,7 @@ class GpuContentionFreeTestCase : public TestCase
             Simulator::Run();
             std::filesystem::remove(std::filesystem::temp_directory_path() /
                                     "inasim-gpu-free.yaml");
-            handed[gpu] = protocol->handed;
+            handed[gpu] = {protocol->HandedAt(0), protocol->HandedAt(1)};
             times[gpu] = job->GetIterationTimes();
             Simulator::Destroy();
         }
