@@ -149,16 +149,21 @@ def run_dir(out_dir, run):
     return Path(out_dir) / "runs" / run["id"]
 
 
-def read_status(directory):
-    """The status.json of a run folder, or None when it has none (or a broken one)."""
+def read_json_object(directory, name):
+    """The JSON object in DIRECTORY/NAME, or None when the file is missing, broken or holds
+    something else than an object."""
     try:
-        with open(Path(directory) / STATUS_FILE, encoding="utf-8") as f:
-            status = json.load(f)
+        with open(Path(directory) / name, encoding="utf-8") as f:
+            data = json.load(f)
     except (OSError, ValueError):
         return None
-    if not isinstance(status, dict) or status.get("status") not in FINISHED_STATES:
-        return None
-    return status
+    return data if isinstance(data, dict) else None
+
+
+def read_status(directory):
+    """The status.json of a run folder, or None when it has none (or a broken one)."""
+    status = read_json_object(directory, STATUS_FILE)
+    return status if status is not None and status.get("status") in FINISHED_STATES else None
 
 
 ERROR_FILE = "error.json"
@@ -166,12 +171,7 @@ ERROR_FILE = "error.json"
 
 def read_error_report(directory):
     """inasim-run's error.json of a failed run (its kind, key, file and line), or None."""
-    try:
-        with open(Path(directory) / ERROR_FILE, encoding="utf-8") as f:
-            report = json.load(f)
-    except (OSError, ValueError):
-        return None
-    return report if isinstance(report, dict) else None
+    return read_json_object(directory, ERROR_FILE)
 
 
 def error_where(report):
