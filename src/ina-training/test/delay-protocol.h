@@ -132,7 +132,7 @@ class DelayProtocol : public AggregationProtocol
     }
 };
 
-ModelSpec
+inline ModelSpec
 TwoLayers()
 {
     ModelSpec m;
