@@ -8,10 +8,10 @@
 #include "grid-baselines.h"
 #include "grid-job-switches.h"
 #include "grid-problem.h"
+#include "grid-worker-pacing.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
-#include "ns3/ina-host.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
 
@@ -113,14 +113,12 @@ AtpPacedProtocol::DoInstall()
     {
         Fail("GRID's model of ATP gives the job no rate (a worker with no route to the PS)");
     }
-    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
+    const int64_t r =
+        GridWorkerPacing::Cap(ctx, std::vector<double>(ctx.workerHosts.size(), m_rateBps));
+    if (r >= 0)
     {
-        if (!ctx.fabric->GetHost(ctx.workerHosts[r])
-                 ->SetInjectionRateCap(static_cast<uint64_t>(m_rateBps)))
-        {
-            Fail("worker " + std::to_string(r) +
-                 "'s host has no NIC that can pace (the p2p link model); use protocol atp");
-        }
+        Fail("worker " + std::to_string(r) +
+             "'s host has no NIC that can pace (the p2p link model); use protocol atp");
     }
     NS_LOG_INFO("job " << ctx.name << ": every worker paced at " << m_rateBps / 1e9 << " Gb/s");
 }

@@ -12,6 +12,7 @@
 #include "grid-planner.h"
 #include "grid-problem.h"
 #include "grid-program.h"
+#include "grid-worker-pacing.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
@@ -541,16 +542,16 @@ GridProtocol::PaceWorkers()
     {
         return;
     }
-    const JobContext& ctx = GetContext();
-    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
+    std::vector<double> rates;
+    for (const GridPlan::WorkerRoute& w : m_plan.workers)
     {
-        if (!ctx.fabric->GetHost(ctx.workerHosts[r])
-                 ->SetInjectionRateCap(static_cast<uint64_t>(m_plan.workers.at(r).rateBps)))
-        {
-            Fail("Pace: worker " + std::to_string(r) +
-                 "'s host has no NIC that can pace (the "
-                 "p2p link model); set the job's Pace to false");
-        }
+        rates.push_back(w.rateBps);
+    }
+    const int64_t r = GridWorkerPacing::Cap(GetContext(), rates);
+    if (r >= 0)
+    {
+        Fail("Pace: worker " + std::to_string(r) +
+             "'s host has no NIC that can pace (the p2p link model); set the job's Pace to false");
     }
 }
 
