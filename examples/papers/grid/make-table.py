@@ -223,7 +223,19 @@ def packet_table(results, sweep, out):
     for r in rows:
         if r["jobs.0.protocol"] not in schemes:
             schemes.append(r["jobs.0.protocol"])
-    counts = sorted({int(r["jobs.0.workers"]) for r in rows})
+    # Runs refused at set-up (inasim-run's exit 2: the scenario's error), by scheme and size, as a
+    # scheme whose data plane cannot run the placement (atp-paced) is.
+    failed = {}
+    with open(Path(results) / sweep / "results.csv", newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if r.get("status") != "ok":
+                if r.get("exit_code") != "2":
+                    continue  # not a refusal (a crash, a timeout): "no run"
+                key = (r["jobs.0.protocol"], int(r["jobs.0.workers"]))
+                failed[key] = failed.get(key, 0) + 1
+                if r["jobs.0.protocol"] not in schemes:
+                    schemes.append(r["jobs.0.protocol"])
+    counts = sorted({int(r["jobs.0.workers"]) for r in rows} | {n for _, n in failed})
     out.write("| workers | " + " | ".join(schemes) + " |\n")
     out.write("|---" * (len(schemes) + 1) + "|\n")
     for n in counts:
@@ -231,13 +243,18 @@ def packet_table(results, sweep, out):
         for scheme in schemes:
             rates = values(rows, scheme, n, "packet:rate")
             plans = values(rows, scheme, n, "jobs.0.protocol_counters.plan_rate_bps")
+            refused = failed.get((scheme, n), 0)
             if not rates:
-                cells.append("no run")
+                cells.append(f"refused at set-up ({refused} of {refused} seeds)" if refused
+                             else "no run")
                 continue
             cell = f"{mean_sd(list(rates.values()))[0]:.3g}"
             if plans:
                 cell += f" ({mean_sd(list(plans.values()))[0] / 1e9:.3g})"
-            cells.append(cell + f", n={len(rates)}")
+            cell += f", n={len(rates)}"
+            if refused:
+                cell += f" ({refused} refused)"
+            cells.append(cell)
         out.write(f"| {n} | " + " | ".join(cells) + " |\n")
     return 0
 
