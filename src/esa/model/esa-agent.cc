@@ -221,7 +221,7 @@ EsaAgent::SendReminder(uint64_t seq)
     p->srcPort = m_protocol->GetEndpoint();
     p->dstPort = p->srcPort;
     p->protocol = m_protocol->GetSwitchProtocol();
-    p->wireBytes = EsaHeader::CONTROL_BYTES;
+    p->wireBytes = PoolHeader::WIRE_BYTES;
     p->seq = seq;
     p->ecn = INA_ECN_ECT;
     p->sentPs = Simulator::Now().GetTimeStep();
@@ -229,6 +229,15 @@ EsaAgent::SendReminder(uint64_t seq)
     r.Stamp(h);
     EsaHeader::SetKind(h, EsaHeader::CONTROL);
     h->reserved = EsaHeader::WORKER_REMINDER;
+    // The reminder is the worker's retransmission: "all retransmitted packets will be directly
+    // sent to the PS" and "only the workers who lost packets are required to resend" (Section
+    // 5.1). It carries this worker's own contribution, so the server has it without pulling it:
+    // a round trip server -> worker -> server less per recovery, and one crossing less of the
+    // worker's NIC queue, which holds up to a window of fragments. A worker that reminds cannot
+    // tell whether its gradient or the result was lost; the server's merge takes a contribution
+    // it already has (from the switch's flush) at most once.
+    ++m_stats.retransmissions;
+    WriteValues(p, t, seq);
     h->priority = 0;
     h->aggregatorIndex = IndexOf(seq);
     h->psIndex = t.ps;

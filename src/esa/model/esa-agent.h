@@ -28,7 +28,8 @@ class EsaProtocol;
  *   communication-to-computation ratio (EsaProtocol: the job profile or its attributes);
  * - the aggregator index is hashed per fragment, hash(job, seq) (ESA 5.1; EsaProtocol::IndexOf);
  * - nothing is ever sent to the switches twice: where ATP resends a fragment (timeout), ESA sends
- *   a reminder to the parameter server (EsaHeader::WORKER_REMINDER), and so it does when
+ *   a reminder to the parameter server (EsaHeader::WORKER_REMINDER, full size: it carries the
+ *   worker's own contribution, the retransmission Section 5.1 sends to the PS), and so it does when
  *   DupAckThreshold results of later fragments arrived while the next expected one is missing
  *   ("three gradient fragments with larger sequence number than the expected", 5.1); ATP's fast
  *   retransmit is off;

@@ -46,7 +46,7 @@ struct EsaHeader
     /// Control messages (PoolHeader::reserved of a CONTROL packet).
     enum Control : uint8_t
     {
-        WORKER_REMINDER = 1, //!< worker -> PS: my result of this fragment is overdue
+        WORKER_REMINDER = 1, //!< worker -> PS: my result is overdue; here is my own gradient
         PULL = 2,            //!< PS -> worker: send your contribution, or the result if you have it
         CONTRIBUTION = 3,    //!< worker -> PS: my own gradient of the fragment (selective resend)
         CACHED_RESULT = 4    //!< worker -> PS: the result of the fragment, from my cache

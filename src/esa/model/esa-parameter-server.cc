@@ -359,22 +359,27 @@ EsaParameterServer::OnWorkerReminder(InaPacket* p)
         m_config.host->Send(p);
         return;
     }
-    pool.Free(p);
-    Entry* e = Track(seq, false); // a worker waiting is not progress of the entry
+    // The reminder carries the worker's contribution (its retransmission, Section 5.1): progress
+    // of the entry, merged as a pulled contribution is.
+    Entry* e = Track(seq, true);
     if (e == nullptr)
     {
+        pool.Free(p);
         return;
     }
     // Act at once (a worker's own timeout and duplicate threshold pace its reminders), unless a
     // reminder is out and younger than RtoMin: its answer will bring a pull anyway.
     const int64_t now = Simulator::Now().GetTimeStep();
     const bool pending = e->remindedPs >= 0 && e->answeredPs < e->remindedPs;
-    if (!pending || now - e->remindedPs >= m_esa.rtoMinPs)
+    const bool act = !pending || now - e->remindedPs >= m_esa.rtoMinPs;
+    PoolParameterServer::Receive(p, 0); // merges; sends the result if this completed it
+    if (act && !IsComplete(seq))
     {
         // The switches and the workers at once (ESA 5.3, Case 2: "PS will send a reminder packet
         // to switch and query packets to all workers"): the server cannot tell a lost result
         // (Case 2) from a lost gradient (Case 1) by the reminder, and asking the workers only
         // once the flush came back put one more server-switch round trip on every recovery.
+        // Workers already recorded (this one, by its reminder) are not asked.
         RemindSwitches(seq, *e);
         Pull(seq);
         e->pulledPs = now;

@@ -41,6 +41,8 @@ namespace ns3
  *   when a partial was discarded for overlapping, every worker not yet recorded gets a PULL; it
  *   answers with the result if it has it (case 2a of the paper: the PS then multicasts it) or with
  *   its own contribution (cases 1, 3, 4, 5, and 2b when nobody has the result);
+ * - a worker's reminder carries that worker's contribution (its retransmission to the server,
+ *   Section 5.1), merged as a pulled one; the pulls it brings skip the workers recorded;
  * - a worker reminder for a fragment already complete here is answered with the result, unicast;
  * - every other packet of a complete fragment (a late partial evicted from a leftover aggregator)
  *   is dropped instead of answered again as ATP does.

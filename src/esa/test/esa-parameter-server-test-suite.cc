@@ -243,13 +243,14 @@ class EsaPsRaceTestCase : public TestCase
 
 /**
  * \ingroup esa-test
- * A worker reminds about fragment 7, which the PS has never seen: the PS reminds the switch (a
- * full-size reminder with the fragment's aggregator index, 7 x 3 mod 16 = 5) and pulls every
- * worker at the same time (ESA 5.3, Case 2), since it cannot tell a lost result from a lost
- * gradient. The switch's answer carries worker 0's partial and brings no second pull. Worker 1
- * answers with the result from its cache (the switch had completed the fragment for it): that
- * completes the fragment with exactly those values, and worker 2's late contribution changes
- * nothing.
+ * Worker 2 reminds about fragment 7, which the PS has never seen: the PS reminds the switch (a
+ * full-size reminder with the fragment's aggregator index, 7 x 3 mod 16 = 5) and pulls the other
+ * workers at the same time (ESA 5.3, Case 2), since it cannot tell a lost result from a lost
+ * gradient; worker 2's contribution came with its reminder, so it is not asked. The switch's
+ * answer carries worker 0's partial, which adds nothing new the PS could use without worker 1,
+ * and brings no second pull. Worker 1 answers with the result from its cache (the switch had
+ * completed the fragment for it): that completes the fragment with exactly those values, and
+ * worker 2's late contribution changes nothing.
  */
 class EsaPsWorkerReminderTestCase : public TestCase
 {
@@ -263,20 +264,21 @@ class EsaPsWorkerReminderTestCase : public TestCase
     void DoRun() override
     {
         Rig rig;
-        rig.Send(7, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 4, {}, 2);
+        rig.Send(7, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 4, Ramp(9), 2);
         Sink& sw = *rig.sinks[FAKE_SWITCH];
         NS_TEST_ASSERT_MSG_EQ(sw.rx.size(), 1u, "one reminder to the one switch");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].seq, 7u, "for fragment 7");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].index, 5u, "at its aggregator");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].wireBytes, PoolHeader::WIRE_BYTES, "full size");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].values.size(), PoolHeader::VALUES, "room for the partial");
-        for (uint32_t w = 0; w < 3; ++w)
+        for (uint32_t w = 0; w < 2; ++w)
         {
-            NS_TEST_ASSERT_MSG_EQ(rig.sinks[w]->Pulls(7), 1u, "every worker pulled with it");
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[w]->Pulls(7), 1u, "the other workers pulled with it");
         }
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Pulls(7), 0u, "the reminding worker is not");
         rig.Send(7, EsaHeader::REMINDER, 0, 1, Ramp(5), FAKE_SWITCH);
         NS_TEST_ASSERT_MSG_EQ(rig.Esa().flushAnswers, 1u, "an answer with a partial");
-        for (uint32_t w = 0; w < 3; ++w)
+        for (uint32_t w = 0; w < 2; ++w)
         {
             NS_TEST_ASSERT_MSG_EQ(rig.sinks[w]->Pulls(7), 1u, "asked already: no second pull");
         }
@@ -288,13 +290,61 @@ class EsaPsWorkerReminderTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Results(), 1u, "nothing more");
         // A reminder answered empty (the aggregator holds another key): the workers were asked
         // with the reminder, once.
-        rig.Send(8, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 1, {}, 0);
+        rig.Send(8, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 1, Ramp(3), 0);
         rig.Send(8, EsaHeader::REMINDER, 0, 0, {}, FAKE_SWITCH);
         NS_TEST_ASSERT_MSG_EQ(rig.Esa().flushMisses, 1u, "an empty answer");
-        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(8) + rig.sinks[1]->Pulls(8) +
-                                  rig.sinks[2]->Pulls(8),
-                              3u,
-                              "every worker pulled once");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[1]->Pulls(8) + rig.sinks[2]->Pulls(8),
+                              2u,
+                              "every other worker pulled once");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(8), 0u, "the reminding worker not");
+    }
+};
+
+/**
+ * \ingroup esa-test
+ * ESA 5.3, Case 1: worker 2's gradient of fragment 9 was lost on its way to the switch, whose
+ * aggregator holds workers 0 and 1. Every worker misses the result and reminds the PS; each
+ * reminder carries the worker's own gradient (Section 5.1: retransmissions go to the PS). Worker
+ * 2's reminder arrives first: the PS records it, reminds the switch and pulls workers 0 and 1.
+ * The switch's flush (v0 + v1) then completes the fragment, v0 + v1 + v2 exactly, without any
+ * answer to a pull: the recovery costs the reminder's trip and the flush, not a further round
+ * trip to the worker that lost its gradient. The others' reminders, arriving after, overlap
+ * and change nothing.
+ */
+class EsaPsReminderCarriesGradientTestCase : public TestCase
+{
+  public:
+    EsaPsReminderCarriesGradientTestCase()
+        : TestCase("a worker's reminder carries its gradient: a lost one is recovered unasked")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Rig rig;
+        const auto v0 = Ramp(7);
+        const auto v1 = Ramp(800);
+        const auto v2 = Ramp(-90000);
+        rig.Send(9, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 4, v2, 2);
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx.size(), 1u, "the switch reminded");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Pulls(9), 0u, "worker 2 not asked: its gradient is in");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Pulls(9) + rig.sinks[1]->Pulls(9), 2u, "0, 1 asked");
+        rig.Send(9, EsaHeader::REMINDER, 0, 3, Sum({v0, v1}), FAKE_SWITCH);
+        for (uint32_t w = 0; w < 3; ++w)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rig.sinks[w]->Results(), 1u, "complete: one result each");
+            NS_TEST_ASSERT_MSG_EQ((rig.sinks[w]->rx.back().values == Sum({v0, v1, v2})),
+                                  true,
+                                  "v0 + v1 + v2");
+        }
+        rig.Send(9, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 1, v0, 0);
+        rig.Send(9, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 2, v1, 1);
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Results(), 1u, "no second multicast");
+        NS_TEST_ASSERT_MSG_EQ(rig.sinks[0]->Results(), 2u, "a late reminder: the result again");
+        NS_TEST_ASSERT_MSG_EQ((rig.sinks[0]->rx.back().values == Sum({v0, v1, v2})),
+                              true,
+                              "the same sum");
     }
 };
 
@@ -370,6 +420,7 @@ class EsaParameterServerTestSuite : public InaTestSuite
     {
         AddTestCase(new EsaPsRaceTestCase);
         AddTestCase(new EsaPsWorkerReminderTestCase);
+        AddTestCase(new EsaPsReminderCarriesGradientTestCase);
         AddTestCase(new EsaPsTimersTestCase);
     }
 };
