@@ -7,10 +7,13 @@ set(_scenario_reader
     src/ina-scenario/model/scenario-loader.cc
     src/ina-scenario/model/scenario.cc
     src/ina-scenario/model/scenario-error.cc
+    src/ina-scenario/model/yaml-node-text.cc
+    src/ina-fabric/model/ina-topology-size.cc
     src/ina-training/model/ina-units.cc)
 set(INASIM_FUZZ_SOURCES_scenario ${_scenario_reader})
 set(INASIM_FUZZ_SOURCES_sweep ${_scenario_reader} src/ina-scenario/model/sweep-expander.cc)
-set(INASIM_FUZZ_SOURCES_topology src/ina-fabric/model/ina-topology.cc)
+set(INASIM_FUZZ_SOURCES_topology src/ina-fabric/model/ina-topology.cc
+    src/ina-fabric/model/ina-topology-size.cc)
 set(INASIM_FUZZ_SOURCES_model-zoo
     src/ina-training/model/model-zoo.cc
     src/ina-training/model/ina-units.cc)

@@ -3,6 +3,7 @@
 """./inasim fuzz: libFuzzer on the readers of user files (test/fuzz/, docs/reliability.md)."""
 
 import argparse
+import pathlib
 import re
 import shutil
 import subprocess
@@ -18,8 +19,14 @@ PACKAGES = ("clang", "libclang-rt-14-dev")
 
 FUZZ_DIR = ROOT / "test" / "fuzz"
 DEFAULT_RUNS = 1_000_000
-#: An input that takes longer than this is a hang: libFuzzer keeps it as a bug.
+#: An input that takes longer than this is a hang: libFuzzer keeps it as a bug. libFuzzer times
+#: it by the wall clock, so on a machine loaded far beyond its cores a niced target can be stopped
+#: by an input that is not slow: replay it alone before calling it a hang.
 INPUT_TIMEOUT_S = 10
+#: libFuzzer ends the run with a report when the process grows past this (its default, written
+#: out): an input that allocates without bound is a bug, and the machine is shared. ASan reserves
+#: terabytes of address space for its shadow, so `ulimit -v` cannot cap these binaries instead.
+RSS_LIMIT_MB = 2048
 
 _EXECUTED = re.compile(r"stat::number_of_executed_units:\s*(\d+)")
 _ARTIFACT = re.compile(r"Test unit written to (\S+)")
@@ -82,15 +89,20 @@ def build(targets, n_jobs):
         raise UserError("building the fuzz targets failed; the compiler's messages above say why")
 
 
-def run_target(name, seeds, runs, seconds):
-    """Fuzz one target; returns (executions, artifact path or None, exit code)."""
+def run_target(name, seeds, runs, seconds, corpus_root=None):
+    """Fuzz one target; returns (executions, artifact path or None, exit code).
+
+    corpus_root: the folder holding one corpus folder per target (default build-fuzz/corpus), so
+    that runs split over several invocations, or sessions, go on from what the last one learnt.
+    """
     bdir = fuzz_build_dir()
-    corpus = bdir / "corpus" / name
+    corpus = (corpus_root or bdir / "corpus") / name
     corpus.mkdir(parents=True, exist_ok=True)
     crashes = bdir / "crashes"
     crashes.mkdir(parents=True, exist_ok=True)
     cmd = [str(bdir / f"fuzz-{name}"), f"-runs={runs}", f"-timeout={INPUT_TIMEOUT_S}",
-           f"-artifact_prefix={crashes}/{name}-", "-print_final_stats=1", str(corpus)]
+           f"-rss_limit_mb={RSS_LIMIT_MB}", f"-artifact_prefix={crashes}/{name}-",
+           "-print_final_stats=1", str(corpus)]
     for seed in seeds:
         path = ROOT / seed
         if path.is_dir():
@@ -138,6 +150,10 @@ def main(argv):
                         help=f"inputs to try per target after the seeds (default {DEFAULT_RUNS:,})")
     parser.add_argument("--seconds", type=int, default=0,
                         help="stop each target after this many seconds (default: no limit)")
+    parser.add_argument("--corpus", default=None, metavar="DIR",
+                        help="keep each target's corpus in DIR/<target>/ (default "
+                             "build-fuzz/corpus/): a folder outside the tree survives a clean "
+                             "build, so runs split over several invocations add up")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="parallel build jobs")
     args = parser.parse_args(argv)
     chosen = args.targets or list(targets)
@@ -148,13 +164,19 @@ def main(argv):
         raise UserError("--runs must be at least 1", code=2)
     if args.seconds < 0:
         raise UserError("--seconds must not be negative", code=2)
+    corpus_root = None
+    if args.corpus is not None:
+        corpus_root = pathlib.Path(args.corpus).resolve()
+        if corpus_root.exists() and not corpus_root.is_dir():
+            raise UserError(f"--corpus {args.corpus}: not a folder", code=2)
     build(chosen, jobs(args.jobs))
 
     failed = 0
     for t in chosen:
         say(f"fuzzing {t} ({args.runs:,} runs" + (f", at most {args.seconds} s" if args.seconds else "") + ")")
         sys.stdout.flush()
-        executed, artifact, result, log_path = run_target(t, targets[t], args.runs, args.seconds)
+        executed, artifact, result, log_path = run_target(t, targets[t], args.runs, args.seconds,
+                                                          corpus_root)
         done = f"{executed:,} executions" if executed is not None else "executions unknown"
         if result == "clean":
             print(f"fuzz {t}: {done}, no crash, no sanitizer report", flush=True)

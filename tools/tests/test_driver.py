@@ -250,6 +250,28 @@ class FuzzTargetsTest(unittest.TestCase):
         self.assertEqual(cmd_fuzz.outcome(1, crash), "failed")
         self.assertEqual(cmd_fuzz.outcome(1, crash + stopped), "failed")
 
+    def test_corpus_folder_and_memory_cap_reach_libfuzzer(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bdir, kept = Path(tmp) / "build-fuzz", Path(tmp) / "kept"
+            bdir.mkdir()
+            calls = []
+
+            def fake_run(cmd, **kwargs):
+                calls.append(cmd)
+                (bdir / "fuzz-topology.log").write_text(
+                    "stat::number_of_executed_units: 7\n", encoding="utf-8")
+                return mock.Mock(returncode=0)
+
+            with mock.patch.object(cmd_fuzz, "fuzz_build_dir", return_value=bdir), \
+                    mock.patch.object(cmd_fuzz.subprocess, "run", side_effect=fake_run):
+                executed, _, result, _ = cmd_fuzz.run_target("topology", [], 10, 0, kept)
+                cmd_fuzz.run_target("topology", [], 10, 0)
+            self.assertEqual((executed, result), (7, "clean"))
+            self.assertIn(str(kept / "topology"), calls[0])
+            self.assertTrue((kept / "topology").is_dir())
+            self.assertIn("-rss_limit_mb=2048", calls[0])
+            self.assertIn(str(bdir / "corpus" / "topology"), calls[1])
+
     def test_unknown_target_is_refused_before_building(self):
         with self.assertRaises(UserError) as caught:
             cmd_fuzz.main(["nosuch"])
