@@ -5,6 +5,7 @@
 #include "ns3/ina-event-batcher.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <memory>
 #include <string>
@@ -28,6 +29,10 @@ class Recorder
     void OnBatchedEvent()
     {
         m_log->push_back(m_name + "@" + std::to_string(Simulator::Now().GetPicoSeconds()));
+    }
+
+    void PrefetchBatchedEvent() const
+    {
     }
 
   private:
@@ -114,6 +119,10 @@ TEST(EventBatcher, ATargetWokenRequestsAgainForTheSameTimeInANewEvent)
                 batcher->ScheduleAt(Simulator::Now().GetPicoSeconds(), this);
             }
         }
+
+        void PrefetchBatchedEvent() const
+        {
+        }
     } again;
 
     InaEventBatcher batcher;
@@ -166,6 +175,51 @@ TEST(EventBatcher, TwoBatchersNeverJoinEachOthersBatches)
     EXPECT_EQ(second.GetBatchesScheduled(), 1u);
     EXPECT_EQ(Simulator::GetEventCount() - events, 2u);
     EXPECT_EQ(log, (std::vector<std::string>{"a@100", "c@100", "b@100"}));
+    Simulator::Destroy();
+}
+
+TEST(EventBatcher, EveryTargetIsAskedToPrefetchBeforeItIsWoken)
+{
+    // The look-ahead (InaWheelScheduler::RemoveNext for a batch's first target, the batch itself
+    // for its joiners) must reach every target after the first event, and before its wake: a
+    // prefetch after the wake, or none, hides nothing. gtest-main configures the wheel scheduler.
+    struct Target
+    {
+        std::string name;
+        std::vector<std::string>* log;
+
+        void OnBatchedEvent()
+        {
+            log->push_back("wake " + name);
+        }
+
+        void PrefetchBatchedEvent() const
+        {
+            log->push_back("prefetch " + name);
+        }
+    };
+
+    std::vector<std::string> log;
+    std::vector<Target> targets;
+    for (const char* name : {"a", "b", "c", "d", "e"})
+    {
+        targets.push_back(Target{name, &log});
+    }
+    InaEventBatcher batcher;
+    Simulator::Schedule(PicoSeconds(50), &Mark, &log, "x"); // an event ahead of every batch
+    batcher.ScheduleAt(100, &targets[0]);
+    batcher.ScheduleAt(100, &targets[1]); // joins
+    batcher.ScheduleAt(100, &targets[2]); // joins
+    batcher.ScheduleAt(200, &targets[3]);
+    batcher.ScheduleAt(5000, &targets[4]); // a later bucket of the wheel
+    Simulator::Run();
+    for (const auto& t : targets)
+    {
+        const auto prefetch = std::find(log.begin(), log.end(), "prefetch " + t.name);
+        const auto wake = std::find(log.begin(), log.end(), "wake " + t.name);
+        ASSERT_NE(wake, log.end()) << t.name;
+        EXPECT_LT(prefetch, wake) << t.name << " was not asked to prefetch before its wake";
+    }
     Simulator::Destroy();
 }
 

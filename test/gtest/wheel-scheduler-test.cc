@@ -5,6 +5,7 @@
 // InaWheelScheduler hands events out in ns-3's order, (time stamp, uid), whatever the mix of
 // near and far events, ties, events for the bucket being drained, removals and peeks: checked
 // operation by operation against an ordered set of the same keys.
+#include "ns3/event-impl.h"
 #include "ns3/ina-wheel-scheduler.h"
 
 #include <gtest/gtest.h>
@@ -20,11 +21,21 @@ namespace
 
 using Key = std::pair<uint64_t, uint32_t>; // (time stamp, uid)
 
+/// What every test event points at: the scheduler reads an event it is about to hand out
+/// (RemoveNext's look-ahead), so it must be a real one.
+class NoOp : public EventImpl
+{
+    void Notify() override
+    {
+    }
+};
+
 Scheduler::Event
 MakeEvent(uint64_t ts, uint32_t uid)
 {
+    static NoOp noOp;
     Scheduler::Event ev;
-    ev.impl = nullptr;
+    ev.impl = &noOp;
     ev.key.m_ts = ts;
     ev.key.m_uid = uid;
     ev.key.m_context = 0;

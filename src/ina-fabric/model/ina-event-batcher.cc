@@ -8,13 +8,15 @@
 #include "ns3/event-impl.h"
 #include "ns3/simulator.h"
 
+#include <typeinfo>
+
 namespace ns3
 {
 
 /// One scheduler event waking the targets that asked for its time stamp. Aligned to a cache
 /// line and holding its first target itself: most batches have one target, and waking it then
 /// reads the line the scheduler's Invoke has just read, not a separate array as well.
-class alignas(64) InaEventBatcher::Batch : public EventImpl
+class alignas(64) InaEventBatcher::Batch final : public EventImpl
 {
   public:
     explicit Batch(InaEventBatcher* owner)
@@ -38,10 +40,20 @@ class alignas(64) InaEventBatcher::Batch : public EventImpl
             // Requests made from here on are for later times or belong after this event.
             m_owner->m_open = nullptr;
         }
-        first.wake(first.object);
-        for (size_t i = 0; i < joiners.size(); ++i)
+        const size_t n = joiners.size();
+        if (n > 0)
         {
-            joiners[i].wake(joiners[i].object);
+            joiners[0].ops->prefetch(joiners[0].object);
+        }
+        first.ops->wake(first.object);
+        for (size_t i = 0; i < n; ++i)
+        {
+            // The next target's lines are asked for while this one runs (LookAhead's reason).
+            if (i + 1 < n)
+            {
+                joiners[i + 1].ops->prefetch(joiners[i + 1].object);
+            }
+            joiners[i].ops->wake(joiners[i].object);
         }
         first = Target{};
         joiners.clear();
@@ -142,6 +154,27 @@ InaEventBatcher::ForgetPending()
         m_idle.push_back(PeekPointer(b));
     }
     m_destroyHook = nullptr; // the next simulation gets a hook of its own
+}
+
+void
+InaEventBatcher::LookAhead(const EventImpl* event)
+{
+    // typeid reads the event's vtable pointer, on the line the scheduler asked for when this
+    // event was further down its bucket, and the (hot) vtable; a batch's type_info compares
+    // equal on its name's address, anything else usually at the name's first characters.
+    if (typeid(*event) != typeid(Batch))
+    {
+        return;
+    }
+    const auto* batch = static_cast<const Batch*>(event);
+    if (batch->first.ops != nullptr)
+    {
+        batch->first.ops->prefetch(batch->first.object);
+    }
+    if (!batch->joiners.empty())
+    {
+        __builtin_prefetch(batch->joiners.data());
+    }
 }
 
 uint64_t

@@ -5,6 +5,7 @@
 #ifndef INA_EVENT_BATCHER_H
 #define INA_EVENT_BATCHER_H
 
+#include "ns3/event-impl.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -45,17 +46,18 @@ class InaEventBatcher
 
     /**
      * Wake `target` at `atPs` (absolute picoseconds, not before now) by calling its
-     * OnBatchedEvent(). A target must not be scheduled twice at once; nothing can be cancelled
-     * (an InaNetDevice's arrivals never are).
+     * OnBatchedEvent(); its PrefetchBatchedEvent() const is called a few events before (LookAhead)
+     * to ask for the lines the wake will read. A target must not be scheduled twice at once;
+     * nothing can be cancelled (an InaNetDevice's arrivals never are).
      *
-     * The batch keeps the function to call beside the target's address, so a target needs no
+     * The batch keeps the functions to call beside the target's address, so a target needs no
      * vtable: an InaNetDevice's arrival line then holds only what the arrival reads (the 8 bytes
      * of a vtable pointer there left no room for the send counters, docs/performance.md).
      */
     template<typename T>
     void ScheduleAt(int64_t atPs, T* target)
     {
-        const Target t{&Wake<T>, target};
+        const Target t{&OPS<T>, target};
         if (m_open != nullptr && m_openAtPs == atPs)
         {
             JoinOpen(t);
@@ -67,11 +69,26 @@ class InaEventBatcher
     /// Scheduler events this batcher created for batches (for benchmarks and tests).
     uint64_t GetBatchesScheduled() const;
 
+    /**
+     * The scheduler's look-ahead (InaWheelScheduler): `event` runs soon. When it is a batch, ask
+     * for the lines its targets will read when woken (their PrefetchBatchedEvent()), so those
+     * misses overlap the events that run before it. Any other event is left alone. Only a hint:
+     * nothing observable changes.
+     */
+    static void LookAhead(const EventImpl* event);
+
   private:
-    /// Something to wake: a function and its object (an InaNetDevice's head-of-line arrival).
+    /// What a batch does with a target of type T, shared by every target of that type.
+    struct Ops
+    {
+        void (*wake)(void*);           //!< T::OnBatchedEvent
+        void (*prefetch)(const void*); //!< T::PrefetchBatchedEvent
+    };
+
+    /// Something to wake: its operations and its object (an InaNetDevice's head-of-line arrival).
     struct Target
     {
-        void (*wake)(void*);
+        const Ops* ops;
         void* object;
     };
 
@@ -80,6 +97,15 @@ class InaEventBatcher
     {
         static_cast<T*>(target)->OnBatchedEvent();
     }
+
+    template<typename T>
+    static void Prefetch(const void* target)
+    {
+        static_cast<const T*>(target)->PrefetchBatchedEvent();
+    }
+
+    template<typename T>
+    static constexpr Ops OPS{&Wake<T>, &Prefetch<T>};
 
     class Batch;
     class DestroyHook;

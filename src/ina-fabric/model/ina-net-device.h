@@ -40,7 +40,7 @@ class InaChannel;
  * is no longer known at Send(): the device then keeps per-class queues and pays a second event per
  * hop (transmission complete).
  */
-class alignas(64) InaNetDevice : public NetDevice, public InaPort
+class alignas(64) InaNetDevice final : public NetDevice, public InaPort
 {
   public:
     static TypeId GetTypeId();
@@ -147,7 +147,9 @@ class alignas(64) InaNetDevice : public NetDevice, public InaPort
         LOST_TO_FAULT = 2 //!< the link went down (SetLinkDown)
     };
 
-    /// Conditions that take Send off its FIFO fast path (m_slow), tested with one byte.
+    /// Conditions that need more than the FIFO fast path (m_slow), tested with one byte. Each
+    /// takes Send (or the arrival, for LOSSY and PCAP) down a branch of its own, but for WIDE_ECN,
+    /// which only makes Admit compare the full threshold as well: Send stays on the fast path.
     enum SlowPath : uint8_t
     {
         UNWIRED = 1,   //!< the peer is not resolved yet (first Send)
@@ -168,6 +170,13 @@ class alignas(64) InaNetDevice : public NetDevice, public InaPort
     void OnArrival();
     friend class InaEventBatcher;
     void OnBatchedEvent(); //!< InaEventBatcher wakes the device: the head packet arrives
+
+    /// InaEventBatcher: the head packet arrives soon; ask for the line the arrival reads (line 2).
+    void PrefetchBatchedEvent() const
+    {
+        __builtin_prefetch(&m_ring, 1);
+    }
+
     void StartNextPriority();
     void OnTxComplete();
     void WritePcap(const InaPacket* p, int64_t atPs);
