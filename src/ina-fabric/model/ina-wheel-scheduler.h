@@ -54,7 +54,9 @@ class InaWheelScheduler : public Scheduler
     static constexpr uint32_t BUCKETS = 4096;    //!< buckets in the wheel (a power of two)
 
     /// Events at the top of the drained bucket whose lines RemoveNext asks for ahead of their
-    /// turn (LookAhead). Measured: docs/performance.md, "Fifth pass".
+    /// turn (LookAhead): the next one and the one after it, wherever the heap keeps it (entry 1
+    /// or 2). Measured against 1 and 8 at k=24 (docs/performance.md, "Fifth pass"): 1 kept about
+    /// half of the gain, 8 added nothing to it.
     static constexpr size_t LOOKAHEAD = 3;
 
   private:
