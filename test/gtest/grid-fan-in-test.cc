@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // GridPlanner with a fan-in limit (GridProblem::SetMaxFanIn): the limit GRID's data plane has
-// (the pool header's 5-bit fan-in degrees) bounds the workers per switch and the streams into the
-// PS; the planner must stay within it, or the packet-level trees cannot be laid.
+// (the pool header's 5-bit fan-in degrees) bounds the workers per switch and the groups at the
+// PS (a group per aggregating switch, the direct workers 31 to a group); the planner must stay
+// within it, or the packet-level trees cannot be laid.
 
 #include "ns3/grid-planner.h"
 #include "ns3/grid-problem.h"
@@ -105,12 +106,11 @@ TEST(GridFanIn, EvaluateRefusesAnAssignmentAboveTheLimit)
     EXPECT_EQ(ev.bottleneck,
               "fan-in of leaf0: " + std::to_string(kWorkers) + " workers, limit " +
                   std::to_string(PoolHeader::MAX_FAN_IN));
-    // Every worker straight to the PS: 40 streams into a 5-bit fanInDegree1.
+    // Every worker straight to the PS: 40 streams, but the PS counts the direct workers 31 to a
+    // group (2 groups), so the PS's ingress binds, not its fan-in.
     ev = GridPlanner::Evaluate(p, std::vector<uint32_t>(kWorkers, p.GetPsTarget()), true);
-    EXPECT_EQ(ev.lambdaBps, 0);
-    EXPECT_EQ(ev.bottleneck,
-              "fan-in of the PS: " + std::to_string(kWorkers) + " streams, limit " +
-                  std::to_string(PoolHeader::MAX_FAN_IN));
+    EXPECT_DOUBLE_EQ(ev.lambdaBps, 10 * G / kWorkers);
+    EXPECT_EQ(ev.bottleneck, "PS ingress / " + std::to_string(kWorkers) + " streams");
     // The repair leaves a crowded switch: at most the limit stays.
     const std::vector<uint32_t> fixed =
         GridPlanner::Repair(p, std::vector<uint32_t>(kWorkers, 0), true);
@@ -122,4 +122,66 @@ TEST(GridFanIn, EvaluateRefusesAnAssignmentAboveTheLimit)
         GridPlanner::Evaluate(CrowdedLeaf(false), std::vector<uint32_t>(kWorkers, 0), true)
             .lambdaBps,
         10 * G);
+}
+
+TEST(GridFanIn, PsCountsDirectWorkersInGroups)
+{
+    GridProblem p = CrowdedLeaf(false);
+    EXPECT_EQ(p.PsGroups(kWorkers, 0), kWorkers) << "no limit: every stream";
+    p.SetMaxFanIn(PoolHeader::MAX_FAN_IN);
+    EXPECT_EQ(p.PsGroups(PoolHeader::MAX_FAN_IN, 0), 1u);
+    EXPECT_EQ(p.PsGroups(PoolHeader::MAX_FAN_IN + 1, 0), 2u);
+    EXPECT_EQ(p.PsGroups(kWorkers, 3), 5u) << "3 switches and 2 groups of direct workers";
+    EXPECT_EQ(p.PsGroups(0, 0), 0u);
+    // All 40 direct: 6 groups of at most 7 fit a limit of 7; a limit of 6 holds 36 of them.
+    const std::vector<uint32_t> direct(kWorkers, p.GetPsTarget());
+    p.SetMaxFanIn(7);
+    GridPlanner::Evaluation ev = GridPlanner::Evaluate(p, direct, true);
+    EXPECT_DOUBLE_EQ(ev.lambdaBps, 10 * G / kWorkers) << ev.bottleneck;
+    p.SetMaxFanIn(6);
+    ev = GridPlanner::Evaluate(p, direct, true);
+    EXPECT_EQ(ev.lambdaBps, 0);
+    EXPECT_EQ(ev.bottleneck, "fan-in of the PS: 7 groups (40 streams), limit 6");
+}
+
+TEST(GridFanIn, AJobWithinTheLimitGetsTheUnlimitedPlan)
+{
+    // The fat-tree of GRID's scenario (a) (k = 8, 6 hosts per ToR, every ToR programmable at the
+    // sum of its port rates, as the packet level plans it), 20 workers packed in racks and the PS
+    // on the next host. No plan of 20 workers can exceed a fan-in of 31, so the limit must not
+    // change the plan: its LP rows used to cut off some of the LP's equally good vertices, and
+    // the rounding then started elsewhere (packet level, seed 1: 28.6 -> 20.0 Gb/s).
+    const InaTopology ft = InaTopology::FatTree(8, {100000000000ULL, 0}, {100000000000ULL, 0}, 6);
+    std::vector<uint32_t> workers;
+    for (uint32_t h = 0; h < 20; ++h)
+    {
+        workers.push_back(h);
+    }
+    std::vector<GridProblem::ProgrammableSwitch> tors;
+    for (uint32_t node = ft.GetNHosts(); node < ft.GetNNodes(); ++node)
+    {
+        if (ft.GetTier(node) == "tor")
+        {
+            tors.push_back({node, 1000 * G}); // 6 hosts and 4 uplinks at 100 Gb/s
+        }
+    }
+    for (uint64_t seed : {1, 2, 3})
+    {
+        GridPlanner::Options o;
+        o.seed = seed;
+        GridProblem unlimited(ft, workers, 20, tors);
+        GridProblem limited(ft, workers, 20, tors);
+        limited.SetMaxFanIn(PoolHeader::MAX_FAN_IN);
+        const GridPlan a = GridPlanner(o).Plan(unlimited);
+        const GridPlan b = GridPlanner(o).Plan(limited);
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        EXPECT_EQ(a.Assignment(), b.Assignment());
+        EXPECT_EQ(a.lpRatesBps, b.lpRatesBps);
+        EXPECT_EQ(a.achievedBps, b.achievedBps);
+        ASSERT_EQ(a.workers.size(), b.workers.size());
+        for (std::size_t i = 0; i < a.workers.size(); ++i)
+        {
+            EXPECT_EQ(a.workers[i].path, b.workers[i].path) << "worker " << i;
+        }
+    }
 }

@@ -4,6 +4,7 @@
 """The GRID reproduction table: the paper's numbers next to ours, from the sweeps' results.
 
     make-table.py RESULTS_DIR > docs/grid-reproduction.md
+    make-table.py --packet-table RESULTS_DIR SWEEP_NAME   # one packet-level sweep's rate table
 
 RESULTS_DIR holds the sweep folders of examples/papers/grid/ (grid-fig1-sweep,
 grid-fattree-a-sweep, ...; `./inasim sweep examples/papers/grid/X-sweep.yaml` puts them in
@@ -210,7 +211,57 @@ def ours(rows, scheme, workers, column):
     return mean_sd(xs), len(xs)
 
 
+def packet_table(results, sweep, out):
+    """Per worker count, each scheme's rate on the wire (mean over the seeds, Gb/s), the rate of
+    its own plan in brackets where it has one (plan_rate_bps: GRID, switchml-ps, geryon,
+    atp-paced), and the seeds behind it; docs/grid-reproduction.md's packet-level tables."""
+    rows = load(results, sweep)
+    if rows is None:
+        out.write(f"{sweep}: not run\n")
+        return 1
+    schemes = []
+    for r in rows:
+        if r["jobs.0.protocol"] not in schemes:
+            schemes.append(r["jobs.0.protocol"])
+    # Runs refused at set-up (inasim-run's exit 2: the scenario's error), by scheme and size, as a
+    # scheme whose data plane cannot run the placement (atp-paced) is.
+    failed = {}
+    with open(Path(results) / sweep / "results.csv", newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if r.get("status") != "ok":
+                if r.get("exit_code") != "2":
+                    continue  # not a refusal (a crash, a timeout): "no run"
+                key = (r["jobs.0.protocol"], int(r["jobs.0.workers"]))
+                failed[key] = failed.get(key, 0) + 1
+                if r["jobs.0.protocol"] not in schemes:
+                    schemes.append(r["jobs.0.protocol"])
+    counts = sorted({int(r["jobs.0.workers"]) for r in rows} | {n for _, n in failed})
+    out.write("| workers | " + " | ".join(schemes) + " |\n")
+    out.write("|---" * (len(schemes) + 1) + "|\n")
+    for n in counts:
+        cells = []
+        for scheme in schemes:
+            rates = values(rows, scheme, n, "packet:rate")
+            plans = values(rows, scheme, n, "jobs.0.protocol_counters.plan_rate_bps")
+            refused = failed.get((scheme, n), 0)
+            if not rates:
+                cells.append(f"refused at set-up ({refused} of {refused} seeds)" if refused
+                             else "no run")
+                continue
+            cell = f"{mean_sd(list(rates.values()))[0]:.3g}"
+            if plans:
+                cell += f" ({mean_sd(list(plans.values()))[0] / 1e9:.3g})"
+            cell += f", n={len(rates)}"
+            if refused:
+                cell += f" ({refused} refused)"
+            cells.append(cell)
+        out.write(f"| {n} | " + " | ".join(cells) + " |\n")
+    return 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[0] == "--packet-table":
+        return packet_table(argv[1], argv[2], sys.stdout)
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2

@@ -8,12 +8,14 @@
 #include "grid-baselines.h"
 #include "grid-job-switches.h"
 #include "grid-problem.h"
+#include "grid-worker-pacing.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
-#include "ns3/ina-host.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 
+#include <memory>
 #include <stdexcept>
 
 namespace ns3
@@ -36,7 +38,9 @@ AtpPacedProtocol::GetTypeId()
                             .SetParent<AtpProtocol>()
                             .SetGroupName("InaAggregation")
                             .AddConstructor<AtpPacedProtocol>();
-    return tid;
+    static const TypeId withSet =
+        GridJobSwitches::AddAttribute(tid, MakeStringAccessor(&AtpPacedProtocol::m_programmable));
+    return withSet;
 }
 
 AtpPacedProtocol::AtpPacedProtocol()
@@ -71,14 +75,31 @@ AtpPacedProtocol::DoInstall()
         Fail("the job has " + std::to_string(ctx.psHosts.size()) +
              " parameter servers; GRID's model of ATP has exactly one (ps_hosts: 1)");
     }
+    // The data plane's switches and the rate model's are the same set (AllowedAt).
+    const std::vector<GridProblem::ProgrammableSwitch> programmable =
+        GridJobSwitches::Of(ctx, 0, m_programmable);
+    m_allowed.assign(ctx.fabric->GetTopology().GetNNodes(), false);
+    for (const GridProblem::ProgrammableSwitch& s : programmable)
+    {
+        m_allowed[s.node] = true;
+    }
+    std::unique_ptr<GridProblem> problem;
+    try
+    {
+        problem = std::make_unique<GridProblem>(ctx.fabric->GetTopology(),
+                                                ctx.workerHosts,
+                                                ctx.psHosts[0],
+                                                programmable);
+    }
+    catch (const std::exception& e)
+    {
+        Fail(std::string("GRID's model of ATP failed: ") + e.what());
+    }
+    CheckFirstSwitchIsTheRack(*problem);
     PoolProtocol::DoInstall();
     try
     {
-        const GridProblem problem(ctx.fabric->GetTopology(),
-                                  ctx.workerHosts,
-                                  ctx.psHosts[0],
-                                  GridJobSwitches::Of(ctx, 0));
-        m_rateBps = GridBaselines::Atp(problem).lambdaBps;
+        m_rateBps = GridBaselines::Atp(*problem).lambdaBps;
     }
     catch (const std::exception& e)
     {
@@ -88,16 +109,48 @@ AtpPacedProtocol::DoInstall()
     {
         Fail("GRID's model of ATP gives the job no rate (a worker with no route to the PS)");
     }
-    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
+    const int64_t r =
+        GridWorkerPacing::Cap(ctx, std::vector<double>(ctx.workerHosts.size(), m_rateBps));
+    if (r >= 0)
     {
-        if (!ctx.fabric->GetHost(ctx.workerHosts[r])
-                 ->SetInjectionRateCap(static_cast<uint64_t>(m_rateBps)))
-        {
-            Fail("worker " + std::to_string(r) +
-                 "'s host has no NIC that can pace (the p2p link model); use protocol atp");
-        }
+        Fail("worker " + std::to_string(r) +
+             "'s host has no NIC that can pace (the p2p link model); use protocol atp");
     }
     NS_LOG_INFO("job " << ctx.name << ": every worker paced at " << m_rateBps / 1e9 << " Gb/s");
+}
+
+void
+AtpPacedProtocol::CheckFirstSwitchIsTheRack(const GridProblem& problem) const
+{
+    const InaTopology& topo = GetContext().fabric->GetTopology();
+    for (uint32_t i = 0; i < problem.GetNWorkers(); ++i)
+    {
+        const uint32_t rack = topo.RackOf(problem.GetWorker(i));
+        for (uint32_t e : problem.GetWorkerPath(i, problem.GetPsTarget()))
+        {
+            const uint32_t node = problem.GetEdgeTo(e);
+            if (node < m_allowed.size() && m_allowed[node])
+            {
+                if (node != rack)
+                {
+                    Fail("GRID's model of ATP aggregates worker " + std::to_string(i) +
+                         " at the first programmable switch on its route, " +
+                         topo.GetNode(node).name + ", beyond its rack's " +
+                         topo.GetNode(rack).name + "; ATP's data plane (Level2: false) " +
+                         "aggregates only at a worker's rack switch, so the paced rate would "
+                         "not be ATP's: make the racks' switches programmable or use protocol "
+                         "switchml-ps");
+                }
+                break;
+            }
+        }
+    }
+}
+
+bool
+AtpPacedProtocol::AllowedAt(uint32_t node) const
+{
+    return PoolProtocol::AllowedAt(node) && node < m_allowed.size() && m_allowed[node];
 }
 
 std::map<std::string, double>

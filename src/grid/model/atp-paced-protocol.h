@@ -6,10 +6,13 @@
 #ifndef ATP_PACED_PROTOCOL_H
 #define ATP_PACED_PROTOCOL_H
 
+#include "grid-problem.h"
+
 #include "ns3/atp-protocol.h"
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -53,9 +56,22 @@ class AtpPacedProtocol : public AtpProtocol
 
   protected:
     void DoInstall() override;
+    /// ATP's rule (the node's tier in the job's tiers), and the node in ProgrammableSwitches if
+    /// that is set.
+    bool AllowedAt(uint32_t node) const override;
 
   private:
-    double m_rateBps = 0; //!< GridBaselines::Atp's rate for the job
+    /**
+     * GRID's model of ATP aggregates a worker at the first programmable switch on its route;
+     * ATP's data plane (Level2 false) only at the worker's rack switch. Refuses (Fail) a job
+     * where the two differ: the paced rate would be another placement's.
+     * \param problem the job's problem on the programmable set
+     */
+    void CheckFirstSwitchIsTheRack(const GridProblem& problem) const;
+
+    double m_rateBps = 0;        //!< GridBaselines::Atp's rate for the job
+    std::string m_programmable;  //!< ProgrammableSwitches ("": every switch of the job's tiers)
+    std::vector<bool> m_allowed; //!< per node: in the job's programmable set (DoInstall)
 };
 
 } // namespace ns3

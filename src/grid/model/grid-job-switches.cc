@@ -5,21 +5,67 @@
 
 #include "grid-job-switches.h"
 
+#include "ns3/ina-list-option.h"
 #include "ns3/ina-switch.h"
+#include "ns3/job-attribute-error.h"
 #include "ns3/pipeline.h"
 #include "ns3/pool-header.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <stdexcept>
 
 namespace ns3
 {
 
+TypeId
+GridJobSwitches::AddAttribute(TypeId tid, Ptr<const AttributeAccessor> accessor)
+{
+    return tid.AddAttribute(
+        "ProgrammableSwitches",
+        "Switch names, comma-separated: the only switches the job may aggregate at, each also in "
+        "switch.ina_tiers (the GRID paper's scenario (b), a random set of programmable switches: "
+        "the scenario's planner.programmable: random sets it at packet level from the seed, the "
+        "same set the planner level draws). Empty: every switch of switch.ina_tiers.",
+        StringValue(""),
+        accessor,
+        MakeStringChecker());
+}
+
 std::vector<GridProblem::ProgrammableSwitch>
-GridJobSwitches::Of(const JobContext& ctx, double switchCapacity)
+GridJobSwitches::Of(const JobContext& ctx, double switchCapacity, const std::string& only)
 {
     const InaTopology& topo = ctx.fabric->GetTopology();
+    std::vector<bool> named(topo.GetNNodes(), only.empty());
+    std::vector<std::string> items;
+    try
+    {
+        items = InaSplitList(only, "");
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw JobAttributeError("ProgrammableSwitches", e.what());
+    }
+    for (const std::string& name : items)
+    {
+        if (!topo.HasNode(name) || topo.IsHost(topo.FindNode(name)))
+        {
+            throw JobAttributeError("ProgrammableSwitches",
+                                    "'" + name + "' is not a switch of the topology");
+        }
+        const uint32_t node = topo.FindNode(name);
+        if (!ctx.AllowsTier(topo.GetTier(node)))
+        {
+            throw JobAttributeError("ProgrammableSwitches",
+                                    "switch '" + name + "' is of tier '" + topo.GetTier(node) +
+                                        "', which switch.ina_tiers does not list");
+        }
+        named[node] = true;
+    }
     std::vector<GridProblem::ProgrammableSwitch> programmable;
     for (uint32_t node = 0; node < topo.GetNNodes(); ++node)
     {
-        if (topo.IsHost(node) || !ctx.AllowsTier(topo.GetTier(node)))
+        if (topo.IsHost(node) || !ctx.AllowsTier(topo.GetTier(node)) || !named[node])
         {
             continue;
         }

@@ -9,8 +9,11 @@
 #include "grid-problem.h"
 
 #include "ns3/aggregation-protocol.h"
+#include "ns3/attribute.h"
+#include "ns3/type-id.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -28,10 +31,26 @@ class GridJobSwitches
     /**
      * \param ctx the job
      * \param switchCapacity C_s for every switch in bit/s, 0: each switch's own
-     * \return the switches of the job's tiers (ctx.inaTiers) with their C_s, in node order
+     * \param only the protocol's ProgrammableSwitches: switch names, comma-separated, the only
+     *        switches that may aggregate (each also in the job's tiers; the scenario's
+     *        `planner.programmable: random` sets it at packet level); empty: all of the tiers'
+     * \return the switches of the job's tiers (ctx.inaTiers), of `only` if given, with their C_s,
+     *         in node order
+     * \throws JobAttributeError naming ProgrammableSwitches if an item is empty, names no switch
+     *         or a switch outside the job's tiers
      */
     static std::vector<GridProblem::ProgrammableSwitch> Of(const JobContext& ctx,
-                                                           double switchCapacity);
+                                                           double switchCapacity,
+                                                           const std::string& only);
+
+    /**
+     * The Attribute both GRID's data plane and the paced ATP take for `only` (Of): help text and
+     * checker in one place.
+     * \param tid the protocol's TypeId
+     * \param accessor where the protocol keeps the value
+     * \return tid with the Attribute added
+     */
+    static TypeId AddAttribute(TypeId tid, Ptr<const AttributeAccessor> accessor);
 
     /**
      * \param ctx the job

@@ -151,7 +151,7 @@ class StreamCounter
         std::vector<bool> pick(nWorkers, false);
         std::vector<bool> hotSwitch(m_fanIn.size(), false);
         std::vector<bool> hotEdge(m_streams.size(), false);
-        bool hotPs = NodeRatio(m_problem.GetPsIngressBps(), m_psStreams) <= edge;
+        bool hotPs = PsRatio() <= edge;
         for (uint32_t j = 0; j < m_fanIn.size(); ++j)
         {
             hotSwitch[j] =
@@ -220,6 +220,18 @@ class StreamCounter
         return capacityBps / count;
     }
 
+    /// The PS's ratio: its ingress over every stream, but the fan-in limit holds its groups
+    /// (GridProblem::PsGroups), not its streams.
+    double PsRatio() const
+    {
+        const uint32_t groups = m_problem.PsGroups(m_psDirect, m_psStreams - m_psDirect);
+        if (!m_problem.FanInFits(groups))
+        {
+            return -static_cast<double>(groups - m_problem.GetMaxFanIn());
+        }
+        return m_problem.GetPsIngressBps() / m_psStreams;
+    }
+
     template<typename F>
     void ForEachRatio(F f) const
     {
@@ -230,7 +242,7 @@ class StreamCounter
                 f(NodeRatio(m_problem.GetSwitchCapacityBps(j), m_fanIn[j]));
             }
         }
-        f(NodeRatio(m_problem.GetPsIngressBps(), m_psStreams));
+        f(PsRatio());
         for (uint32_t e : m_edges)
         {
             if (m_streams[e] > 0)
@@ -252,6 +264,7 @@ class StreamCounter
         if (a == m_psTarget)
         {
             m_psStreams += delta;
+            m_psDirect += delta;
             return;
         }
         // A switch's aggregate stream exists while its fan-in is non-zero.
@@ -279,6 +292,7 @@ class StreamCounter
     std::vector<uint32_t> m_fanIn;
     std::vector<uint32_t> m_streams;
     uint32_t m_psStreams = 0;
+    uint32_t m_psDirect = 0;       //!< of m_psStreams, the direct workers'
     std::vector<uint32_t> m_edges; //!< edges some route crosses (all edges' counts are kept)
 };
 
@@ -613,6 +627,18 @@ CountEdgeStreams(const GridProblem& problem,
     }
 }
 
+/// The groups the PS of `ev` tells apart (GridProblem::PsGroups).
+uint32_t
+PsGroups(const GridProblem& problem, const GridPlanner::Evaluation& ev)
+{
+    uint32_t switches = 0;
+    for (uint32_t fanIn : ev.fanIn)
+    {
+        switches += fanIn > 0 ? 1 : 0;
+    }
+    return problem.PsGroups(ev.psStreams - switches, switches);
+}
+
 /// The lowest rate of all constraints the counted `ev` loads: NICs, switches, the PS, and with
 /// `withLinks` the edges (the first of equal ones in that order).
 Binding
@@ -640,7 +666,7 @@ FindBinding(const GridProblem& problem, const GridPlanner::Evaluation& ev, bool 
             bind.Consider(Binding::FAN_IN, j, 0);
         }
     }
-    if (!problem.FanInFits(ev.psStreams))
+    if (!problem.FanInFits(PsGroups(problem, ev)))
     {
         bind.Consider(Binding::FAN_IN, problem.GetPsTarget(), 0);
     }
@@ -677,7 +703,8 @@ NameBinding(const GridProblem& problem, const GridPlanner::Evaluation& ev, const
     case Binding::FAN_IN:
         if (bind.which == problem.GetPsTarget())
         {
-            return "fan-in of the PS: " + std::to_string(ev.psStreams) + " streams, limit " +
+            return "fan-in of the PS: " + std::to_string(PsGroups(problem, ev)) + " groups (" +
+                   std::to_string(ev.psStreams) + " streams), limit " +
                    std::to_string(problem.GetMaxFanIn());
         }
         return "fan-in of " + topo.GetNode(problem.GetSwitchNode(bind.which)).name + ": " +
@@ -951,15 +978,21 @@ class GriaLp
     /**
      * With a fan-in limit F (GridProblem::SetMaxFanIn): x(i, a) = r(i, a) / lambda is worker i's
      * share of target a, so sum_i x(i, j) <= F per switch reads sum_i r(i, j) - F lambda <= 0,
-     * and the PS's streams (direct workers, and y_j / lambda per switch: 1 when it aggregates)
-     * sum_i r(i, S) + sum_j y_j - F lambda <= 0. Every integral plan within the limit satisfies
-     * both, so the LP stays a relaxation; without them it would steer the rounding to switches
-     * the data plane cannot serve.
+     * and the PS's groups (GridProblem::PsGroups: the direct workers F to a group, so at least
+     * their count / F, and y_j / lambda per switch: 1 when it aggregates)
+     * sum_i r(i, S) / F + sum_j y_j - F lambda <= 0. Every integral plan within the limit
+     * satisfies both, so the LP stays a relaxation; without them it would steer the rounding to
+     * switches the data plane cannot serve.
      */
     void AddFanInRows()
     {
         const double limit = m_problem.GetMaxFanIn();
-        if (limit == 0)
+        // A job of at most F workers cannot exceed any fan-in (each switch and each group at
+        // the PS holds at least one of them): its rows could bind no integral plan, but they
+        // would still cut off some of the LP's equally good vertices and so change the plan
+        // the rounding starts from (the fat-tree of scenario (a), 20 workers at packet level:
+        // 28.6 -> 20.0 Gb/s once the rows came in). Without them it is the paper's LP.
+        if (limit == 0 || m_nWorkers <= limit)
         {
             return;
         }
@@ -977,7 +1010,7 @@ class GriaLp
         terms.clear();
         for (uint32_t i = 0; i < m_nWorkers; ++i)
         {
-            terms.push_back({R(i, m_nSwitches), 1.0});
+            terms.push_back({R(i, m_nSwitches), 1.0 / limit});
         }
         for (uint32_t j = 0; j < m_nSwitches; ++j)
         {

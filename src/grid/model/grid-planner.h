@@ -32,9 +32,11 @@ namespace ns3
  *    fits: lambda^ = min(min_n T_n, min_{s used} C_s / fanIn_s, B_alpha / psStreams,
  *    [link rows] min_e B_e / streams_e). The best rounding is kept (the first on ties).
  * 4. Fan-in (GridProblem::SetMaxFanIn, not in the paper: a data plane counts contributors in a
- *    few bits): an assignment with more workers on a switch, or more streams into the PS, than
- *    the limit sustains 0; the LP gets the matching rows (sum_i r(i, j) <= F lambda, and
- *    sum_i r(i, PS) + sum_j y_j <= F lambda) and the repair moves workers off a node above it.
+ *    few bits): an assignment with more workers on a switch, or more groups at the PS
+ *    (GridProblem::PsGroups: a group per aggregating switch, the direct workers F to a group),
+ *    than the limit sustains 0; the LP gets the matching rows (sum_i r(i, j) <= F lambda, and
+ *    sum_i r(i, PS) / F + sum_j y_j <= F lambda) and the repair moves workers off a node above
+ *    it.
  *
  * *Interpretation*: the LP pins sum_a r_n^a = lambda rather than >= (same optimum: a feasible
  * point with more can be scaled down per worker) so that the rounding probabilities do not

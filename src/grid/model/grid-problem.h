@@ -170,9 +170,10 @@ class GridProblem
 
     /**
      * Limit every aggregation node's fan-in to what the data plane can count: at most `maxFanIn`
-     * workers per switch, and at most `maxFanIn` streams into the PS (direct workers plus
-     * aggregating switches). The paper's model has no such limit; a data plane does (GRID's
-     * pool header carries 5-bit fan-in degrees), so a plan above it could not be installed.
+     * workers per switch, and at most `maxFanIn` groups at the PS (PsGroups: each aggregating
+     * switch one, the direct workers `maxFanIn` to a group). The paper's model has no such
+     * limit; a data plane does (GRID's pool header carries 5-bit fan-in degrees and 32-bit
+     * bitmaps), so a plan above it could not be installed.
      * \param maxFanIn the limit, or 0 for none (the default)
      */
     void SetMaxFanIn(uint32_t maxFanIn)
@@ -190,6 +191,24 @@ class GridProblem
     bool FanInFits(uint32_t count) const
     {
         return m_maxFanIn == 0 || count <= m_maxFanIn;
+    }
+
+    /**
+     * The PS's fan-in as the data plane counts it: one group per aggregating switch, and the
+     * direct workers packed `maxFanIn` to a group (a direct worker is one bit of its group's
+     * bitmap, as a worker is under its switch, so a group of them needs no switch). Without a
+     * limit every stream counts.
+     * \param direct workers sending straight to the PS
+     * \param switches aggregating switches (each sends one aggregate stream)
+     * eturn the groups the PS tells apart
+     */
+    uint32_t PsGroups(uint32_t direct, uint32_t switches) const
+    {
+        if (m_maxFanIn == 0)
+        {
+            return direct + switches;
+        }
+        return switches + (direct + m_maxFanIn - 1) / m_maxFanIn;
     }
 
     /**

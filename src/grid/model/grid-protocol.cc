@@ -12,6 +12,7 @@
 #include "grid-planner.h"
 #include "grid-problem.h"
 #include "grid-program.h"
+#include "grid-worker-pacing.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
@@ -20,6 +21,7 @@
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/pipeline.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -54,6 +56,14 @@ constexpr uint32_t WORKER_FLOW_OFFSET = JobContext::FLOW_IDS_PER_JOB / 2;
 constexpr uint32_t RESULT_FLOW_OFFSET = WORKER_FLOW_OFFSET + JobContext::FLOW_IDS_PER_JOB / 4;
 /// The PS's results to plan switch j, base + this + j, pinned along j's aggregate path reversed.
 constexpr uint32_t SWITCH_RESULT_FLOW_OFFSET = JobContext::FLOW_IDS_PER_JOB / 4;
+
+/// The PS's groups of `direct` workers sending straight to it: MAX_FAN_IN to a group (LayTrees).
+uint32_t
+DirectGroups(uint32_t direct)
+{
+    return (direct + PoolHeader::MAX_FAN_IN - 1) / PoolHeader::MAX_FAN_IN;
+}
+
 } // namespace
 
 TypeId
@@ -121,7 +131,9 @@ GridProtocol::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&GridProtocol::m_pace),
                           MakeBooleanChecker());
-    return tid;
+    static const TypeId withSet =
+        GridJobSwitches::AddAttribute(tid, MakeStringAccessor(&GridProtocol::m_programmable));
+    return withSet;
 }
 
 GridProtocol::GridProtocol()
@@ -242,7 +254,7 @@ GridProtocol::Programmable() const
 {
     const JobContext& ctx = GetContext();
     std::vector<GridProblem::ProgrammableSwitch> programmable =
-        GridJobSwitches::Of(ctx, m_switchCapacity);
+        GridJobSwitches::Of(ctx, m_switchCapacity, m_programmable);
     if (programmable.empty() && NeedsProgrammableSwitches())
     {
         std::string asked;
@@ -291,7 +303,7 @@ std::string
 GridProtocol::CheckTrees(const GridPlan& plan) const
 {
     const InaTopology& topo = GetContext().fabric->GetTopology();
-    uint32_t streams = plan.directWorkers;
+    uint32_t switches = 0;
     for (const GridPlan::SwitchRoute& s : plan.switches)
     {
         if (s.fanIn > PoolHeader::MAX_FAN_IN)
@@ -300,14 +312,17 @@ GridProtocol::CheckTrees(const GridPlan& plan) const
                    std::to_string(s.fanIn) + " workers; the 5-bit fan-in and bitmap allow " +
                    std::to_string(PoolHeader::MAX_FAN_IN);
         }
-        streams += s.fanIn > 0 ? 1 : 0;
+        switches += s.fanIn > 0 ? 1 : 0;
     }
-    if (streams > PoolHeader::MAX_FAN_IN)
+    const uint32_t groups = DirectGroups(plan.directWorkers) + switches;
+    if (groups > PoolHeader::MAX_FAN_IN)
     {
-        return "the plan has " + std::to_string(streams) +
-               " aggregation streams into the PS (switches plus direct workers); the 5-bit "
-               "fanInDegree1 allows " +
-               std::to_string(PoolHeader::MAX_FAN_IN);
+        return "the plan has " + std::to_string(groups) + " groups at the PS (" +
+               std::to_string(switches) + " aggregating switches, " +
+               std::to_string(plan.directWorkers) + " direct workers " +
+               std::to_string(PoolHeader::MAX_FAN_IN) +
+               " to a group); the 5-bit fanInDegree1 and bitmap allow " +
+               std::to_string(PoolHeader::MAX_FAN_IN) + ": use fewer workers (jobs.N.workers)";
     }
     return "";
 }
@@ -343,13 +358,22 @@ GridProtocol::LayTrees()
             m_aggNode.at(r) = s.node;
         }
     }
+    // The direct workers, MAX_FAN_IN to a group: each is one bit of its group's bitmap0, as a
+    // worker under a switch is, so the PS tells more than 31 of them apart (Geryon's every
+    // worker, a fabric with few programmable switches).
     for (uint32_t r = 0; r < n; ++r)
     {
-        if (m_plan.workers.at(r).node == ps)
+        if (m_plan.workers.at(r).node != ps)
         {
-            t.groups.push_back(Group{topo.RackOf(ctx.workerHosts[r]), false, 0, {r}});
+            continue;
+        }
+        if (t.groups.empty() || t.groups.back().aggregates ||
+            t.groups.back().ranks.size() == PoolHeader::MAX_FAN_IN)
+        {
+            t.groups.push_back(Group{topo.RackOf(ctx.workerHosts[r]), false, 0, {}});
             m_groupSwitch.push_back(-1);
         }
+        t.groups.back().ranks.push_back(r);
     }
     uint32_t first = 0;
     for (Group& g : t.groups)
@@ -375,7 +399,9 @@ GridProtocol::LayTrees()
             w.bitmap1 = 1u << g;
             w.fanIn0 = static_cast<uint8_t>(grp.ranks.size());
             w.fanIn1 = static_cast<uint8_t>(t.groups.size());
-            w.edge = !grp.aggregates;
+            // A direct worker's packet is not an aggregate: the PS reads its bit in bitmap0. No
+            // switch takes it (each GRID program aggregates only what is addressed to it).
+            w.edge = false;
             w.flowId = GetWorkerFlowId(grp.ranks[i]);
             w.epoch = m_epoch;
         }
@@ -397,9 +423,13 @@ GridProtocol::ConfigureGrid()
         const Group& grp = t.groups[g];
         if (!grp.aggregates)
         {
-            // The result goes back the way the gradients came (Geryon's detour too).
-            targets.push_back(ctx.workerHosts[grp.ranks[0]]);
-            targetFlows.push_back(GetResultFlowId(grp.ranks[0]));
+            // Each direct worker's result goes back the way its gradients came (Geryon's detour
+            // too).
+            for (uint32_t r : grp.ranks)
+            {
+                targets.push_back(ctx.workerHosts[r]);
+                targetFlows.push_back(GetResultFlowId(r));
+            }
             continue;
         }
         const uint32_t j = static_cast<uint32_t>(m_groupSwitch.at(g));
@@ -513,16 +543,16 @@ GridProtocol::PaceWorkers()
     {
         return;
     }
-    const JobContext& ctx = GetContext();
-    for (uint32_t r = 0; r < ctx.workerHosts.size(); ++r)
+    std::vector<double> rates;
+    for (const GridPlan::WorkerRoute& w : m_plan.workers)
     {
-        if (!ctx.fabric->GetHost(ctx.workerHosts[r])
-                 ->SetInjectionRateCap(static_cast<uint64_t>(m_plan.workers.at(r).rateBps)))
-        {
-            Fail("Pace: worker " + std::to_string(r) +
-                 "'s host has no NIC that can pace (the "
-                 "p2p link model); set the job's Pace to false");
-        }
+        rates.push_back(w.rateBps);
+    }
+    const int64_t r = GridWorkerPacing::Cap(GetContext(), rates);
+    if (r >= 0)
+    {
+        Fail("Pace: worker " + std::to_string(r) +
+             "'s host has no NIC that can pace (the p2p link model); set the job's Pace to false");
     }
 }
 

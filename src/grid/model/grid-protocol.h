@@ -146,7 +146,8 @@ class GridProtocol : public PoolProtocol
     /**
      * \param plan a plan of this job
      * \return "" if the data plane can carry it, else why not (a switch with more than 31
-     *         workers, more than 31 streams into the PS)
+     *         workers, more than 31 groups at the PS: switches, and direct workers 31 to a
+     *         group)
      */
     std::string CheckTrees(const GridPlan& plan) const;
 
@@ -218,14 +219,15 @@ class GridProtocol : public PoolProtocol
     std::vector<GridProblem::ProgrammableSwitch> Programmable() const;
 
     // Attributes
-    double m_switchCapacity; //!< C_s in bit/s (0: the sum of the switch's port rates)
-    double m_psIngress;      //!< B_alpha in bit/s (0: the PS's host link)
-    uint32_t m_trials;       //!< planner roundings
-    uint64_t m_seed;         //!< planner seed
-    bool m_linkRows;         //!< planner link rows
-    bool m_resultRows;       //!< the planner counts the results on the links too
-    bool m_hashFragments;    //!< unit = CRC32(job, fragment) mod range, not ATP's slot table
-    bool m_pace;             //!< workers' NICs capped at their planned rates
+    double m_switchCapacity;    //!< C_s in bit/s (0: the sum of the switch's port rates)
+    std::string m_programmable; //!< ProgrammableSwitches: names, comma-separated ("": the tiers')
+    double m_psIngress;         //!< B_alpha in bit/s (0: the PS's host link)
+    uint32_t m_trials;          //!< planner roundings
+    uint64_t m_seed;            //!< planner seed
+    bool m_linkRows;            //!< planner link rows
+    bool m_resultRows;          //!< the planner counts the results on the links too
+    bool m_hashFragments;       //!< unit = CRC32(job, fragment) mod range, not ATP's slot table
+    bool m_pace;                //!< workers' NICs capped at their planned rates
 
     // Installed state
     GridPlan m_plan;                                  //!< the plan

@@ -6,8 +6,10 @@
 // End-to-end tests of GridProtocol on real fabrics: on GRID's Fig. 1 network the switches the
 // planner picks are the ones that aggregate, fragment for fragment, and the sums are exact; exact
 // at 1 % loss; two jobs on a small shared pool collide, the switch sends notices, the workers
-// resend, the sums stay exact; several jobs on a leaf-spine with loss; set-up errors.
+// resend, the sums stay exact; several jobs on a leaf-spine with loss; Geryon with more direct
+// workers than the pool header's fan-in; set-up errors.
 
+#include "../../ina-protocol-kit/test/program-rig.h"
 #include "../../ina-protocol-kit/test/protocol-test-fabric.h"
 
 #include "ns3/atp-agent.h"
@@ -1008,6 +1010,154 @@ class AtpPacedFig1TestCase : public TestCase
 
 /**
  * \ingroup grid-test
+ * Geryon beyond the pool header's 31: 40 workers behind one switch, every one a direct stream to
+ * the PS (Geryon aggregates nowhere). The PS tells the direct workers apart 31 to a group (each
+ * one bit of its group's bitmap0), so the job installs (it used to be refused: 40 streams into
+ * the 5-bit fanInDegree1), completes exactly, and the PS takes one packet and returns one result
+ * per worker and fragment.
+ */
+class GeryonManyWorkersTestCase : public TestCase
+{
+  public:
+    GeryonManyWorkersTestCase()
+        : TestCase("geryon with 40 direct workers: two groups at the PS, exact")
+    {
+    }
+
+  private:
+    static constexpr uint32_t kWorkers = PoolHeader::MAX_FAN_IN + 9;
+
+    void DoRun() override
+    {
+        const std::string text = "# inasim topology v1\n"
+                                 "defaults rate=10Gbps delay=1us\n"
+                                 "switch tor0..tor1 tier=tor\n"
+                                 "switch spine0 tier=spine\n"
+                                 "host w0..w" +
+                                 std::to_string(kWorkers - 1) +
+                                 " attach=tor0\n"
+                                 "host ps attach=tor1 rate=100Gbps\n"
+                                 "link tor0 spine0 rate=400Gbps\n"
+                                 "link tor1 spine0 rate=400Gbps\n";
+        InaFabricHelper helper;
+        helper.SetQueue(1000000, 0);
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(text, "geryon-40"));
+        const InaTopology& t = fabric->GetTopology();
+        AllReduceRunner::Spec s;
+        for (uint32_t i = 0; i < kWorkers; ++i)
+        {
+            s.hosts.push_back(t.FindNode("w" + std::to_string(i)));
+        }
+        s.ps = {t.FindNode("ps")};
+        s.tensorBytes = {100000}; // 404 fragments
+        TypedJobRun<GridProtocol, GridAgent> run(fabric, "geryon", s);
+        const GridPlan& plan = run.protocol->GetPlan();
+        NS_TEST_ASSERT_MSG_EQ(plan.directWorkers, kWorkers, "every worker direct");
+        NS_TEST_ASSERT_MSG_EQ(plan.psFanIn, kWorkers, "one stream each into the PS");
+        AllReduceRunner::RunAll({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_fragments"), 404, "fragments at the PS");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_packets"), kWorkers * 404.0, "one per worker");
+        NS_TEST_ASSERT_MSG_EQ(run.Counter("ps_results_sent"), kWorkers * 404.0, "one per worker");
+        // The header's limit moves to 31 groups of 31: a plan beyond is refused at install.
+        GridPlan wide = plan;
+        wide.directWorkers = PoolHeader::MAX_FAN_IN * PoolHeader::MAX_FAN_IN;
+        NS_TEST_EXPECT_MSG_EQ(run.protocol->CheckTrees(wide), "", "961 direct workers fit");
+        ++wide.directWorkers;
+        NS_TEST_EXPECT_MSG_EQ(run.protocol->CheckTrees(wide),
+                              "the plan has 32 groups at the PS (0 aggregating switches, 962 "
+                              "direct workers 31 to a group); the 5-bit fanInDegree1 and bitmap "
+                              "allow 31: use fewer workers (jobs.N.workers)",
+                              "962 do not");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * atp-paced with a set of programmable switches (ProgrammableSwitches, the GRID paper's scenario
+ * (b)) and more unaggregated workers than the pool header's 31: 21 racks of 2 workers, only tor0
+ * programmable. tor0 aggregates its rack (the only level-1 group); the other 40 workers are no
+ * switch's, so they share the PS's remaining groups 31 to one (they used to be 41 groups and the
+ * job was refused). The rate model plans with tor0 alone, every sum is exact, and no other switch
+ * runs a program. Refused: a switch name that is none, and a set where the paper's model would
+ * aggregate beyond a rack (the spine), which ATP's data plane cannot.
+ */
+class AtpPacedProgrammableSetTestCase : public TestCase
+{
+  public:
+    AtpPacedProgrammableSetTestCase()
+        : TestCase("atp-paced on a set of switches, 40 unaggregated workers: exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const char* text = "# inasim topology v1\n"
+                           "defaults rate=10Gbps delay=1us\n"
+                           "switch tor0..tor21 tier=tor\n"
+                           "switch spine0 tier=spine\n"
+                           "host w0..w41 attach=tor0..tor20\n"
+                           "host ps attach=tor21 rate=100Gbps\n"
+                           "link tor0..tor21 spine0 rate=400Gbps\n";
+        InaFabricHelper helper;
+        helper.SetQueue(1000000, 100000);
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(text, "atp-set"));
+        const InaTopology& t = fabric->GetTopology();
+        AllReduceRunner::Spec s;
+        for (uint32_t i = 0; i < 42; ++i)
+        {
+            s.hosts.push_back(t.FindNode("w" + std::to_string(i)));
+        }
+        s.ps = {t.FindNode("ps")};
+        s.tensorBytes = {100000}; // 404 fragments
+        s.attributes = {{"Level2", "false"},
+                        {"PassWhenFull", "true"},
+                        {"ProgrammableSwitches", "tor0"}};
+        TypedJobRun<AtpPacedProtocol, AtpAgent> run(fabric, "atp-paced", s);
+        NS_TEST_ASSERT_MSG_EQ(run.protocol->GetSwitches().size(), 1u, "a program at tor0 only");
+        NS_TEST_ASSERT_MSG_EQ(run.protocol->GetSwitches()[0].node, t.FindNode("tor0"), "tor0");
+        // The model: tor0's aggregate and 40 direct streams share the PS's 100 Gb/s.
+        NS_TEST_ASSERT_MSG_EQ_TOL(run.protocol->GetPacedRateBps(), 100e9 / 41, 1e3, "paced");
+        AllReduceRunner::RunAll({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        NS_TEST_ASSERT_MSG_EQ(run.Reason(AtpProgram::COMPLETED), 404u, "tor0 completes each");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
+        Simulator::Destroy();
+
+        Ptr<InaFabric> other = helper.Build(InaTopology::FromString(text, "atp-set"));
+        s.attributes.back().second = "tor0, spine7";
+        std::string error = ErrorOf([&] {
+            TypedJobRun<AtpPacedProtocol, AtpAgent> r(other, "atp-paced", s);
+        });
+        NS_TEST_EXPECT_MSG_EQ(error,
+                              "ProgrammableSwitches: 'spine7' is not a switch of the topology",
+                              "an unknown switch is named");
+        Simulator::Destroy();
+
+        // Only the spine: the paper's model would aggregate there, ATP's data plane cannot.
+        Ptr<InaFabric> third = helper.Build(InaTopology::FromString(text, "atp-set"));
+        s.tiers = {"tor", "spine"};
+        s.attributes.back().second = "spine0";
+        error = ErrorOf([&] {
+            TypedJobRun<AtpPacedProtocol, AtpAgent> r(third, "atp-paced", s);
+        });
+        NS_TEST_EXPECT_MSG_EQ(error,
+                              "job j1 (atp-paced): GRID's model of ATP aggregates worker 0 at the "
+                              "first programmable switch on its route, spine0, beyond its rack's "
+                              "tor0; ATP's data plane (Level2: false) aggregates only at a "
+                              "worker's rack switch, so the paced rate would not be ATP's: make "
+                              "the racks' switches programmable or use protocol switchml-ps",
+                              "a placement beyond the racks is refused");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
  * Set-up errors name the job and what is expected.
  */
 class GridSetupErrorTestCase : public TestCase
@@ -1077,6 +1227,8 @@ class GridProtocolTestSuite : public InaTestSuite
         AddTestCase(new GridSwitchFailPsFallbackTestCase);
         AddTestCase(new GridSwitchFailNoPlanTestCase);
         AddTestCase(new AtpPacedFig1TestCase);
+        AddTestCase(new GeryonManyWorkersTestCase);
+        AddTestCase(new AtpPacedProgrammableSetTestCase);
     }
 };
 

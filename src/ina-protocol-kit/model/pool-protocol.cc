@@ -307,6 +307,33 @@ PoolProtocol::BuildTrees()
         t.psHost = ctx.psHosts[p];
         t.psRack = topo.RackOf(t.psHost);
         t.groups = GroupWorkers(t, byRack);
+        if (t.groups.size() > PoolHeader::MAX_FAN_IN && !m_level2)
+        {
+            // More groups than the PS's 5-bit fanInDegree1 and bitmap1 count: the workers no
+            // switch aggregates share groups, MAX_FAN_IN to one, each its own bit of bitmap0
+            // (RouteWorkers), as workers under a switch are; only the PS counts groups without
+            // Level2. Below the limit, or with Level2 (whose switch would wait for every group's
+            // aggregate), each stays a group of its own, as ATP's code has it.
+            std::vector<Group> packed;
+            for (const Group& g : t.groups)
+            {
+                if (g.aggregates)
+                {
+                    packed.push_back(g);
+                    continue;
+                }
+                for (uint32_t r : g.ranks)
+                {
+                    if (packed.empty() || packed.back().aggregates ||
+                        packed.back().ranks.size() == PoolHeader::MAX_FAN_IN)
+                    {
+                        packed.push_back(Group{g.rack, false, 0, {}});
+                    }
+                    packed.back().ranks.push_back(r);
+                }
+            }
+            t.groups = packed;
+        }
         CheckTree(t);
         RouteWorkers(t);
         m_trees.push_back(t);
@@ -371,7 +398,7 @@ PoolProtocol::CheckTree(Tree& t) const
     {
         Fail("towards parameter server " + std::to_string(t.psIndex) + " (host " +
              std::to_string(t.psHost) + ") its workers form " + std::to_string(t.groups.size()) +
-             " level-1 groups (one per rack of two or more workers, one per other worker); "
+             " level-1 groups (one per rack of two or more workers, the others 31 to a group); "
              "ATP's 5-bit fanInDegree1 allows " +
              std::to_string(PoolHeader::MAX_FAN_IN) + "; pack the workers into fewer racks");
     }
@@ -419,7 +446,8 @@ PoolProtocol::RouteWorkers(const Tree& t)
             w.bitmap1 = 1u << g;
             w.fanIn0 = static_cast<uint8_t>(grp.ranks.size());
             w.fanIn1 = static_cast<uint8_t>(t.groups.size());
-            w.edge = !grp.aggregates;
+            // A group of several unaggregated workers (BuildTrees' packing) is read bit by bit.
+            w.edge = !grp.aggregates && grp.ranks.size() == 1;
         }
     }
 }

@@ -235,6 +235,10 @@ class PoolProtocol : public AggregationProtocol
     /// \return the workers' agents, by rank (empty before they are created)
     const std::vector<Ptr<PoolAgent>>& GetPoolAgents() const;
 
+    /// Whether the job may aggregate at `node` (its tier is in ctx.inaTiers; a protocol may
+    /// narrow it to a set of switches, AtpPacedProtocol's ProgrammableSwitches).
+    virtual bool AllowedAt(uint32_t node) const;
+
     std::vector<Tree> m_trees;                      //!< by PS index
     std::vector<std::vector<WorkerRoute>> m_routes; //!< [ps][rank]
 
@@ -256,8 +260,6 @@ class PoolProtocol : public AggregationProtocol
     /// The agents' counters, summed over the workers, and the mean window, into `c`.
     void AddAgentCounters(std::map<std::string, double>* c) const;
 
-    /// Whether the job may aggregate at `node` (its tier is in ctx.inaTiers).
-    bool AllowedAt(uint32_t node) const;
     /// Tree t's level-1 groups: a rack's two or more workers aggregate at the rack switch where
     /// allowed (not at the PS's own rack with Level2), any other worker is a group of its own.
     std::vector<Group> GroupWorkers(const Tree& t,

@@ -5,6 +5,7 @@
 #include "planner-level-runner.h"
 
 #include "output-file.h"
+#include "programmable-draw.h"
 
 #include "ns3/job-placement.h"
 #include "ns3/model-zoo.h"
@@ -35,62 +36,6 @@ namespace
 {
 
 constexpr double kGbps = 1e9;
-
-/// Uniform on [0, 1) from the top 53 bits: the same sequence on every platform.
-double
-Uniform(std::mt19937_64& rng)
-{
-    return static_cast<double>(rng() >> 11) * 0x1.0p-53;
-}
-
-/// `tor` and `leaf` name the same tier (docs/scenario-reference.md).
-bool
-InTiers(const std::string& tier, const std::vector<std::string>& tiers)
-{
-    for (const std::string& t : tiers)
-    {
-        if (t == tier || (t == "tor" && tier == "leaf") || (t == "leaf" && tier == "tor"))
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
-/// The programmable switches: the tiers' (planner.programmable: tiers) or a random fraction.
-std::vector<uint32_t>
-ChooseProgrammable(const Scenario& sc, const InaTopology& topo, std::mt19937_64& rng)
-{
-    const ScenarioPlanner& pl = sc.planner;
-    std::vector<uint32_t> chosen;
-    if (pl.programmable == "tiers")
-    {
-        for (uint32_t n = topo.GetNHosts(); n < topo.GetNNodes(); ++n)
-        {
-            if (InTiers(topo.GetNode(n).tier, sc.switchConfig.inaTiers))
-            {
-                chosen.push_back(n);
-            }
-        }
-        return chosen;
-    }
-    std::vector<uint32_t> pool;
-    for (uint32_t n = topo.GetNHosts(); n < topo.GetNNodes(); ++n)
-    {
-        pool.push_back(n);
-    }
-    const auto k = std::max<size_t>(
-        1,
-        static_cast<size_t>(std::llround(pl.fraction * static_cast<double>(pool.size()))));
-    for (size_t i = 0; i < k; ++i)
-    {
-        const size_t j = i + static_cast<size_t>(Uniform(rng) * (pool.size() - i));
-        std::swap(pool[i], pool[j]);
-    }
-    chosen.assign(pool.begin(), pool.begin() + k);
-    std::sort(chosen.begin(), chosen.end());
-    return chosen;
-}
 
 /// Check the capacity keys that name switches or ranges before any is used.
 void
@@ -134,7 +79,8 @@ SwitchCapacity(const Scenario& sc, const InaTopology& topo, uint32_t n, std::mt1
     if (pl.capacityMinBps > 0 || pl.capacityMaxBps > 0)
     {
         capacity = static_cast<double>(pl.capacityMinBps) +
-                   Uniform(rng) * static_cast<double>(pl.capacityMaxBps - pl.capacityMinBps);
+                   ProgrammableDraw::Uniform(rng) *
+                       static_cast<double>(pl.capacityMaxBps - pl.capacityMinBps);
     }
     else if (auto it = sc.switchConfig.aggregation.perSwitch.find(node.name);
              it != sc.switchConfig.aggregation.perSwitch.end())
@@ -478,11 +424,10 @@ PlannerLevelRunner::Run()
     const InaTopology& topo = m_topology;
     std::filesystem::create_directories(m_outDir);
 
-    // One generator for the random programmable set and the capacities, from the scenario seed.
-    // (std::mt19937_64's sequence is fixed by the standard; the constant keeps it apart from the
-    // other streams drawn from the same seed.)
-    std::mt19937_64 rng(sc.seed * 1000003ULL + 0x6772696470ULL);
-    const std::vector<uint32_t> chosen = ChooseProgrammable(sc, topo, rng);
+    // One generator for the random programmable set and the capacities, from the scenario seed
+    // (the packet level draws the same set from it: ProgrammableDraw).
+    std::mt19937_64 rng = ProgrammableDraw::Generator(sc.seed);
+    const std::vector<uint32_t> chosen = ProgrammableDraw::Choose(sc, topo, rng);
     CheckCapacityKeys(sc, topo);
     std::vector<GridProblem::ProgrammableSwitch> programmable;
     for (uint32_t n : chosen)

@@ -7,6 +7,7 @@
 #include "grid-replan-report.h"
 #include "output-file.h"
 #include "planner-level-runner.h"
+#include "programmable-draw.h"
 #include "scenario-faults.h"
 
 #include "ns3/aggregation-protocol-registry.h"
@@ -546,6 +547,32 @@ AttributeNames(TypeId tid, const std::string& base = "ns3::Object")
     }
     return names.empty() ? "none" : names;
 }
+
+/**
+ * planner.programmable: random at packet level: the switches the planner level draws for the same
+ * seed (ProgrammableDraw), as ProgrammableSwitches' comma-separated names. Each must be in
+ * switch.ina_tiers, since only those switches get a pipeline for the protocols' programs.
+ */
+std::string
+RandomProgrammableNames(const Scenario& sc, const InaTopology& topo)
+{
+    std::mt19937_64 rng = ProgrammableDraw::Generator(sc.seed);
+    std::string names;
+    for (uint32_t n : ProgrammableDraw::Choose(sc, topo, rng))
+    {
+        const InaTopology::Node& node = topo.GetNode(n);
+        if (!ProgrammableDraw::InTiers(node.tier, sc.switchConfig.inaTiers))
+        {
+            throw sc.Error("switch.ina_tiers",
+                           "planner.programmable: random drew switch '" + node.name +
+                               "' of tier '" + node.tier +
+                               "', which this list leaves out; at packet level list every tier "
+                               "the draw can pick (all of the topology's)");
+        }
+        names += (names.empty() ? "" : ",") + node.name;
+    }
+    return names;
+}
 } // namespace
 
 void
@@ -608,6 +635,25 @@ ScenarioRunner::CreateJobProtocol(std::size_t i, Ptr<TrainingJob> job)
         protocolTid.LookupAttributeByName("SwitchMemory", &memoryInfo))
     {
         protocolFactory.Set("SwitchMemory", UintegerValue(m_scenario.switchConfig.inaMemoryBytes));
+    }
+    // planner.programmable: random (the GRID paper's scenario (b)): the packet level makes the
+    // planner level's random set the only programmable switches of every job, unless its params
+    // name a set; a protocol that cannot be held to a set is refused rather than run on all.
+    TypeId::AttributeInformation setInfo;
+    if (m_scenario.planner.programmable == "random" && sj.params.count("ProgrammableSwitches") == 0)
+    {
+        if (!protocolTid.LookupAttributeByName("ProgrammableSwitches", &setInfo))
+        {
+            throw m_scenario.Error(key + ".protocol",
+                                   "planner.programmable: random makes a random set of switches "
+                                   "programmable, but protocol '" +
+                                       sj.protocol +
+                                       "' aggregates at every switch of switch.ina_tiers (grid, "
+                                       "switchml-ps, geryon and atp-paced take the set)");
+        }
+        protocolFactory.Set(
+            "ProgrammableSwitches",
+            StringValue(RandomProgrammableNames(m_scenario, m_fabric->GetTopology())));
     }
     ApplyJobParams(i, protocolFactory, computeName, job);
     SetTransportMtu(i, protocolFactory);
