@@ -25,6 +25,9 @@ SANITIZE_BUILD_DIR = "build-sanitize"
 SANITIZER_ENV = {
     "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1:strict_string_checks=1",
     "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+    # Why each suppression is there is written in the file.
+    "LSAN_OPTIONS": "suppressions=" + os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                   "lsan-suppressions.txt"),
 }
 
 #: ctest label of the golden-summary tests (test/golden/CMakeLists.txt).
