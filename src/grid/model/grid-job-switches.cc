@@ -5,15 +5,11 @@
 
 #include "grid-job-switches.h"
 
-#include "ns3/ina-list-option.h"
 #include "ns3/ina-switch.h"
 #include "ns3/job-attribute-error.h"
 #include "ns3/pipeline.h"
 #include "ns3/pool-header.h"
 #include "ns3/string.h"
-
-#include <algorithm>
-#include <stdexcept>
 
 namespace ns3
 {
@@ -37,16 +33,7 @@ GridJobSwitches::Of(const JobContext& ctx, double switchCapacity, const std::str
 {
     const InaTopology& topo = ctx.fabric->GetTopology();
     std::vector<bool> named(topo.GetNNodes(), only.empty());
-    std::vector<std::string> items;
-    try
-    {
-        items = InaSplitList(only, "");
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw JobAttributeError("ProgrammableSwitches", e.what());
-    }
-    for (const std::string& name : items)
+    for (const std::string& name : JobAttributeList("ProgrammableSwitches", only))
     {
         if (!topo.HasNode(name) || topo.IsHost(topo.FindNode(name)))
         {

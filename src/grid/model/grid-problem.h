@@ -200,7 +200,7 @@ class GridProblem
      * limit every stream counts.
      * \param direct workers sending straight to the PS
      * \param switches aggregating switches (each sends one aggregate stream)
-     * eturn the groups the PS tells apart
+     * \return the groups the PS tells apart
      */
     uint32_t PsGroups(uint32_t direct, uint32_t switches) const
     {

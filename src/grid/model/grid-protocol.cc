@@ -358,22 +358,18 @@ GridProtocol::LayTrees()
             m_aggNode.at(r) = s.node;
         }
     }
-    // The direct workers, MAX_FAN_IN to a group: each is one bit of its group's bitmap0, as a
-    // worker under a switch is, so the PS tells more than 31 of them apart (Geryon's every
-    // worker, a fabric with few programmable switches).
+    // The direct workers, MAX_FAN_IN to a group (AddDirectWorker), so the PS tells more than 31
+    // of them apart (Geryon's every worker, a fabric with few programmable switches).
     for (uint32_t r = 0; r < n; ++r)
     {
         if (m_plan.workers.at(r).node != ps)
         {
             continue;
         }
-        if (t.groups.empty() || t.groups.back().aggregates ||
-            t.groups.back().ranks.size() == PoolHeader::MAX_FAN_IN)
+        if (AddDirectWorker(t.groups, topo.RackOf(ctx.workerHosts[r]), r))
         {
-            t.groups.push_back(Group{topo.RackOf(ctx.workerHosts[r]), false, 0, {}});
             m_groupSwitch.push_back(-1);
         }
-        t.groups.back().ranks.push_back(r);
     }
     uint32_t first = 0;
     for (Group& g : t.groups)

@@ -4,12 +4,12 @@
  */
 #include "pool-protocol.h"
 
-#include "ns3/counter-sum.h"
 #include "int32-quantizer.h"
 #include "pool-agent.h"
 
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/boolean.h"
+#include "ns3/counter-sum.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -324,12 +324,7 @@ PoolProtocol::BuildTrees()
                 }
                 for (uint32_t r : g.ranks)
                 {
-                    if (packed.empty() || packed.back().aggregates ||
-                        packed.back().ranks.size() == PoolHeader::MAX_FAN_IN)
-                    {
-                        packed.push_back(Group{g.rack, false, 0, {}});
-                    }
-                    packed.back().ranks.push_back(r);
+                    AddDirectWorker(packed, g.rack, r);
                 }
             }
             t.groups = packed;
@@ -338,6 +333,19 @@ PoolProtocol::BuildTrees()
         RouteWorkers(t);
         m_trees.push_back(t);
     }
+}
+
+bool
+PoolProtocol::AddDirectWorker(std::vector<Group>& groups, uint32_t rack, uint32_t rank)
+{
+    const bool open = groups.empty() || groups.back().aggregates ||
+                      groups.back().ranks.size() == PoolHeader::MAX_FAN_IN;
+    if (open)
+    {
+        groups.push_back(Group{rack, false, 0, {}});
+    }
+    groups.back().ranks.push_back(rank);
+    return open;
 }
 
 bool

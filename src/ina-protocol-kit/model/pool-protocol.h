@@ -239,6 +239,18 @@ class PoolProtocol : public AggregationProtocol
     /// narrow it to a set of switches, AtpPacedProtocol's ProgrammableSwitches).
     virtual bool AllowedAt(uint32_t node) const;
 
+    /**
+     * Add worker `rank`, whose packets no switch aggregates, to the last of `groups` if that is
+     * such a group with room, else to a new one: the parameter server reads each worker of such
+     * a group by its bit of bitmap0, as it reads a switch's, so the pool header's 5-bit
+     * fanInDegree1 bounds MAX_FAN_IN groups of MAX_FAN_IN direct workers, not MAX_FAN_IN workers.
+     * \param groups a tree's groups, by bitmap1 position
+     * \param rack the rack switch recorded for a new group
+     * \param rank the worker
+     * \return whether a new group was opened
+     */
+    static bool AddDirectWorker(std::vector<Group>& groups, uint32_t rack, uint32_t rank);
+
     std::vector<Tree> m_trees;                      //!< by PS index
     std::vector<std::vector<WorkerRoute>> m_routes; //!< [ps][rank]
 
