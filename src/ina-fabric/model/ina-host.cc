@@ -9,6 +9,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -32,6 +34,7 @@ void
 InaHost::DoDispose()
 {
     m_endpoints.clear();
+    m_highEndpoints.clear();
     m_port = nullptr;
     m_device = nullptr;
     Object::DoDispose();
@@ -77,6 +80,19 @@ InaHost::GetPool() const
 void
 InaHost::Bind(uint16_t port, InaPacketSink* sink)
 {
+    if (port >= DIRECT_ENDPOINTS)
+    {
+        auto it = std::lower_bound(m_highEndpoints.begin(),
+                                   m_highEndpoints.end(),
+                                   port,
+                                   [](const auto& e, uint16_t p) {
+                                       return e.first < p;
+                                   });
+        NS_ABORT_MSG_IF(it != m_highEndpoints.end() && it->first == port,
+                        "InaHost " << m_address << ": endpoint " << port << " is already bound");
+        m_highEndpoints.insert(it, {port, sink});
+        return;
+    }
     if (port >= m_endpoints.size())
     {
         m_endpoints.resize(port + 1, nullptr);
@@ -89,16 +105,45 @@ InaHost::Bind(uint16_t port, InaPacketSink* sink)
 void
 InaHost::Unbind(uint16_t port)
 {
+    if (port >= DIRECT_ENDPOINTS)
+    {
+        auto it = std::lower_bound(m_highEndpoints.begin(),
+                                   m_highEndpoints.end(),
+                                   port,
+                                   [](const auto& e, uint16_t p) {
+                                       return e.first < p;
+                                   });
+        if (it != m_highEndpoints.end() && it->first == port)
+        {
+            m_highEndpoints.erase(it);
+        }
+        return;
+    }
     if (port < m_endpoints.size())
     {
         m_endpoints[port] = nullptr;
     }
 }
 
+InaPacketSink*
+InaHost::FindHigh(uint16_t port) const
+{
+    auto it = std::lower_bound(m_highEndpoints.begin(),
+                               m_highEndpoints.end(),
+                               port,
+                               [](const auto& e, uint16_t p) {
+                                   return e.first < p;
+                               });
+    return it != m_highEndpoints.end() && it->first == port ? it->second : nullptr;
+}
+
 uint16_t
 InaHost::AllocateEndpoint()
 {
-    while (m_nextEndpoint < m_endpoints.size() && m_endpoints[m_nextEndpoint] != nullptr)
+    while (m_nextEndpoint < 0xffff &&
+           (m_nextEndpoint < DIRECT_ENDPOINTS
+                ? m_nextEndpoint < m_endpoints.size() && m_endpoints[m_nextEndpoint] != nullptr
+                : FindHigh(m_nextEndpoint) != nullptr))
     {
         ++m_nextEndpoint;
     }
@@ -132,7 +177,9 @@ InaHost::SetInjectionRateCap(uint64_t bps)
 void
 InaHost::Receive(InaPacket* p, uint32_t port)
 {
-    InaPacketSink* sink = p->dstPort < m_endpoints.size() ? m_endpoints[p->dstPort] : nullptr;
+    InaPacketSink* sink = p->dstPort < m_endpoints.size()  ? m_endpoints[p->dstPort]
+                          : p->dstPort >= DIRECT_ENDPOINTS ? FindHigh(p->dstPort)
+                                                           : nullptr;
     if (sink == nullptr)
     {
         ++m_unboundDrops;
