@@ -17,6 +17,21 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("InaHost");
 NS_OBJECT_ENSURE_REGISTERED(InaHost);
 
+namespace
+{
+
+/// Where `port` is or would go in a list of (endpoint, sink) sorted by endpoint.
+template<class List>
+auto
+HighSlot(List& list, uint16_t port)
+{
+    return std::lower_bound(list.begin(), list.end(), port, [](const auto& e, uint16_t p) {
+        return e.first < p;
+    });
+}
+
+} // namespace
+
 TypeId
 InaHost::GetTypeId()
 {
@@ -82,12 +97,7 @@ InaHost::Bind(uint16_t port, InaPacketSink* sink)
 {
     if (port >= DIRECT_ENDPOINTS)
     {
-        auto it = std::lower_bound(m_highEndpoints.begin(),
-                                   m_highEndpoints.end(),
-                                   port,
-                                   [](const auto& e, uint16_t p) {
-                                       return e.first < p;
-                                   });
+        auto it = HighSlot(m_highEndpoints, port);
         NS_ABORT_MSG_IF(it != m_highEndpoints.end() && it->first == port,
                         "InaHost " << m_address << ": endpoint " << port << " is already bound");
         m_highEndpoints.insert(it, {port, sink});
@@ -107,12 +117,7 @@ InaHost::Unbind(uint16_t port)
 {
     if (port >= DIRECT_ENDPOINTS)
     {
-        auto it = std::lower_bound(m_highEndpoints.begin(),
-                                   m_highEndpoints.end(),
-                                   port,
-                                   [](const auto& e, uint16_t p) {
-                                       return e.first < p;
-                                   });
+        auto it = HighSlot(m_highEndpoints, port);
         if (it != m_highEndpoints.end() && it->first == port)
         {
             m_highEndpoints.erase(it);
@@ -128,12 +133,7 @@ InaHost::Unbind(uint16_t port)
 InaPacketSink*
 InaHost::FindHigh(uint16_t port) const
 {
-    auto it = std::lower_bound(m_highEndpoints.begin(),
-                               m_highEndpoints.end(),
-                               port,
-                               [](const auto& e, uint16_t p) {
-                                   return e.first < p;
-                               });
+    auto it = HighSlot(m_highEndpoints, port);
     return it != m_highEndpoints.end() && it->first == port ? it->second : nullptr;
 }
 
