@@ -11,8 +11,10 @@
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/gradient-values.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/training-job.h"
+#include "ns3/uinteger.h"
 
 #include <cstdint>
 #include <stdexcept>
