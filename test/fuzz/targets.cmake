@@ -7,6 +7,7 @@ set(_scenario_reader
     src/ina-scenario/model/scenario-loader.cc
     src/ina-scenario/model/scenario.cc
     src/ina-scenario/model/scenario-error.cc
+    src/ina-scenario/model/safe-name.cc
     src/ina-scenario/model/yaml-node-text.cc
     src/ina-fabric/model/ina-topology-size.cc
     src/ina-training/model/ina-units.cc)

@@ -28,120 +28,110 @@ PACKET_WHY = ("packet level, scaled down: GRID's plan fills link directions exac
               "link rows do not count, overload some of them; their ECN marks halve every "
               "worker's window")
 
+
+def block(figure, setup, sweep, workers, column, label, *schemes):
+    """The rows of one measurement of the paper: each scheme as (scheme, paper value, why)."""
+    return [(figure, setup, sweep, workers, column, label, *s) for s in schemes]
+
+
 ROWS = [
-    ("Fig. 1 / Sec. 3.1", "motivating example, C_s = 9 Gb/s", "grid-fig1-sweep", None,
-     "jobs.0.rate_gbps", "worker rate (Gb/s)", "grid", 3.0, ""),
-    ("Fig. 1 / Sec. 3.1", "motivating example, C_s = 9 Gb/s", "grid-fig1-sweep", None,
-     "jobs.0.rate_gbps", "worker rate (Gb/s)", "atp", 2.43,
-     "the paper rounds 2.4375 (9/4 + 0.75/4) down to 2.43"),
-    ("Fig. 1 / Sec. 3.1", "motivating example, C_s = 9 Gb/s", "grid-fig1-sweep", None,
-     "jobs.0.rate_gbps", "worker rate (Gb/s)", "geryon", 1.0, ""),
-    ("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
-     "packet:rate", "worker rate (Gb/s)", "grid", 3.0, ""),
-    ("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
-     "packet:rate", "worker rate (Gb/s)", "atp-paced", 2.43,
-     "ATP as the paper evaluates it, paced at its rate model's 2.4375 (the paper rounds it to "
-     "2.43); s1 passes 7.2 % of the fragments, the fluid split's 7.7 % but for the start"),
-    ("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
-     "packet:rate", "worker rate (Gb/s)", "atp", 2.43,
-     "ATP unpaced, its window alone setting its rate: it sends in bursts at line rate (4 x 3 "
-     "Gb/s into s1's 9), so s1 passes fragments at every burst while under capacity on average "
-     "(1,831 passed, s1 at 7.7 Gb/s), each costing L1 four packets, and L1's ECN marks halve "
-     "the windows; the paper's rate model has no window (atp-paced, the row above): grid.rst, "
-     "'Baselines at packet level'"),
-    ("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
-     "packet:rate", "worker rate (Gb/s)", "switchml-ps", None,
-     "the paper gives no SwitchML value for Fig. 1; the planner level gives 2.25 (s1 full)"),
-    ("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
-     "packet:rate", "worker rate (Gb/s)", "geryon", 1.0, ""),
-    ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable", "grid-fattree-a-sweep", 40,
-     "ratio:grid/atp", "GRID rate / ATP rate", "grid/atp", 1.19,
-     "ATP and SwitchML tie in our fluid models (every rack aggregated at its own ToR, one "
-     "stream per rack into the 100 Gb/s PS link, nothing left over for ATP to pass on); the "
-     "paper's ATP is 2.5x its SwitchML here, which needs aggregation beyond the racks that its "
-     "description of ATP does not give"),
-    ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable", "grid-fattree-a-sweep", 40,
-     "ratio:grid/switchml", "GRID rate / SwitchML rate", "grid/switchml", 3.0,
-     "ours: GRID 100/3 Gb/s (three aggregating switches into the PS link) against SwitchML's "
-     "100/7 (seven racks); the paper prints only the ratio, and its placement of workers and PS "
-     "is not given (ours: racks filled in order, the PS on the next free host)"),
-    ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable", "grid-fattree-a-sweep", 40,
-     "ratio:grid/geryon", "GRID rate / Geryon rate", "grid/geryon", 12.0,
-     "Geryon is B/N = 2.5 Gb/s in both; the paper's 12 implies GRID at 30 Gb/s, ours is 33.3"),
-    ("Fig. 12(a) / Sec. 6.3", "fat-tree, (b) random 20 % programmable", "grid-fattree-b-sweep",
-     100, "jobs.0.rate_gbps", "worker rate (Gb/s)", "grid", 23.5,
-     "the printed LP has no link rows and promises 100 Gb/s; ours adds them (the paper's falling "
-     "curve needs some such limit), so the value depends on which links the random set makes "
-     "hot"),
-    ("Fig. 12(a) / Sec. 6.3", "fat-tree, (b) random 20 % programmable", "grid-fattree-b-sweep",
-     100, "jobs.0.rate_gbps", "worker rate (Gb/s)", "atp", 10.0,
-     "the link rows: the paper's model assumes link bandwidth sufficient (Sec. 4.1); without "
-     "them (planner.link_rows: false) our ATP gives 9.0 ± 1.2 over 5 seeds, with them some "
-     "link into the PS carries more unaggregated streams than it can"),
-    ("Fig. 12(a) / Sec. 6.3", "fat-tree, (b) random 20 % programmable", "grid-fattree-b-sweep",
-     100, "jobs.0.rate_gbps", "worker rate (Gb/s)", "switchml", 8.9,
-     "SwitchML aggregates only at a rack's own programmable ToR: with about 3 of 32 ToRs "
-     "programmable nearly every worker is a direct stream into the PS"),
-    ("Fig. 12(a) / Sec. 6.3", "fat-tree, (b) random 20 % programmable", "grid-fattree-b-sweep",
-     100, "jobs.0.rate_gbps", "worker rate (Gb/s)", "geryon", 1.0, ""),
-    ("Fig. 14(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 100,
-     "jobs.0.switch_agg_gbps", "aggregated in switches (Gb/s)", "grid", 465.0,
-     "the paper's 465 Gb/s contradicts its own 23.5 Gb/s x 100 workers (2.35 Tb/s, nearly all "
-     "of it aggregated in switches when the PS link is 100 Gb/s)"),
-    ("Fig. 14(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 100,
-     "jobs.0.switch_agg_gbps", "aggregated in switches (Gb/s)", "atp", 148.0,
-     "the paper's pair (10 Gb/s per worker, 148 Gb/s in switches) is inconsistent: 850 Gb/s "
-     "would have to enter the PS over its 100 Gb/s link; ours (5.6 Gb/s, 561 Gb/s in switches) "
-     "fits the link"),
-    ("Fig. 14(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 100,
-     "jobs.0.switch_agg_gbps", "aggregated in switches (Gb/s)", "switchml", 178.45,
-     "the same inconsistency in the paper (8.9 x 100 - 178 = 712 Gb/s for a 100 Gb/s PS "
-     "link); ours is consistent with its 1.2 Gb/s"),
-    ("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
-     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "grid", 86.0,
-     "the paper's GRID leaves 14 % of the PS link idle while its text says GRID uses almost all "
-     "of it; ours fills it whenever the PS link binds"),
-    ("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
-     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "atp", 95.0,
-     "the PS link binds every scheme at 40 workers in our runs"),
-    ("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
-     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "switchml", 81.6,
-     "the PS link binds every scheme at 40 workers in our runs"),
-    ("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
-     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "geryon", 100.0, ""),
-    ("Fig. 15 / Sec. 6.3", "fat-tree, (a)", "grid-fattree-a-sweep", 100,
-     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "grid", 100.0,
-     "the paper: in (a) the PS link is the bottleneck, always 100 Gb/s"),
-    ("Fig. 15 / Sec. 6.3", "leaf-spine, (a)", "grid-leafspine-a-sweep", 100,
-     "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)", "grid", 100.0,
-     "the paper: in (a) the PS link is the bottleneck, always 100 Gb/s"),
-    ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
-     "grid-fattree-a-packet-sweep", 40, "packet-ratio:grid/atp", "GRID rate / ATP rate",
-     "grid/atp", 1.19,
-     "close to the paper by coincidence: both schemes run well under their fluid rates at packet "
-     "level (GRID at 39 % of its plan, the row below; ATP's window halves on ECN)"),
-    ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
-     "grid-fattree-a-packet-sweep", 40, "packet-ratio:grid/switchml-ps",
-     "GRID rate / SwitchML rate", "grid/switchml-ps", 3.0,
-     "SwitchML (switchml-ps, paced, rack aggregates straight up to the PS, no ECN mark) reaches "
-     "its plan's 14.29; GRID does not reach its own (next rows)"),
-    ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
-     "grid-fattree-a-packet-sweep", 40, "packet-plan:grid", "GRID rate / its plan's rate",
-     "grid", None, PACKET_WHY),
-    ("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
-     "grid-fattree-a-packet-sweep", 100, "packet-plan:grid", "GRID rate / its plan's rate",
-     "grid", None, PACKET_WHY),
-    ("Fig. 11(b) / Sec. 6.3", "leaf-spine, (a), packet level, 4 MB per worker",
-     "grid-leafspine-a-packet-sweep", 40, "packet-plan:grid", "GRID rate / its plan's rate",
-     "grid", None,
-     "no link marks GRID's packets here (0 ECN marks at 40 workers): it reaches its plan but "
-     "for the start and the end; at 80 and 100 workers, where its results share link directions "
-     "its plan filled with gradients, 60 to 99 % of it (the plan kept within the 5-bit fan-in)"),
-    ("Fig. 11(b) / Sec. 6.3", "leaf-spine, (a), packet level, 4 MB per worker",
-     "grid-leafspine-a-packet-sweep", 40, "packet-ratio:grid/atp", "GRID rate / ATP rate",
-     "grid/atp", None,
-     "ATP's windows halve on ECN (about 3,000 decreases per run) where GRID's and "
-     "switchml-ps's paced workers see none"),
+    *block("Fig. 1 / Sec. 3.1", "motivating example, C_s = 9 Gb/s", "grid-fig1-sweep", None,
+           "jobs.0.rate_gbps", "worker rate (Gb/s)",
+           ("grid", 3.0, ""),
+           ("atp", 2.43, "the paper rounds 2.4375 (9/4 + 0.75/4) down to 2.43"),
+           ("geryon", 1.0, "")),
+    *block("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
+           "packet:rate", "worker rate (Gb/s)",
+           ("grid", 3.0, ""),
+           ("atp-paced", 2.43, "ATP as the paper evaluates it, paced at its rate model's "
+            "2.4375 (the paper rounds it to 2.43); s1 passes 7.2 % of the fragments, the fluid "
+            "split's 7.7 % but for the start"),
+           ("atp", 2.43, "ATP unpaced, its window alone setting its rate: it sends in bursts "
+            "at line rate (4 x 3 Gb/s into s1's 9), so s1 passes fragments at every burst "
+            "while under capacity on average (1,831 passed, s1 at 7.7 Gb/s), each costing L1 "
+            "four packets, and L1's ECN marks halve the windows; the paper's rate model has no "
+            "window (atp-paced, the row above): grid.rst, 'Baselines at packet level'"),
+           ("switchml-ps", None, "the paper gives no SwitchML value for Fig. 1; the planner "
+            "level gives 2.25 (s1 full)"),
+           ("geryon", 1.0, "")),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable",
+           "grid-fattree-a-sweep", 40, "ratio:grid/atp", "GRID rate / ATP rate",
+           ("grid/atp", 1.19, "ATP and SwitchML tie in our fluid models (every rack "
+            "aggregated at its own ToR, one stream per rack into the 100 Gb/s PS link, "
+            "nothing left over for ATP to pass on); the paper's ATP is 2.5x its SwitchML "
+            "here, which needs aggregation beyond the racks that its description of ATP does "
+            "not give")),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable",
+           "grid-fattree-a-sweep", 40, "ratio:grid/switchml", "GRID rate / SwitchML rate",
+           ("grid/switchml", 3.0, "ours: GRID 100/3 Gb/s (three aggregating switches into "
+            "the PS link) against SwitchML's 100/7 (seven racks); the paper prints only the "
+            "ratio, and its placement of workers and PS is not given (ours: racks filled in "
+            "order, the PS on the next free host)")),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a) every ToR programmable",
+           "grid-fattree-a-sweep", 40, "ratio:grid/geryon", "GRID rate / Geryon rate",
+           ("grid/geryon", 12.0, "Geryon is B/N = 2.5 Gb/s in both; the paper's 12 implies "
+            "GRID at 30 Gb/s, ours is 33.3")),
+    *block("Fig. 12(a) / Sec. 6.3", "fat-tree, (b) random 20 % programmable",
+           "grid-fattree-b-sweep", 100, "jobs.0.rate_gbps", "worker rate (Gb/s)",
+           ("grid", 23.5, "the printed LP has no link rows and promises 100 Gb/s; ours adds "
+            "them (the paper's falling curve needs some such limit), so the value depends on "
+            "which links the random set makes hot"),
+           ("atp", 10.0, "the link rows: the paper's model assumes link bandwidth sufficient "
+            "(Sec. 4.1); without them (planner.link_rows: false) our ATP gives 9.0 ± 1.2 over "
+            "5 seeds, with them some link into the PS carries more unaggregated streams than "
+            "it can"),
+           ("switchml", 8.9, "SwitchML aggregates only at a rack's own programmable ToR: with "
+            "about 3 of 32 ToRs programmable nearly every worker is a direct stream into the PS"),
+           ("geryon", 1.0, "")),
+    *block("Fig. 14(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 100,
+           "jobs.0.switch_agg_gbps", "aggregated in switches (Gb/s)",
+           ("grid", 465.0, "the paper's 465 Gb/s contradicts its own 23.5 Gb/s x 100 workers "
+            "(2.35 Tb/s, nearly all of it aggregated in switches when the PS link is 100 Gb/s)"),
+           ("atp", 148.0, "the paper's pair (10 Gb/s per worker, 148 Gb/s in switches) is "
+            "inconsistent: 850 Gb/s would have to enter the PS over its 100 Gb/s link; ours "
+            "(5.6 Gb/s, 561 Gb/s in switches) fits the link"),
+           ("switchml", 178.45, "the same inconsistency in the paper (8.9 x 100 - 178 = 712 "
+            "Gb/s for a 100 Gb/s PS link); ours is consistent with its 1.2 Gb/s")),
+    *block("Fig. 16(a) / Sec. 6.3", "fat-tree, (b)", "grid-fattree-b-sweep", 40,
+           "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)",
+           ("grid", 86.0, "the paper's GRID leaves 14 % of the PS link idle while its text "
+            "says GRID uses almost all of it; ours fills it whenever the PS link binds"),
+           ("atp", 95.0, "the PS link binds every scheme at 40 workers in our runs"),
+           ("switchml", 81.6, "the PS link binds every scheme at 40 workers in our runs"),
+           ("geryon", 100.0, "")),
+    *block("Fig. 15 / Sec. 6.3", "fat-tree, (a)", "grid-fattree-a-sweep", 100,
+           "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)",
+           ("grid", 100.0, "the paper: in (a) the PS link is the bottleneck, always 100 Gb/s")),
+    *block("Fig. 15 / Sec. 6.3", "leaf-spine, (a)", "grid-leafspine-a-sweep", 100,
+           "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)",
+           ("grid", 100.0, "the paper: in (a) the PS link is the bottleneck, always 100 Gb/s")),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
+           "grid-fattree-a-packet-sweep", 40, "packet-ratio:grid/atp", "GRID rate / ATP rate",
+           ("grid/atp", 1.19, "close to the paper by coincidence: both schemes run well "
+            "under their fluid rates at packet level (GRID at 39 % of its plan, the row "
+            "below; ATP's window halves on ECN)")),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
+           "grid-fattree-a-packet-sweep", 40, "packet-ratio:grid/switchml-ps",
+           "GRID rate / SwitchML rate",
+           ("grid/switchml-ps", 3.0, "SwitchML (switchml-ps, paced, rack aggregates straight "
+            "up to the PS, no ECN mark) reaches its plan's 14.29; GRID does not reach its "
+            "own (next rows)")),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
+           "grid-fattree-a-packet-sweep", 40, "packet-plan:grid", "GRID rate / its plan's rate",
+           ("grid", None, PACKET_WHY)),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
+           "grid-fattree-a-packet-sweep", 100, "packet-plan:grid", "GRID rate / its plan's rate",
+           ("grid", None, PACKET_WHY)),
+    *block("Fig. 11(b) / Sec. 6.3", "leaf-spine, (a), packet level, 4 MB per worker",
+           "grid-leafspine-a-packet-sweep", 40, "packet-plan:grid", "GRID rate / its plan's rate",
+           ("grid", None, "no link marks GRID's packets here (0 ECN marks at 40 workers): it "
+            "reaches its plan but for the start and the end; at 80 and 100 workers, where "
+            "its results share link directions its plan filled with gradients, 60 to 99 % of "
+            "it (the plan kept within the 5-bit fan-in)")),
+    *block("Fig. 11(b) / Sec. 6.3", "leaf-spine, (a), packet level, 4 MB per worker",
+           "grid-leafspine-a-packet-sweep", 40, "packet-ratio:grid/atp", "GRID rate / ATP rate",
+           ("grid/atp", None, "ATP's windows halve on ECN (about 3,000 decreases per run) "
+            "where GRID's and switchml-ps's paced workers see none")),
 ]
 
 

@@ -4,6 +4,7 @@
  */
 #include "scenario-loader.h"
 
+#include "safe-name.h"
 #include "yaml-node-text.h"
 
 #include "ns3/ina-fabric-helper.h"
@@ -1603,16 +1604,6 @@ bool
 IsExplicit(const Scenario& s, const std::string& path)
 {
     return s.origins.where.count(path) > 0;
-}
-
-bool
-IsSafeName(const std::string& name)
-{
-    return !name.empty() && name != "." && name != ".." &&
-           std::all_of(name.begin(), name.end(), [](char c) {
-               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
-                      c == '.';
-           });
 }
 
 std::string

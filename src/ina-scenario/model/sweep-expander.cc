@@ -4,6 +4,7 @@
  */
 #include "sweep-expander.h"
 
+#include "safe-name.h"
 #include "scenario-loader.h"
 #include "yaml-node-text.h"
 
@@ -411,16 +412,6 @@ ReadText(const std::string& path, const std::string& what, const std::string& wh
                             "cannot read " + what + " '" + path + "': " + std::strerror(errno));
     }
     return text.str();
-}
-
-bool
-IsSafeName(const std::string& name)
-{
-    return !name.empty() && name != "." && name != ".." &&
-           std::all_of(name.begin(), name.end(), [](char c) {
-               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
-                      c == '.';
-           });
 }
 
 /// The sections of a sweep file, read and checked at the top level.

@@ -8,12 +8,16 @@
 // The fixture the tests of the host baselines (ring all-reduce, sharded PS) share: one job of the
 // protocol on a star of 100 Gb/s, 1 us links, its agents created and their completions recorded.
 
+#include "ns3/aggregation-protocol-registry.h"
 #include "ns3/gradient-values.h"
 #include "ns3/ina-fabric-helper.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/training-job.h"
+#include "ns3/uinteger.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -86,6 +90,48 @@ class HostBaselineRig
         self->doneAt[w].push_back(Simulator::Now().GetTimeStep());
     }
 };
+
+/// The model of the baselines' TrainingJob cases: two layers of 400,000 and 1,200,004 bytes.
+inline ModelSpec
+TwoLayerModel()
+{
+    ModelSpec model;
+    model.name = "two-layers";
+    model.layers.push_back({"l0", 400000, 1000000, 2000000});
+    model.layers.push_back({"l1", 1200004, 3000000, 6000000});
+    return model;
+}
+
+/**
+ * A TrainingJob of the protocol registered as `name`, `iterations` iterations of TwoLayerModel(),
+ * run to its end (the caller destroys the simulation).
+ */
+inline Ptr<TrainingJob>
+RunTwoLayerJob(const JobContext& ctx, const std::string& name, uint32_t iterations)
+{
+    ObjectFactory factory(AggregationProtocolRegistry::Lookup(name));
+    Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+    job->SetAttribute("Iterations", UintegerValue(iterations));
+    job->Setup(ctx, TwoLayerModel(), factory.Create<AggregationProtocol>());
+    job->Start();
+    Simulator::Run();
+    return job;
+}
+
+/// What Install throws for `ctx` (the job named by the protocol's message), "" if it does not.
+inline std::string
+InstallError(Ptr<AggregationProtocol> protocol, const JobContext& ctx)
+{
+    try
+    {
+        protocol->Install(ctx);
+    }
+    catch (const std::runtime_error& e)
+    {
+        return e.what();
+    }
+    return "";
+}
 
 /// Elements of `values` that differ from the true sum over `n` workers.
 inline uint64_t

@@ -507,18 +507,7 @@ class RingTrainingJobTestCase : public TestCase
         ctx.seed = 9;
         ctx.checkValues = true;
         ctx.flowIdBase = 1;
-        ModelSpec model;
-        model.name = "two-layers";
-        model.layers.push_back({"l0", 400000, 1000000, 2000000});
-        model.layers.push_back({"l1", 1200004, 3000000, 6000000});
-        const std::string typeId = AggregationProtocolRegistry::Lookup("ring");
-        ObjectFactory factory(typeId);
-        Ptr<AggregationProtocol> protocol = factory.Create<AggregationProtocol>();
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(3));
-        job->Setup(ctx, model, protocol);
-        job->Start();
-        Simulator::Run();
+        Ptr<TrainingJob> job = RunTwoLayerJob(ctx, "ring", 3);
         NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), true, "completed");
         NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(), 4 * 3 * (100000 + 300001), "all checked");
         NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "exact");
@@ -563,15 +552,7 @@ class RingErrorsTestCase : public TestCase
             ctx.name = "j0";
             ctx.workerHosts = hosts;
             ctx.flowIdBase = 1;
-            try
-            {
-                p->Install(ctx);
-            }
-            catch (const std::runtime_error& e)
-            {
-                return e.what();
-            }
-            return "";
+            return InstallError(p, ctx);
         };
         std::string e = install({0, 1}, "ChunkBytes", 1002);
         NS_TEST_EXPECT_MSG_EQ(e,

@@ -387,22 +387,12 @@ class PsTrainingJobTestCase : public TestCase
         ctx.seed = 4;
         ctx.checkValues = true;
         ctx.flowIdBase = 1u << 20;
-        ModelSpec model;
-        model.name = "two-layers";
-        model.layers.push_back({"l0", 400000, 1000000, 2000000});
-        model.layers.push_back({"l1", 1200004, 3000000, 6000000});
-        ObjectFactory factory(AggregationProtocolRegistry::Lookup("ps"));
-        Ptr<AggregationProtocol> protocol = factory.Create<AggregationProtocol>();
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(3));
-        job->Setup(ctx, model, protocol);
-        job->Start();
-        Simulator::Run();
+        Ptr<TrainingJob> job = RunTwoLayerJob(ctx, "ps", 3);
         NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), true, "completed");
         NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(), 4 * 3 * (100000 + 300001), "all checked");
         NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "exact");
         // Shards per iteration with the default 256 KiB: 2 (400000 B) + 5 (1200004 B).
-        auto counters = protocol->GetCounters();
+        auto counters = job->GetProtocol()->GetCounters();
         NS_TEST_EXPECT_MSG_EQ(counters["ps_shards_reduced"], 3 * 7, "seven shards per iteration");
         Simulator::Destroy();
     }
@@ -438,15 +428,7 @@ class PsErrorsTestCase : public TestCase
             ctx.workerHosts = {0, 1};
             ctx.psHosts = ps;
             ctx.flowIdBase = 1;
-            try
-            {
-                p->Install(ctx);
-            }
-            catch (const std::runtime_error& e)
-            {
-                return e.what();
-            }
-            return "";
+            return InstallError(p, ctx);
         };
         std::string e = install({}, MIB);
         NS_TEST_EXPECT_MSG_EQ(e,

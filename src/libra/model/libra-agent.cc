@@ -333,6 +333,16 @@ LibraAgent::SendPush(uint32_t seq, bool retx)
 {
     InaPacket* p = NewPairsPacket(LibraHeader::PUSH, seq, retx);
     p->wireBytes = m_protocol->GetLayout().GetPacketBytes(p->Header<LibraHeader>()->pairs);
+    if (!retx)
+    {
+        ++m_counters.hotPackets;
+    }
+    SendTracked(p, ITEM_PUSH, seq, retx);
+}
+
+void
+LibraAgent::SendTracked(InaPacket* p, Item kind, uint32_t seq, bool retx)
+{
     m_ownStats.packetsSent++;
     m_ownStats.wireBytesSent += p->wireBytes;
     if (retx)
@@ -342,8 +352,7 @@ LibraAgent::SendPush(uint32_t seq, bool retx)
     }
     else
     {
-        ++m_counters.hotPackets;
-        m_retx.Sent(ItemId(ITEM_PUSH, m_round, seq), Simulator::Now().GetTimeStep());
+        m_retx.Sent(ItemId(kind, m_round, seq), Simulator::Now().GetTimeStep());
     }
     m_host->Send(p);
     ArmTimer();
@@ -353,20 +362,11 @@ void
 LibraAgent::SendDone(uint32_t phase, bool retx)
 {
     InaPacket* p = NewPacket(LibraHeader::DONE, m_round, phase, retx);
-    m_ownStats.packetsSent++;
-    m_ownStats.wireBytesSent += p->wireBytes;
-    if (retx)
-    {
-        ++m_ownStats.retransmissions;
-        ++m_counters.resends;
-    }
-    else
+    if (!retx)
     {
         m_doneSent = m_doneSent || phase == 0;
-        m_retx.Sent(ItemId(ITEM_DONE, m_round, phase), Simulator::Now().GetTimeStep());
     }
-    m_host->Send(p);
-    ArmTimer();
+    SendTracked(p, ITEM_DONE, phase, retx);
 }
 
 void
@@ -405,20 +405,11 @@ LibraAgent::SendPull(uint32_t seq, bool retx)
         p->values->words[2 * i + 1] = 0;
     }
     p->wireBytes = std::max(LibraHeader::MIN_FRAME_BYTES, LibraLayout::HEADER_BYTES + 4 * n);
-    m_ownStats.packetsSent++;
-    m_ownStats.wireBytesSent += p->wireBytes;
-    if (retx)
-    {
-        ++m_ownStats.retransmissions;
-        ++m_counters.resends;
-    }
-    else
+    if (!retx)
     {
         ++m_counters.pulls;
-        m_retx.Sent(ItemId(ITEM_PULL, m_round, seq), Simulator::Now().GetTimeStep());
     }
-    m_host->Send(p);
-    ArmTimer();
+    SendTracked(p, ITEM_PULL, seq, retx);
 }
 
 void

@@ -183,6 +183,9 @@ class LibraAgent : public AggregationAgent, public InaPacketSink
     void SendPulls();
     void SendPull(uint32_t seq, bool retx);
     void SendAck(uint8_t type, uint32_t round, uint32_t seq);
+    /// Count and send `p`, item `kind` number `seq` of the round: a first send is timed for
+    /// its retransmission, a retransmission counted; the timer is armed either way.
+    void SendTracked(InaPacket* p, Item kind, uint32_t seq, bool retx);
     InaPacket* NewPacket(uint8_t type, uint32_t round, uint32_t seq, bool retx);
     /// A packet of this round carrying the (rank, value) words of push packet `seq`.
     InaPacket* NewPairsPacket(uint8_t type, uint32_t seq, bool retx);
