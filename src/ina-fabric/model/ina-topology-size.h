@@ -26,6 +26,23 @@ namespace ns3
  */
 void InaCheckTopologySize(const std::string& what, uint64_t hosts, uint64_t switches);
 
+/**
+ * \ingroup ina-fabric
+ * The most nodes a topology may have: InaTopology::MAX_NODES, the bound the topology file reader
+ * and the generators enforce.
+ *
+ * Under the fuzzers only (test/fuzz/ defines FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, libFuzzer's
+ * convention for this) it is FUZZ_MAX_NODES. A fabric of a million nodes runs the same reader code
+ * as one of a few thousand, only more times: inputs that name huge fabrics took the topology
+ * target to 20-90 executions a second (85 per CPU second, 2026-11-26, a third of the time in the
+ * name map's hashing), so a million executions would take a day. The refusal beyond the bound is
+ * still exercised, at the lower number.
+ */
+uint64_t InaTopologyNodeLimit();
+
+/// The node bound under the fuzzers: a k=24 fat-tree (4,176 nodes) still fits.
+constexpr uint64_t FUZZ_MAX_NODES = 8192;
+
 } // namespace ns3
 
 #endif /* INA_TOPOLOGY_SIZE_H */

@@ -25,13 +25,12 @@ namespace
 
 /// Routing tables store ports as uint16_t.
 constexpr uint32_t MAX_PORTS = 65535;
-/// Nodes a topology file may declare: the bound of every topology (InaTopology::MAX_NODES). A
-/// file beyond it is refused while it is read, before the parser has spent seconds and gigabytes
-/// on names: `./inasim fuzz` found a two-line file declaring 3.4 million hosts that took longer
-/// than 10 s to refuse.
-constexpr uint64_t MAX_FILE_NODES = InaTopology::MAX_NODES;
-/// A single range (h0..hN) larger than this is almost certainly a typo.
-constexpr uint64_t MAX_RANGE = MAX_FILE_NODES;
+/// Nodes a topology file may declare: the bound of every topology (InaTopologyNodeLimit(), which
+/// is InaTopology::MAX_NODES outside the fuzzers). A file beyond it is refused while it is read,
+/// before the parser has spent seconds and gigabytes on names: `./inasim fuzz` found a two-line
+/// file declaring 3.4 million hosts that took longer than 10 s to refuse. A single range (h0..hN)
+/// larger than it is refused the same way.
+const uint64_t MAX_FILE_NODES = InaTopologyNodeLimit();
 
 void
 CheckLinkSpec(const InaTopology::LinkSpec& spec, const std::string& where)
@@ -356,9 +355,10 @@ TopologyFileParser::ExpandNames(const std::string& token, uint32_t line) const
     {
         Fail(line, "bad range '" + token + "': the first number must not exceed the second");
     }
-    if (hiNum - loNum + 1 > MAX_RANGE)
+    if (hiNum - loNum + 1 > MAX_FILE_NODES)
     {
-        Fail(line, "bad range '" + token + "': more than " + std::to_string(MAX_RANGE) + " names");
+        Fail(line,
+             "bad range '" + token + "': more than " + std::to_string(MAX_FILE_NODES) + " names");
     }
     std::vector<std::string> out;
     out.reserve(hiNum - loNum + 1);
