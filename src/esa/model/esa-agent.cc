@@ -296,6 +296,7 @@ void
 EsaAgent::AnswerPull(InaPacket* p)
 {
     const uint64_t seq = p->seq;
+    NoteQueryAhead(seq);
     const auto slot = static_cast<uint32_t>(seq & m_mask);
     PoolHeader* h = p->Header<PoolHeader>();
     const bool cached = m_cacheSeq[slot] == seq;
@@ -446,6 +447,34 @@ EsaAgent::Receive(InaPacket* p, uint32_t port)
             ++m_esaCounts.dupAckReminders;
             SendReminder(next);
         }
+    }
+}
+
+void
+EsaAgent::NoteQueryAhead(uint64_t seq)
+{
+    // A query for a fragment beyond this worker's window means another worker sent it, which its
+    // own window allowed only once it had the results below: the expected one among them. So the
+    // expected result exists and was lost on its way here (Section 5.3, Case 2). Nothing else
+    // would tell this worker before its timeout: its window is full, so no later result comes,
+    // while the others go on through the server, faster than the timeout, until the server and
+    // their caches no longer hold that result. Remind at once, and again every DupAckThreshold
+    // such queries while it is still missing (the reminder or its answer may be lost too).
+    const uint64_t expected = GetLastAck() + 1;
+    if (m_dupThreshold == 0 || seq < expected + m_protocol->GetMaxWindow() ||
+        expected >= GetNextSeq() || IsDone(expected))
+    {
+        return;
+    }
+    if (m_aheadFor != expected)
+    {
+        m_aheadFor = expected;
+        m_aheadCount = 0;
+    }
+    if (m_aheadCount++ % m_dupThreshold == 0)
+    {
+        ++m_esaCounts.aheadReminders;
+        SendReminder(expected);
     }
 }
 

@@ -40,7 +40,13 @@ class EsaProtocol;
  *   the last results, at least twice the largest window), else with the worker's own contribution
  *   (EsaHeader::CONTRIBUTION, a retransmission to the server, never through an aggregator), also
  *   for a fragment handed but not sent yet (a worker behind the others), which is then never
- *   sent to the switch; a fragment not handed yet cannot be answered (the server pulls again).
+ *   sent to the switch; a fragment not handed yet cannot be answered (the server pulls again);
+ * - a PULL for a fragment at least MaxWindow beyond the one the worker expects proves that the
+ *   expected result was delivered to another worker (whose window let it send that fragment only
+ *   after the result) and lost on its way here (Section 5.3, Case 2): the worker reminds at once,
+ *   and again every DupAckThreshold such pulls (addition: its full window brings no later
+ *   result to count, and the others go on through the server until the result is gone from the
+ *   server's ring and their caches; the timeout alone left such a worker behind for good).
  */
 class EsaAgent : public PoolAgent
 {
@@ -55,6 +61,7 @@ class EsaAgent : public PoolAgent
         uint64_t pullsIgnored = 0;     //!< pulls for a fragment neither outstanding nor cached
         uint64_t sendsSkipped = 0;     //!< fragments pulled before their first send: not sent
         uint64_t stallReminders = 0;   //!< reminders because lastAck did not move for the timeout
+        uint64_t aheadReminders = 0;   //!< reminders because the job was queried beyond the window
         uint64_t rttSamples = 0;       //!< samples taken for the timeout
         uint64_t clampedLow = 0;       //!< tensors whose priority was raised to 1
         uint64_t clampedHigh = 0;      //!< tensors whose priority was lowered to 255
@@ -102,6 +109,8 @@ class EsaAgent : public PoolAgent
     void CacheResult(uint64_t seq, const InaPacket* p);
     /// Hand a result that arrived before its fragment was sent to ATP's receive path.
     void DeliverEarly(uint64_t seq);
+    /// Remind about lastAck + 1 when the server queries a fragment beyond this worker's window.
+    void NoteQueryAhead(uint64_t seq);
     /// Remind about lastAck + 1 when it has not moved for the timeout.
     void CheckStall(int64_t now);
 
@@ -132,6 +141,8 @@ class EsaAgent : public PoolAgent
     uint64_t m_dupFor = 0;       //!< the expected fragment being counted against
     uint32_t m_dupCount = 0;     //!< results above it
     uint64_t m_highestDone = 0;  //!< the highest fragment with its result
+    uint64_t m_aheadFor = 0;     //!< the expected fragment queries beyond the window count against
+    uint32_t m_aheadCount = 0;   //!< such queries since the last reminder about it
 
     // Priority of the tensor being sent
     uint64_t m_prioFirstSeq = 0; //!< first fragment of the tensor it belongs to

@@ -496,6 +496,7 @@ EsaProtocol::GetCounters() const
         {"worker_dupack_reminders", &A::dupAckReminders},
         {"worker_pulls_ignored", &A::pullsIgnored},
         {"worker_stall_reminders", &A::stallReminders},
+        {"worker_ahead_reminders", &A::aheadReminders},
         {"worker_sends_skipped", &A::sendsSkipped},
         {"priority_clamped_low", &A::clampedLow},
         {"priority_clamped_high", &A::clampedHigh},
