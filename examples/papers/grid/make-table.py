@@ -43,9 +43,9 @@ ROWS = [
     *block("Fig. 1 / Sec. 3.1", "packet level, C_s = 9 Gb/s", "grid-fig1-packet-sweep", None,
            "packet:rate", "worker rate (Gb/s)",
            ("grid", 3.0, ""),
-           ("atp-paced", 2.43, "ATP as the paper evaluates it, paced at its rate model's "
-            "2.4375 (the paper rounds it to 2.43); s1 passes 7.2 % of the fragments, the fluid "
-            "split's 7.7 % but for the start"),
+           ("atp-paced", 2.43, "ATP-style baseline, paced at GRID's model of ATP at the racks, "
+            "here the paper's model's 2.4375 (the paper rounds it to 2.43); s1 passes 7.2 % of "
+            "the fragments, the fluid split's 7.7 % but for the start"),
            ("atp", 2.43, "ATP unpaced, its window alone setting its rate: it sends in bursts "
             "at line rate (4 x 3 Gb/s into s1's 9), so s1 passes fragments at every burst "
             "while under capacity on average (1,831 passed, s1 at 7.7 Gb/s), each costing L1 "

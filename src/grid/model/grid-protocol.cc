@@ -729,6 +729,10 @@ GridProtocol::PrepareAssignment(const std::vector<bool>& failedLinks,
     for (uint32_t edge = 0; edge < problem.GetNEdges(); ++edge)
     {
         load.edgeCapacityBps.push_back(problem.GetEdgeCapacityBps(edge));
+    }
+    // Without LinkRows the evaluation counts no streams (ev.streams empty): no link is shared.
+    for (uint32_t edge = 0; edge < ev.streams.size(); ++edge)
+    {
         if (ev.streams[edge] > 0)
         {
             load.edges.emplace_back(edge, ev.streams[edge]);

@@ -642,14 +642,17 @@ class TwoJobsReplanTestCase : public TestCase
 /**
  * \ingroup grid-test
  * TwoJobsReplanTestCase with GRID (C_s 9 Gb/s as the planner's SwitchCapacity): j1's plan is
- * 3 Gb/s at s1.
+ * 3 Gb/s at s1. With LinkRows false (the paper's LP) the plans count no link streams, and the
+ * re-plan shares s1 alone (it once read the streams of links the plan did not count).
  */
 class GridReplanJobsTestCase : public TwoJobsReplanTestCase
 {
   public:
-    GridReplanJobsTestCase()
-        : TwoJobsReplanTestCase("re-plan: a second job starts, then ends: rates 3, 1.5, 3 Gbps, "
-                                "exact")
+    /// \param linkRows GRID's LinkRows
+    explicit GridReplanJobsTestCase(bool linkRows)
+        : TwoJobsReplanTestCase(std::string("re-plan") + (linkRows ? "" : " (LinkRows false)") +
+                                ": a second job starts, then ends: rates 3, 1.5, 3 Gbps, exact")
+        , m_linkRows(linkRows)
     {
     }
 
@@ -667,12 +670,14 @@ class GridReplanJobsTestCase : public TwoJobsReplanTestCase
 
     std::vector<std::pair<std::string, std::string>> Attributes() const override
     {
-        return {{"SwitchCapacity", "9e9"}};
+        return {{"SwitchCapacity", "9e9"}, {"LinkRows", m_linkRows ? "true" : "false"}};
     }
 
     void SetUpFabric(Ptr<InaFabric> /* fabric */) const override
     {
     }
+
+    bool m_linkRows;
 };
 
 /**
@@ -1410,7 +1415,8 @@ class GridProtocolTestSuite : public InaTestSuite
         AddTestCase(new GridLeafSpineTestCase(0));
         AddTestCase(new GridLeafSpineTestCase(0.01));
         AddTestCase(new GridSetupErrorTestCase);
-        AddTestCase(new GridReplanJobsTestCase);
+        AddTestCase(new GridReplanJobsTestCase(true));
+        AddTestCase(new GridReplanJobsTestCase(false));
         AddTestCase(new AtpPacedReplanJobsTestCase);
         AddTestCase(new GridReplanLinkDownTestCase);
         AddTestCase(new GridSwitchFailReassignTestCase);
