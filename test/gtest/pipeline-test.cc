@@ -304,4 +304,65 @@ TEST(ExactMatchTable, HashPathSurvivesInsertsAndRemovals)
     EXPECT_THROW(t.Insert(1, 1ULL << 32), std::invalid_argument);
 }
 
+// InsertDense leaves what one Insert per key would, on both storages (flat array for keys of at
+// most 16 bits, hash table for wider ones): the entries a table held before are replaced, not
+// counted twice, and a load that does not fit changes nothing.
+TEST(ExactMatchTable, InsertDenseIsOneInsertPerKey)
+{
+    for (uint32_t keyBits : {12u, 24u})
+    {
+        SCOPED_TRACE(keyBits);
+        TableDecl d;
+        d.name = "t";
+        d.entries = 3000;
+        d.keyBits = keyBits;
+        d.valueBits = 16;
+        ExactMatchTable dense(d, "p");
+        ExactMatchTable single(d, "p");
+        std::vector<uint16_t> values(2500);
+        for (size_t k = 0; k < values.size(); ++k)
+        {
+            values[k] = static_cast<uint16_t>(k * 40503u); // every value of 16 bits is possible
+        }
+        // Keys 100 and 2999 present before: the first is replaced, the second stays.
+        for (ExactMatchTable* t : {&dense, &single})
+        {
+            t->Insert(100, 7);
+            t->Insert(2999, 9);
+        }
+        dense.InsertDense(values);
+        for (size_t k = 0; k < values.size(); ++k)
+        {
+            single.Insert(k, values[k]);
+        }
+        EXPECT_EQ(dense.GetSize(), 2501u);
+        EXPECT_EQ(dense.GetSize(), single.GetSize());
+        for (uint64_t k = 0; k < 3000; ++k)
+        {
+            uint64_t a = 0;
+            uint64_t b = 0;
+            ASSERT_EQ(dense.ControlLookup(k, &a), single.ControlLookup(k, &b)) << k;
+            EXPECT_EQ(a, b) << k;
+        }
+        // 500 new keys would make 3001 entries in a table of 3000: refused, nothing changed.
+        std::vector<uint16_t> more(3001, 1);
+        EXPECT_THROW(dense.InsertDense(more), std::length_error);
+        EXPECT_EQ(dense.GetSize(), 2501u);
+        uint64_t v = 0;
+        EXPECT_TRUE(dense.ControlLookup(2, &v));
+        EXPECT_EQ(v, values[2]);
+    }
+    TableDecl narrow;
+    narrow.name = "n";
+    narrow.entries = 16;
+    narrow.keyBits = 4;
+    narrow.valueBits = 8;
+    ExactMatchTable t(narrow, "p");
+    EXPECT_THROW(t.InsertDense(std::vector<uint16_t>(17, 0)), std::invalid_argument); // key 16
+    EXPECT_THROW(t.InsertDense(std::vector<uint16_t>{1, 256}), std::invalid_argument);
+    EXPECT_EQ(t.GetSize(), 0u);
+    t.InsertDense(std::vector<uint16_t>(16, 255));
+    EXPECT_EQ(t.GetSize(), 16u);
+}
+
 } // namespace

@@ -228,14 +228,11 @@ LibraProgram::InitializeState()
     m_jobTable = &GetTable("libra_jobs");
     if (m_adder.GetMode() == LibraLnsAdder::Mode::LNS_APPROX)
     {
-        // The tables hold what the adder computes with: the same entries, in pipeline memory.
+        // The tables hold what the adder computes with: the same entries, in pipeline memory,
+        // loaded whole (209,152 of them on every switch that installs the program).
         for (const auto& t : LibraLnsAdder::GetTableSpecs())
         {
-            ExactMatchTable& table = GetTable(t.name);
-            for (uint32_t k = 0; k < t.entries; ++k)
-            {
-                table.Insert(k, static_cast<uint16_t>(m_adder.GetEntry(t.id, k)));
-            }
+            GetTable(t.name).InsertDense(LibraLnsAdder::GetTableEntries(t.id));
         }
     }
     m_laneCount.assign(m_registers, 0);
