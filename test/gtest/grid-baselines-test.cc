@@ -174,6 +174,44 @@ TEST(GridBaselines, RackAggregationOnAFatTree)
     EXPECT_NEAR(at.switchBps[7], 20 * G, 20 * G * kRel); // tor23: 2 x (25 - 15)
 }
 
+TEST(GridBaselines, AtpAtTheRacksOnly)
+{
+    using Reach = GridBaselines::AtpReach;
+    // Fig. 1: s1's excess (4 x 0.1875) goes on to the PS instead of being absorbed by s3; L1
+    // carries the same 3 Gb/s either way, so the rate is the same 2.4375, with 0.75 Gb/s less
+    // aggregated in switches and 0.75 more entering the PS.
+    const GridProblem f = Fig1();
+    const GridSchemeRates atp = GridBaselines::Atp(f, true, Reach::RACK);
+    EXPECT_NEAR(atp.lambdaBps, 2.4375 * G, 2.4375 * G * kRel);
+    EXPECT_NEAR(atp.switchAggregationBps, 18.75 * G, 18.75 * G * kRel);
+    EXPECT_NEAR(atp.psAggregationBps, 7.875 * G, 7.875 * G * kRel);
+
+    // The k=4 fat-tree of RackAggregationOnAFatTree, tor16 (h0, h1) at C = 30: the paper's
+    // model lets tor23 absorb their excess (25); at the racks only it enters the PS:
+    // 15 + 3 lambda + 2 (lambda - 15) <= 100 gives 23.
+    const InaTopology ft = InaTopology::FatTree(4, {100000000000ULL, 0}, {100000000000ULL, 0});
+    std::vector<GridProblem::ProgrammableSwitch> tors;
+    for (uint32_t n = 16; n < 24; ++n)
+    {
+        tors.push_back({n, 100 * G});
+    }
+    tors[0].capacityBps = 30 * G;
+    const GridProblem r(ft, Range(8), 15, tors);
+    EXPECT_NEAR(GridBaselines::Atp(r).lambdaBps, 25 * G, 25 * G * kRel);
+    EXPECT_NEAR(GridBaselines::Atp(r, true, Reach::RACK).lambdaBps, 23 * G, 23 * G * kRel);
+    const GridBaselines::AtpLoads at = GridBaselines::AtpAt(r, 23 * G, true, Reach::RACK);
+    EXPECT_NEAR(at.switchBps[0], 30 * G, 30 * G * kRel);
+    EXPECT_NEAR(at.switchBps[7], 0, 1); // tor23 holds no worker: nothing of others there
+
+    // tor16 not programmable: the paper's model aggregates h0 and h1 at the first programmable
+    // switch on their route, the PS's ToR tor23 (four streams into the PS: 25); at the racks
+    // only they go to the PS as SwitchML's do (2 direct + 3 aggregates: 20).
+    std::vector<GridProblem::ProgrammableSwitch> some(tors.begin() + 1, tors.end());
+    const GridProblem q(ft, Range(8), 15, some);
+    EXPECT_NEAR(GridBaselines::Atp(q).lambdaBps, 25 * G, 25 * G * kRel);
+    EXPECT_NEAR(GridBaselines::Atp(q, true, Reach::RACK).lambdaBps, 20 * G, 20 * G * kRel);
+}
+
 TEST(GridBaselines, OrderingsOnRandomInstances)
 {
     // ATP never falls below SwitchML (at SwitchML's rate it aggregates at least as much), links
@@ -196,6 +234,9 @@ TEST(GridBaselines, OrderingsOnRandomInstances)
         const double sml = GridBaselines::SwitchMl(p).lambdaBps;
         const double ger = GridBaselines::Geryon(p).lambdaBps;
         EXPECT_GE(atp, sml * (1 - 1e-9)) << "instance " << inst;
+        // At the racks only ATP still aggregates everything SwitchML does.
+        const double rack = GridBaselines::Atp(p, true, GridBaselines::AtpReach::RACK).lambdaBps;
+        EXPECT_GE(rack, sml * (1 - 1e-9)) << "instance " << inst;
         EXPECT_LE(atp, GridBaselines::Atp(p, false).lambdaBps * (1 + 1e-9)) << inst;
         EXPECT_LE(sml, GridBaselines::SwitchMl(p, false).lambdaBps * (1 + 1e-9)) << inst;
         EXPECT_LE(ger, GridBaselines::Geryon(p, false).lambdaBps * (1 + 1e-9)) << inst;

@@ -214,7 +214,9 @@ def ours(rows, scheme, workers, column):
 def packet_table(results, sweep, out):
     """Per worker count, each scheme's rate on the wire (mean over the seeds, Gb/s), the rate of
     its own plan in brackets where it has one (plan_rate_bps: GRID, switchml-ps, geryon,
-    atp-paced), and the seeds behind it; docs/grid-reproduction.md's packet-level tables."""
+    atp-paced), for atp-paced also the rate of the paper's model of ATP (paper_model_rate_bps:
+    aggregation at the first programmable switch on the route, beyond the racks), and the seeds
+    behind it; docs/grid-reproduction.md's packet-level tables."""
     rows = load(results, sweep)
     if rows is None:
         out.write(f"{sweep}: not run\n")
@@ -243,6 +245,7 @@ def packet_table(results, sweep, out):
         for scheme in schemes:
             rates = values(rows, scheme, n, "packet:rate")
             plans = values(rows, scheme, n, "jobs.0.protocol_counters.plan_rate_bps")
+            papers = values(rows, scheme, n, "jobs.0.protocol_counters.paper_model_rate_bps")
             refused = failed.get((scheme, n), 0)
             if not rates:
                 cells.append(f"refused at set-up ({refused} of {refused} seeds)" if refused
@@ -250,7 +253,10 @@ def packet_table(results, sweep, out):
                 continue
             cell = f"{mean_sd(list(rates.values()))[0]:.3g}"
             if plans:
-                cell += f" ({mean_sd(list(plans.values()))[0] / 1e9:.3g})"
+                inner = f"{mean_sd(list(plans.values()))[0] / 1e9:.3g}"
+                if papers:
+                    inner += f"; paper's model {mean_sd(list(papers.values()))[0] / 1e9:.3g}"
+                cell += f" ({inner})"
             cell += f", n={len(rates)}"
             if refused:
                 cell += f" ({refused} refused)"

@@ -6,6 +6,7 @@
 #ifndef ATP_PACED_PROTOCOL_H
 #define ATP_PACED_PROTOCOL_H
 
+#include "grid-controlled-job.h"
 #include "grid-problem.h"
 
 #include "ns3/atp-protocol.h"
@@ -17,27 +18,34 @@
 namespace ns3
 {
 
+class GridController;
+
 /**
  * \ingroup grid
- * ATP as GRID's evaluation runs it, at packet level, registered as protocol "atp-paced". GRID's
- * paper compares schemes by the sending rate each gives its workers (Sec. 3.1, 6.1, 6.3): its
- * ATP sends every gradient along the default route, the first programmable switch with capacity
- * left aggregates it, and a switch whose capacity is exhausted "will directly transfer the
- * gradients to the PS"; each worker sends at the common rate that placement sustains (Fig. 1:
- * 9/4 + 0.75/4 = 2.4375 Gb/s). So this is ATP's data plane with one level (Level2 false) and a
- * full switch passing fragments on (PassWhenFull true), and every worker's NIC capped at the rate
- * of GRID's model of ATP on the job's fabric (GridBaselines::Atp, with the switches' capacities
- * and the links), as GRID's workers are at their plan's rate (GridProtocol's Pace) and
- * switchml-ps's and geryon's at theirs. Protocol "atp" is ATP unpaced, its window alone setting
- * each worker's rate.
+ * ATP as a baseline of GRID's evaluation, at packet level, registered as protocol "atp-paced".
+ * GRID's paper compares schemes by the sending rate each gives its workers (Sec. 3.1, 6.1, 6.3),
+ * and its issue's ATP-style baseline aggregates at the worker's rack switch. So this is ATP's data
+ * plane with one level (Level2 false: a rack of two or more workers aggregated at its own switch
+ * if that one is programmable, every other worker straight to the PS, ATP's fallback path, in the
+ * same job) and a full switch passing fragments on (PassWhenFull true, GRID paper Sec. 3.1: a
+ * switch whose capacity is exhausted "will directly transfer the gradients to the PS"), every
+ * worker's NIC capped at the rate of GRID's fluid model of ATP restricted to the same placement
+ * (GridBaselines::Atp with AtpReach::RACK, the switches' capacities and the links), as GRID's
+ * workers are at their plan's rate (GridProtocol's Pace) and switchml-ps's and geryon's at
+ * theirs. With ProgrammableSwitches (the paper's scenario (b)) only those rack switches aggregate.
+ * Protocol "atp" is ATP unpaced, its window alone setting each worker's rate.
  *
- * One difference from the model, kept: what a full switch passes is merged by the PS at packet
- * level, where the model lets a later programmable switch with spare capacity absorb it (Fig. 1:
- * S3); the rates are the same when the PS's ingress has room for the passed gradients, as in
- * Fig. 1 (7.875 of 9 Gb/s). The rate is the job's alone on the fabric: no re-plan when other jobs
- * start or end (GridController re-plans GRID's data plane only).
+ * Where the paper's own model of ATP differs, kept and reported (counter paper_model_rate_bps):
+ * it aggregates at the first programmable switch on a worker's route, beyond the rack when the
+ * rack's is not programmable, and lets a later programmable switch absorb what a full one passes
+ * (Fig. 1: S3); ATP's one-level data plane does neither (the PS merges what is passed), so its
+ * rate is the rack model's. On Fig. 1 the two are equal (2.4375 Gb/s: the link s1 -> S3 binds
+ * either way).
+ *
+ * Online, as GRID's jobs (GridController): when a job of the controller starts or ends while
+ * others run, the workers are re-paced at the max-min fair share of what the running jobs share.
  */
-class AtpPacedProtocol : public AtpProtocol
+class AtpPacedProtocol : public AtpProtocol, public GridControlledJob
 {
   public:
     /**
@@ -47,29 +55,64 @@ class AtpPacedProtocol : public AtpProtocol
     static TypeId GetTypeId();
 
     AtpPacedProtocol();
+    /// Out of line: a member holds a Ptr to a class this header only declares.
+    ~AtpPacedProtocol() override;
 
-    /// \return ATP's counters plus plan_rate_bps, the rate every worker is paced at
+    /// \return ATP's counters plus plan_rate_bps, the rate every worker is paced at (alone on
+    ///         the fabric), and paper_model_rate_bps, the paper's model of ATP's rate
     std::map<std::string, double> GetCounters() const override;
 
-    /// \return the rate every worker's NIC is capped at, bit/s (valid after Install)
+    /// \return the rate every worker's NIC is capped at, bit/s (valid after Install; a re-plan
+    ///         changes it)
     double GetPacedRateBps() const;
+
+    /// Tells the controller, which re-plans the jobs still running.
+    void NotifyJobEnded() override;
+
+    /// \name GridController's re-plans (GridControlledJob)
+    /// @{
+    const JobContext& GetControlledContext() const override;
+    /**
+     * The rate model on the routes of now: the job's rate alone (its ceiling), and its loads at
+     * that rate per bit/s (GridBaselines::AtpAt at the racks), which on links a smaller share can
+     * only lower (a rack switch then aggregates a larger part of each worker's stream).
+     * \return false, with `why`, if a worker has no route to the PS
+     */
+    bool Prepare(const std::vector<bool>& failedLinks, Load& load, std::string& why) override;
+    /// False: ATP's placement (its racks, the fabric's routes) has no other plan.
+    bool PrepareNew(const std::vector<bool>& failedLinks,
+                    Load& load,
+                    std::string& what,
+                    std::string& whyNot) override;
+    /// Every worker's NIC capped at `rateBps`.
+    void Apply(double rateBps) override;
+    /// Every worker gives up with `why`.
+    void Abandon(const std::string& why) override;
+    /// @}
 
   protected:
     void DoInstall() override;
     /// ATP's rule (the node's tier in the job's tiers), and the node in ProgrammableSwitches if
     /// that is set.
     bool AllowedAt(uint32_t node) const override;
+    /// True with ProgrammableSwitches: a draw with none of the job's racks in it sends every
+    /// worker to the PS, ATP's fallback path, rather than refusing the job.
+    bool MayAggregateNowhere() const override;
+
+  protected:
+    void DoDispose() override;
 
   private:
-    /**
-     * GRID's model of ATP aggregates a worker at the first programmable switch on its route;
-     * ATP's data plane (Level2 false) only at the worker's rack switch. Refuses (Fail) a job
-     * where the two differ: the paced rate would be another placement's.
-     * \param problem the job's problem on the programmable set
-     */
-    void CheckFirstSwitchIsTheRack(const GridProblem& problem) const;
+    /// \param failedLinks per topology link, failed or not (empty: none)
+    /// \return the job's problem on its programmable set, on the links that are up
+    GridProblem BuildProblem(const std::vector<bool>& failedLinks) const;
+    /// Caps every worker's NIC at m_rateBps.
+    void PaceWorkers();
 
-    double m_rateBps = 0;        //!< GridBaselines::Atp's rate for the job
+    std::vector<GridProblem::ProgrammableSwitch> m_set; //!< the job's programmable switches
+    Ptr<GridController> m_controller;                   //!< the fabric's, once installed
+    double m_rateBps = 0;        //!< GridBaselines::Atp's rate for the job, at its racks
+    double m_paperRateBps = 0;   //!< GridBaselines::Atp's rate, first programmable on the route
     std::string m_programmable;  //!< ProgrammableSwitches ("": every switch of the job's tiers)
     std::vector<bool> m_allowed; //!< per node: in the job's programmable set (DoInstall)
 };

@@ -172,8 +172,9 @@ struct AtpRoutes
 };
 
 AtpRoutes
-MapAtpRoutes(const GridProblem& problem)
+MapAtpRoutes(const GridProblem& problem, GridBaselines::AtpReach reach)
 {
+    const InaTopology& topo = problem.GetTopology();
     const uint32_t nWorkers = problem.GetNWorkers();
     AtpRoutes r;
     r.on.resize(nWorkers);
@@ -189,6 +190,17 @@ MapAtpRoutes(const GridProblem& problem)
             {
                 r.on[i].push_back({k, static_cast<uint32_t>(j)});
             }
+        }
+        if (reach == GridBaselines::AtpReach::RACK)
+        {
+            // A route leaves the worker through its rack switch: that one, if programmable, is
+            // the first on the route; any other one stays out.
+            const uint32_t rack = topo.RackOf(problem.GetWorker(i));
+            if (!r.on[i].empty() && problem.GetSwitchNode(r.on[i][0].sw) != rack)
+            {
+                r.on[i].clear();
+            }
+            r.on[i].resize(std::min<std::size_t>(r.on[i].size(), 1));
         }
         for (uint32_t idx = 0; idx < r.on[i].size(); ++idx)
         {
@@ -324,9 +336,9 @@ AddEdgeLoads(const GridProblem& problem,
 } // namespace
 
 GridBaselines::AtpLoads
-GridBaselines::AtpAt(const GridProblem& problem, double lambdaBps, bool withLinks)
+GridBaselines::AtpAt(const GridProblem& problem, double lambdaBps, bool withLinks, AtpReach reach)
 {
-    const AtpRoutes routes = MapAtpRoutes(problem);
+    const AtpRoutes routes = MapAtpRoutes(problem, reach);
     AtpLoads out;
     std::vector<std::vector<double>> uAfter;
     const std::vector<double> y = AggregateAtSwitches(problem, routes, lambdaBps, &uAfter, &out);
@@ -346,14 +358,14 @@ GridBaselines::AtpAt(const GridProblem& problem, double lambdaBps, bool withLink
 }
 
 GridSchemeRates
-GridBaselines::Atp(const GridProblem& problem, bool withLinks)
+GridBaselines::Atp(const GridProblem& problem, bool withLinks, AtpReach reach)
 {
     // Link and PS loads grow with lambda (a higher rate only leaves less spare capacity to absorb
     // the excess), so the feasible rates form an interval [0, lambda*]: bisect it. lo stays
     // feasible throughout.
     double lo = 0;
     double hi = problem.GetMinWorkerRateBps();
-    if (AtpAt(problem, hi, withLinks).feasible)
+    if (AtpAt(problem, hi, withLinks, reach).feasible)
     {
         lo = hi;
     }
@@ -362,10 +374,10 @@ GridBaselines::Atp(const GridProblem& problem, bool withLinks)
         for (int it = 0; it < 200 && hi - lo > hi * 1e-14; ++it)
         {
             const double mid = 0.5 * (lo + hi);
-            (AtpAt(problem, mid, withLinks).feasible ? lo : hi) = mid;
+            (AtpAt(problem, mid, withLinks, reach).feasible ? lo : hi) = mid;
         }
     }
-    const AtpLoads at = AtpAt(problem, lo, withLinks);
+    const AtpLoads at = AtpAt(problem, lo, withLinks, reach);
     GridSchemeRates out;
     out.lambdaBps = lo;
     out.meanSendingBps = lo;

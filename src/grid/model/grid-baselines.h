@@ -34,10 +34,21 @@ namespace ns3
  *   later programmable switch on the route aggregates what its spare capacity allows of the
  *   remainders passing through (the Fig. 1(b) reading: S3 absorbs W1-W4's excess). Each
  *   gradient byte is aggregated once at most (GRID's assumption, "similar to ATP").
+ *   AtpReach::RACK narrows it to ATP's own data plane with one level (the ATP paper, Sec. 3.3:
+ *   aggregation at the workers' rack switch): a worker's rack switch aggregates its share if it
+ *   is programmable, and nothing else does; the remainder and every worker of a rack that is not
+ *   programmable go straight to the PS.
  */
 class GridBaselines
 {
   public:
+    /// Where ATP's model may aggregate a worker's gradients.
+    enum class AtpReach
+    {
+        FIRST_ON_ROUTE, //!< the first programmable switch on its route, later ones its excess
+        RACK,           //!< its rack switch only, if that is programmable
+    };
+
     /**
      * \param problem the job
      * \param withLinks false: the PS ingress only (each worker on its fixed route)
@@ -51,7 +62,9 @@ class GridBaselines
 
     static GridSchemeRates SwitchMl(const GridProblem& problem, bool withLinks = true);
 
-    static GridSchemeRates Atp(const GridProblem& problem, bool withLinks = true);
+    static GridSchemeRates Atp(const GridProblem& problem,
+                               bool withLinks = true,
+                               AtpReach reach = AtpReach::FIRST_ON_ROUTE);
 
     /// SwitchML's assignment: the rack switch if programmable, else the PS.
     static std::vector<uint32_t> SwitchMlAssignment(const GridProblem& problem);
@@ -69,7 +82,10 @@ class GridBaselines
     };
 
     /// ATP's fluid state at rate lambda (the building block of Atp(), exposed for tests).
-    static AtpLoads AtpAt(const GridProblem& problem, double lambdaBps, bool withLinks);
+    static AtpLoads AtpAt(const GridProblem& problem,
+                          double lambdaBps,
+                          bool withLinks,
+                          AtpReach reach = AtpReach::FIRST_ON_ROUTE);
 };
 
 } // namespace ns3

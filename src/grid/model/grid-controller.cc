@@ -5,9 +5,6 @@
 #include "grid-controller.h"
 
 #include "grid-fair-rates.h"
-#include "grid-planner.h"
-#include "grid-problem.h"
-#include "grid-protocol.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -57,14 +54,14 @@ GridController::Of(Ptr<InaFabric> fabric)
 }
 
 void
-GridController::AddJob(GridProtocol* job, Time start)
+GridController::AddJob(GridControlledJob* job, Time start)
 {
     m_jobs.push_back(Entry{job, false, false});
     Simulator::Schedule(start - Simulator::Now(), &GridController::JobStarted, this, job);
 }
 
 void
-GridController::RemoveJob(GridProtocol* job)
+GridController::RemoveJob(GridControlledJob* job)
 {
     m_jobs.erase(std::remove_if(m_jobs.begin(),
                                 m_jobs.end(),
@@ -75,7 +72,7 @@ GridController::RemoveJob(GridProtocol* job)
 }
 
 GridController::Entry*
-GridController::Find(GridProtocol* job)
+GridController::Find(GridControlledJob* job)
 {
     for (Entry& e : m_jobs)
     {
@@ -88,7 +85,7 @@ GridController::Find(GridProtocol* job)
 }
 
 bool
-GridController::OthersRunning(const GridProtocol* job) const
+GridController::OthersRunning(const GridControlledJob* job) const
 {
     return std::any_of(m_jobs.begin(), m_jobs.end(), [job](const Entry& e) {
         return e.job != job && e.started && !e.ended;
@@ -96,7 +93,7 @@ GridController::OthersRunning(const GridProtocol* job) const
 }
 
 void
-GridController::JobStarted(GridProtocol* job)
+GridController::JobStarted(GridControlledJob* job)
 {
     Entry* e = Find(job);
     if (e == nullptr || e->ended)
@@ -107,12 +104,12 @@ GridController::JobStarted(GridProtocol* job)
     // Alone, the job's own plan (made at install, on the routes of the time) already holds.
     if (OthersRunning(job))
     {
-        ReplanAll("start " + job->GetContext().name);
+        ReplanAll("start " + job->GetControlledContext().name);
     }
 }
 
 void
-GridController::JobEnded(GridProtocol* job)
+GridController::JobEnded(GridControlledJob* job)
 {
     Entry* e = Find(job);
     if (e == nullptr || e->ended)
@@ -122,7 +119,7 @@ GridController::JobEnded(GridProtocol* job)
     e->ended = true;
     if (OthersRunning(job))
     {
-        ReplanAll("end " + job->GetContext().name);
+        ReplanAll("end " + job->GetControlledContext().name);
     }
 }
 
@@ -140,61 +137,34 @@ GridController::RoutesChanged()
     }
 }
 
-bool
-GridController::PlanStreams(const Entry& e,
-                            const std::vector<bool>& failed,
-                            const std::vector<uint32_t>& assignment,
-                            std::vector<double>& capacity,
-                            std::map<uint32_t, uint32_t>& switchResource,
-                            Planned& out,
-                            std::string& why) const
+GridController::Planned
+GridController::Share(const Entry& e,
+                      const GridControlledJob::Load& load,
+                      std::vector<double>& capacity,
+                      std::map<uint32_t, uint32_t>& switchResource)
 {
-    const GridProblem problem = e.job->BuildProblem(failed);
     if (capacity.empty())
     {
         // Link directions first, resources 0 .. 2L-1: the topology's rates, 0 for failed links.
-        for (uint32_t edge = 0; edge < problem.GetNEdges(); ++edge)
-        {
-            capacity.push_back(problem.GetEdgeCapacityBps(edge));
-        }
+        capacity = load.edgeCapacityBps;
     }
-    const bool links = e.job->GetPlan().linkRows;
-    const GridPlanner::Evaluation ev = GridPlanner::Evaluate(problem, assignment, links);
-    if (!(ev.lambdaBps > 0))
-    {
-        why = ev.bottleneck;
-        return false;
-    }
+    Planned out;
     out.job = e.job;
     out.running = e.started;
-    out.plan = GridPlanner::MakePlan(problem, assignment, links);
-    out.load.ceilingBps =
-        std::min(problem.GetMinWorkerRateBps(), problem.GetPsIngressBps() / ev.psStreams);
-    out.load.uses.clear();
-    for (uint32_t edge = 0; edge < ev.streams.size(); ++edge)
+    out.aloneBps = load.aloneBps;
+    out.load.ceilingBps = load.ceilingBps;
+    out.load.uses = load.edges;
+    for (const GridControlledJob::Load::Switch& sw : load.switches)
     {
-        if (ev.streams[edge] > 0)
-        {
-            out.load.uses.emplace_back(edge, ev.streams[edge]);
-        }
-    }
-    // Switches by node; C_s the smallest any job plans with, should their SwitchCapacity differ.
-    for (uint32_t j = 0; j < problem.GetNSwitches(); ++j)
-    {
-        if (ev.fanIn[j] == 0)
-        {
-            continue;
-        }
-        const double c = problem.GetSwitchCapacityBps(j);
-        auto [it, added] = switchResource.emplace(problem.GetSwitchNode(j), capacity.size());
+        auto [it, added] = switchResource.emplace(sw.node, capacity.size());
         if (added)
         {
-            capacity.push_back(c);
+            capacity.push_back(sw.capacityBps);
         }
-        capacity[it->second] = std::min(capacity[it->second], c);
-        out.load.uses.emplace_back(it->second, ev.fanIn[j]);
+        capacity[it->second] = std::min(capacity[it->second], sw.capacityBps);
+        out.load.uses.emplace_back(it->second, sw.coefficient);
     }
-    return true;
+    return out;
 }
 
 void
@@ -210,29 +180,26 @@ GridController::ReplanAll(const std::string& trigger)
     std::map<uint32_t, uint32_t> switchResource;
     for (Entry& e : m_jobs)
     {
-        Planned p;
-        std::string why;
         if (e.ended)
         {
             continue;
         }
-        if (PlanStreams(e, failed, e.job->GetPlan().Assignment(), capacity, switchResource, p, why))
+        GridControlledJob::Load load;
+        std::string why;
+        if (e.job->Prepare(failed, load, why))
         {
-            planned.push_back(std::move(p));
+            planned.push_back(Share(e, load, capacity, switchResource));
             continue;
         }
-        // Its aggregation nodes are out of reach: plan it anew without them (at worst every
-        // worker to the PS), or end it with the reason.
-        const std::string& name = e.job->GetContext().name;
-        GridPlan fresh;
+        // Cut off from what it runs on: plan it anew (GRID: without its unreachable nodes, at
+        // worst every worker to the PS), or end it with the reason.
+        const std::string& name = e.job->GetControlledContext().name;
+        std::string what;
         std::string whyNot;
-        if (e.job->PlanAgain(failed, fresh, whyNot) &&
-            PlanStreams(e, failed, fresh.Assignment(), capacity, switchResource, p, whyNot))
+        if (e.job->PrepareNew(failed, load, what, whyNot))
         {
-            rp.reassigned.push_back(name + " (" + why + "): " + DescribeAssignment(*e.job, fresh));
-            p.reassign = true;
-            p.plan = fresh;
-            planned.push_back(std::move(p));
+            rp.reassigned.push_back(name + " (" + why + "): " + what);
+            planned.push_back(Share(e, load, capacity, switchResource));
             continue;
         }
         rp.stranded.push_back(name + " (" + why + "; no new plan: " + whyNot + ")");
@@ -253,18 +220,11 @@ GridController::ReplanAll(const std::string& trigger)
     std::size_t k = 0;
     for (const Planned& p : planned)
     {
-        const double rate = p.running ? rates[k++] : p.plan.achievedBps;
-        if (p.reassign)
-        {
-            p.job->Reassign(p.plan, rate);
-        }
-        else
-        {
-            p.job->ApplyReplan(p.plan, rate);
-        }
+        const double rate = p.running ? rates[k++] : p.aloneBps;
+        p.job->Apply(rate);
         if (p.running)
         {
-            rp.jobs.push_back(p.job->GetContext().name);
+            rp.jobs.push_back(p.job->GetControlledContext().name);
             rp.rateBps.push_back(rate);
         }
     }
@@ -273,27 +233,6 @@ GridController::ReplanAll(const std::string& trigger)
                                    << "): " << rp.jobs.size() << " jobs, " << rp.stranded.size()
                                    << " stranded");
     m_replans.push_back(std::move(rp));
-}
-
-std::string
-GridController::DescribeAssignment(const GridProtocol& job, const GridPlan& plan)
-{
-    const InaTopology& topo = job.GetContext().fabric->GetTopology();
-    std::string text;
-    for (const GridPlan::SwitchRoute& s : plan.switches)
-    {
-        if (s.fanIn > 0)
-        {
-            text += (text.empty() ? "" : ", ") + topo.GetNode(s.node).name + " " +
-                    std::to_string(s.fanIn) + " workers";
-        }
-    }
-    if (plan.directWorkers > 0)
-    {
-        text += (text.empty() ? "" : ", ") + std::string("PS ") +
-                std::to_string(plan.directWorkers) + " direct";
-    }
-    return text;
 }
 
 const std::vector<GridController::Replan>&

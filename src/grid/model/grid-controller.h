@@ -5,8 +5,8 @@
 #ifndef GRID_CONTROLLER_H
 #define GRID_CONTROLLER_H
 
+#include "grid-controlled-job.h"
 #include "grid-fair-rates.h"
-#include "grid-plan.h"
 
 #include "ns3/ina-fabric.h"
 #include "ns3/nstime.h"
@@ -20,19 +20,19 @@
 namespace ns3
 {
 
-class GridProtocol;
-
 /**
  * \ingroup grid
  * GRID's network controller at packet level (GRID paper, Sec. 3.4 step 1: it "calculates the
  * gradient routing policy and publishes the policy to workers and programmable switches") for
- * every job of GRID's data plane on one fabric (grid, and the baselines geryon and switchml-ps),
- * re-planning them online: when a job starts while others run, when a job ends while others run,
- * and when the fabric's routing converged around failed links (InaFabric's RoutesChanged, after
- * InaFaultInjector's detection delay).
+ * every job of GRID's data plane on one fabric (grid, and the baselines geryon and switchml-ps)
+ * and every job of ATP paced at its rate model (atp-paced), re-planning them online: when a job
+ * starts while others run, when a job ends while others run, and when the fabric's routing
+ * converged around failed links (InaFabric's RoutesChanged, after InaFaultInjector's detection
+ * delay). Each job is a GridControlledJob: it says what it puts on the fabric, the controller
+ * shares, the job installs its rate.
  *
  * A re-plan (*interpretation*: the paper publishes one policy per task and says nothing of
- * several tasks or of failures):
+ * several tasks or of failures); for GRID's data plane (GridProtocol::Prepare):
  * - each job keeps its aggregation nodes (its plan's assignment, made when it was installed)
  *   while it can reach them: changing a running job's tree costs every fragment in flight
  *   (GridProtocol::Reassign);
@@ -42,6 +42,8 @@ class GridProtocol;
  * - the rates of the running jobs are the max-min fair share of what they share (GridFairRates:
  *   each switch's C_s, each link direction; each job's own NICs and PS ingress), installed as
  *   the workers' NIC caps (Pace). One job alone gets its plan's rate exactly.
+ * atp-paced's placement is ATP's (its racks, the fabric's routes), so only its rate changes: its
+ * load is its rate model's at its own rate alone (AtpPacedProtocol::Prepare).
  * A job whose workers can no longer reach an aggregation node (a failed switch, a cut link with
  * no way round) is planned anew without it (GridProtocol::PlanAgain: its own planner on the
  * links that are up; with no programmable switch left, every worker to the PS) and its new tree
@@ -83,11 +85,11 @@ class GridController : public Object
      * \param job the job's protocol (unregisters itself when disposed)
      * \param start when its workers start
      */
-    void AddJob(GridProtocol* job, Time start);
+    void AddJob(GridControlledJob* job, Time start);
     /// The job is gone (disposed): it is forgotten without a re-plan.
-    void RemoveJob(GridProtocol* job);
-    /// The job's last worker is done (GridProtocol::NotifyJobEnded).
-    void JobEnded(GridProtocol* job);
+    void RemoveJob(GridControlledJob* job);
+    /// The job's last worker is done (its protocol's NotifyJobEnded).
+    void JobEnded(GridControlledJob* job);
 
     /// \return every re-plan so far
     const std::vector<Replan>& GetReplans() const;
@@ -98,43 +100,35 @@ class GridController : public Object
   private:
     struct Entry
     {
-        GridProtocol* job = nullptr;
+        GridControlledJob* job = nullptr;
         bool started = false;
         bool ended = false;
     };
 
-    /// A job's streams on the routes of now.
+    /// A job prepared for a re-plan, its load on the controller's resources.
     struct Planned
     {
-        GridProtocol* job = nullptr;
+        GridControlledJob* job = nullptr;
         bool running = false;    //!< started, not ended
-        GridPlan plan;           //!< its assignment on the routes of now, at its own rate
+        double aloneBps = 0;     //!< its rate alone (a job not started yet gets it)
         GridFairRates::Job load; //!< what it puts on the shared resources
-        bool reassign = false;   //!< `plan` is a new assignment (GridProtocol::Reassign)
     };
 
-    void JobStarted(GridProtocol* job);
+    void JobStarted(GridControlledJob* job);
     /**
-     * Evaluate one job's assignment on the routes that avoid `failed`, adding the resources it
-     * uses (link directions 0 .. 2L-1 on the first call, then switches by node).
-     * \param assignment the target of each worker (GridPlan::Assignment)
-     * \return false, with `why`, if a stream has no route
+     * Map a job's load onto the resources: link directions 0 .. 2L-1 (added on the first call),
+     * then switches by node (C_s the smallest any job plans with, should they differ).
      */
-    bool PlanStreams(const Entry& e,
-                     const std::vector<bool>& failed,
-                     const std::vector<uint32_t>& assignment,
-                     std::vector<double>& capacity,
-                     std::map<uint32_t, uint32_t>& switchResource,
-                     Planned& out,
-                     std::string& why) const;
+    static Planned Share(const Entry& e,
+                         const GridControlledJob::Load& load,
+                         std::vector<double>& capacity,
+                         std::map<uint32_t, uint32_t>& switchResource);
     void RoutesChanged();
     /// Re-plan every job not ended (routes), the running ones' rates.
     void ReplanAll(const std::string& trigger);
-    Entry* Find(GridProtocol* job);
-    /// \return "s2 3 workers, PS 2 direct": where a plan aggregates
-    static std::string DescribeAssignment(const GridProtocol& job, const GridPlan& plan);
+    Entry* Find(GridControlledJob* job);
     /// \return whether some job other than `job` runs
-    bool OthersRunning(const GridProtocol* job) const;
+    bool OthersRunning(const GridControlledJob* job) const;
 
     std::vector<Entry> m_jobs; //!< in the order they were added
     std::vector<Replan> m_replans;

@@ -701,6 +701,110 @@ GridProtocol::GetEpoch() const
     return m_epoch;
 }
 
+const JobContext&
+GridProtocol::GetControlledContext() const
+{
+    return GetContext();
+}
+
+bool
+GridProtocol::PrepareAssignment(const std::vector<bool>& failedLinks,
+                                const std::vector<uint32_t>& assignment,
+                                Load& load,
+                                std::string& why)
+{
+    const GridProblem problem = BuildProblem(failedLinks);
+    const GridPlanner::Evaluation ev = GridPlanner::Evaluate(problem, assignment, m_plan.linkRows);
+    if (!(ev.lambdaBps > 0))
+    {
+        why = ev.bottleneck;
+        return false;
+    }
+    m_prepared = GridPlanner::MakePlan(problem, assignment, m_plan.linkRows);
+    load.aloneBps = m_prepared.achievedBps;
+    load.ceilingBps =
+        std::min(problem.GetMinWorkerRateBps(), problem.GetPsIngressBps() / ev.psStreams);
+    load.edgeCapacityBps.clear();
+    load.edges.clear();
+    for (uint32_t edge = 0; edge < problem.GetNEdges(); ++edge)
+    {
+        load.edgeCapacityBps.push_back(problem.GetEdgeCapacityBps(edge));
+        if (ev.streams[edge] > 0)
+        {
+            load.edges.emplace_back(edge, ev.streams[edge]);
+        }
+    }
+    load.switches.clear();
+    for (uint32_t j = 0; j < problem.GetNSwitches(); ++j)
+    {
+        if (ev.fanIn[j] > 0)
+        {
+            load.switches.push_back(
+                {problem.GetSwitchNode(j), problem.GetSwitchCapacityBps(j), 1.0 * ev.fanIn[j]});
+        }
+    }
+    return true;
+}
+
+bool
+GridProtocol::Prepare(const std::vector<bool>& failedLinks, Load& load, std::string& why)
+{
+    m_preparedNew = false;
+    return PrepareAssignment(failedLinks, m_plan.Assignment(), load, why);
+}
+
+bool
+GridProtocol::PrepareNew(const std::vector<bool>& failedLinks,
+                         Load& load,
+                         std::string& what,
+                         std::string& whyNot)
+{
+    GridPlan fresh;
+    if (!PlanAgain(failedLinks, fresh, whyNot) ||
+        !PrepareAssignment(failedLinks, fresh.Assignment(), load, whyNot))
+    {
+        return false;
+    }
+    m_prepared = fresh;
+    m_preparedNew = true;
+    what = DescribeAssignment(fresh);
+    return true;
+}
+
+void
+GridProtocol::Apply(double rateBps)
+{
+    if (m_preparedNew)
+    {
+        Reassign(m_prepared, rateBps);
+    }
+    else
+    {
+        ApplyReplan(m_prepared, rateBps);
+    }
+}
+
+std::string
+GridProtocol::DescribeAssignment(const GridPlan& plan) const
+{
+    const InaTopology& topo = GetContext().fabric->GetTopology();
+    std::string text;
+    for (const GridPlan::SwitchRoute& s : plan.switches)
+    {
+        if (s.fanIn > 0)
+        {
+            text += (text.empty() ? "" : ", ") + topo.GetNode(s.node).name + " " +
+                    std::to_string(s.fanIn) + " workers";
+        }
+    }
+    if (plan.directWorkers > 0)
+    {
+        text += (text.empty() ? "" : ", ") + std::string("PS ") +
+                std::to_string(plan.directWorkers) + " direct";
+    }
+    return text;
+}
+
 void
 GridProtocol::NotifyJobEnded()
 {

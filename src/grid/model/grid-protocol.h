@@ -6,6 +6,7 @@
 #ifndef GRID_PROTOCOL_H
 #define GRID_PROTOCOL_H
 
+#include "grid-controlled-job.h"
 #include "grid-plan.h"
 #include "grid-planner.h"
 #include "grid-problem.h"
@@ -46,7 +47,7 @@ class GridController;
  * HashFragments = true hashes every fragment, Hash(frag_id) mod M as the paper writes (a job's
  * fragments in flight can then collide with one another, spec B.10.5).
  */
-class GridProtocol : public PoolProtocol
+class GridProtocol : public PoolProtocol, public GridControlledJob
 {
   public:
     /**
@@ -141,7 +142,23 @@ class GridProtocol : public PoolProtocol
      * `why` and the job ends incomplete with that reason.
      * \param why the reason
      */
-    void Abandon(const std::string& why);
+    void Abandon(const std::string& why) override;
+
+    /// \name GridController's re-plans (GridControlledJob)
+    /// @{
+    const JobContext& GetControlledContext() const override;
+    /// The job's assignment evaluated on the routes of now (BuildProblem, GridPlanner::MakePlan):
+    /// its streams per link direction and its fan-in per switch; `why` names a stream with no
+    /// route (an aggregation node out of reach).
+    bool Prepare(const std::vector<bool>& failedLinks, Load& load, std::string& why) override;
+    /// PlanAgain, evaluated as Prepare; `what` names its nodes ("s2 3 workers, PS 2 direct").
+    bool PrepareNew(const std::vector<bool>& failedLinks,
+                    Load& load,
+                    std::string& what,
+                    std::string& whyNot) override;
+    /// ApplyReplan, or Reassign after PrepareNew.
+    void Apply(double rateBps) override;
+    /// @}
 
     /**
      * \param plan a plan of this job
@@ -217,6 +234,16 @@ class GridProtocol : public PoolProtocol
     /// \return the programmable switches of the job's tiers with the C_s it plans with
     /// (GridJobSwitches: SwitchCapacity, each one's pipeline's, or line rate)
     std::vector<GridProblem::ProgrammableSwitch> Programmable() const;
+    /**
+     * An assignment of the job evaluated on the routes that avoid `failedLinks`, into m_prepared.
+     * \return false, with `why`, if a stream has no route
+     */
+    bool PrepareAssignment(const std::vector<bool>& failedLinks,
+                           const std::vector<uint32_t>& assignment,
+                           Load& load,
+                           std::string& why);
+    /// \return "s2 3 workers, PS 2 direct": where a plan aggregates
+    std::string DescribeAssignment(const GridPlan& plan) const;
 
     // Attributes
     double m_switchCapacity;    //!< C_s in bit/s (0: the sum of the switch's port rates)
@@ -237,6 +264,8 @@ class GridProtocol : public PoolProtocol
     Ptr<GridController> m_controller;                 //!< the fabric's, once installed
     uint8_t m_epoch = 0;                              //!< plan epoch (Reassign)
     uint32_t m_reassignments = 0;                     //!< Reassign calls
+    GridPlan m_prepared;                              //!< Prepare's or PrepareNew's plan
+    bool m_preparedNew = false;                       //!< m_prepared is PrepareNew's
     mutable std::vector<Ptr<GridAgent>> m_gridAgents; //!< for the counters
 };
 

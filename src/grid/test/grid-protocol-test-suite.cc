@@ -559,18 +559,29 @@ NicCap(Ptr<InaFabric> fabric, uint32_t host)
 
 /**
  * \ingroup grid-test
- * Online re-planning (GridController): job j1 runs alone at its plan's 3 Gb/s; j2 starts at
- * 200 us on the same switch, and the controller re-plans both at that instant: s1's 9 Gb/s
- * shared max-min, 1.5 Gb/s each, installed as the workers' NIC caps; when j2 ends (j1 still
- * running) j1 is re-planned alone and gets 3 Gb/s again. Both jobs exact.
+ * Online re-planning (GridController) of two jobs of one protocol on the one rack of TWO_JOBS
+ * (s1 aggregating at most 9 Gb/s): j1 runs alone at 3 Gb/s; j2 starts at 200 us on the same
+ * switch, and the controller re-plans both at that instant: s1's 9 Gb/s shared max-min, 1.5 Gb/s
+ * each, installed as the workers' NIC caps; when j2 ends (j1 still running) j1 is re-planned
+ * alone and gets 3 Gb/s again. Both jobs exact; both re-plans recorded with their trigger, time,
+ * rates and wall time. A protocol's case says how its jobs are made (Run).
  */
-class GridReplanJobsTestCase : public TestCase
+class TwoJobsReplanTestCase : public TestCase
 {
-  public:
-    GridReplanJobsTestCase()
-        : TestCase("re-plan: a second job starts, then ends: rates 3, 1.5, 3 Gbps, exact")
+  protected:
+    /// \param name the case's name
+    explicit TwoJobsReplanTestCase(const std::string& name)
+        : TestCase(name)
     {
     }
+
+    /// \return a job of the protocol, set up from `spec` and checked before the run
+    virtual std::unique_ptr<AllReduceRunner> Make(Ptr<InaFabric> fabric,
+                                                  const AllReduceRunner::Spec& spec) = 0;
+    /// \return the job attributes every job of the protocol takes
+    virtual std::vector<std::pair<std::string, std::string>> Attributes() const = 0;
+    /// Set s1's capacity where the protocol takes it from the switch (atp-paced).
+    virtual void SetUpFabric(Ptr<InaFabric> fabric) const = 0;
 
   private:
     void DoRun() override
@@ -578,12 +589,13 @@ class GridReplanJobsTestCase : public TestCase
         InaFabricHelper helper;
         helper.SetQueue(1000000, 0);
         Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(TWO_JOBS, "two-jobs"));
+        SetUpFabric(fabric);
         const InaTopology& t = fabric->GetTopology();
         AllReduceRunner::Spec a;
         a.hosts = {t.FindNode("a1"), t.FindNode("a2"), t.FindNode("a3")};
         a.ps = {t.FindNode("pa")};
         a.tensorBytes = {2000000};
-        a.attributes = {{"SwitchCapacity", "9e9"}};
+        a.attributes = Attributes();
         AllReduceRunner::Spec b = a;
         b.jobId = 2;
         b.name = "j2";
@@ -592,41 +604,113 @@ class GridReplanJobsTestCase : public TestCase
         b.tensorBytes = {200000};
         b.startPs = {200000000, 200000000, 200000000}; // 200 us
         b.seed = 8;
-        JobRun ja(fabric, a);
-        JobRun jb(fabric, b);
-        NS_TEST_ASSERT_MSG_EQ(ja.protocol->GetPlan().achievedBps, 3e9, "j1 alone: 3 Gb/s");
-        NS_TEST_ASSERT_MSG_EQ(ja.protocol->GetAggregationNode(0), t.FindNode("s1"), "at s1");
-        NS_TEST_ASSERT_MSG_EQ(NicCap(fabric, a.hosts[0]), 3000000000u, "j1 paced at its plan");
+        std::unique_ptr<AllReduceRunner> ja = Make(fabric, a);
+        std::unique_ptr<AllReduceRunner> jb = Make(fabric, b);
+        NS_TEST_ASSERT_MSG_EQ(NicCap(fabric, a.hosts[0]), 3000000000u, "j1 paced at its rate");
         uint64_t capA = 0;
         uint64_t capB = 0;
         Simulator::Schedule(MicroSeconds(200) + NanoSeconds(1), MakeInaFunctorEvent([&]() {
                                 capA = NicCap(fabric, a.hosts[2]);
                                 capB = NicCap(fabric, b.hosts[0]);
                             }));
-        AllReduceRunner::RunAll({&ja, &jb}, Seconds(5));
-        NS_TEST_ASSERT_MSG_EQ(ja.Complete() && jb.Complete(), true, "both complete");
-        NS_TEST_ASSERT_MSG_EQ(ja.ValueErrors() + jb.ValueErrors(), 0u, "exact");
+        AllReduceRunner::RunAll({ja.get(), jb.get()}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(ja->Complete() && jb->Complete(), true, "both complete");
+        NS_TEST_ASSERT_MSG_EQ(ja->ValueErrors() + jb->ValueErrors(), 0u, "exact");
         NS_TEST_ASSERT_MSG_EQ(capA, 1500000000u, "j1 at its share while j2 runs");
         NS_TEST_ASSERT_MSG_EQ(capB, 1500000000u, "j2 at its share");
         NS_TEST_ASSERT_MSG_EQ(NicCap(fabric, a.hosts[0]), 3000000000u, "j1 back at 3 Gb/s");
-        NS_TEST_ASSERT_MSG_GT(ja.LastFinishPs(), jb.LastFinishPs(), "j2 ended first");
+        NS_TEST_ASSERT_MSG_GT(ja->LastFinishPs(), jb->LastFinishPs(), "j2 ended first");
         const auto& replans = GridController::Of(fabric)->GetReplans();
         NS_TEST_ASSERT_MSG_EQ(replans.size(), 2u, "one re-plan at j2's start, one at its end");
-        if (replans.size() == 2)
-        {
-            NS_TEST_ASSERT_MSG_EQ(replans[0].at, MicroSeconds(200), "at j2's start");
-            NS_TEST_ASSERT_MSG_EQ(replans[0].trigger, "start j2", "trigger");
-            NS_TEST_ASSERT_MSG_EQ(replans[0].rateBps.size(), 2u, "both jobs planned");
-            NS_TEST_ASSERT_MSG_EQ(replans[1].at.GetPicoSeconds(), jb.LastFinishPs(), "at j2's end");
-            NS_TEST_ASSERT_MSG_EQ(replans[1].trigger, "end j2", "trigger");
-            NS_TEST_ASSERT_MSG_EQ(replans[1].jobs.size(), 1u, "j1 alone");
-            NS_TEST_ASSERT_MSG_EQ(replans[1].rateBps.at(0), 3e9, "j1's own rate");
-        }
+        NS_TEST_ASSERT_MSG_EQ(replans[0].at, MicroSeconds(200), "at j2's start");
+        NS_TEST_ASSERT_MSG_EQ(replans[0].trigger, "start j2", "trigger");
+        NS_TEST_ASSERT_MSG_EQ(replans[0].rateBps.size(), 2u, "both jobs planned");
+        NS_TEST_EXPECT_MSG_EQ_TOL(replans[0].rateBps[0], 1.5e9, 1, "j1's share");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(replans[0].wallS, 0.0, "its wall time recorded");
+        NS_TEST_ASSERT_MSG_EQ(replans[1].at.GetPicoSeconds(), jb->LastFinishPs(), "at j2's end");
+        NS_TEST_ASSERT_MSG_EQ(replans[1].trigger, "end j2", "trigger");
+        NS_TEST_ASSERT_MSG_EQ(replans[1].jobs.size(), 1u, "j1 alone");
+        NS_TEST_EXPECT_MSG_EQ_TOL(replans[1].rateBps.at(0), 3e9, 1, "j1's own rate");
         // j1 sent 2 MB: alone at 3 Gb/s from 0 to 200 us and after j2, at 1.5 Gb/s meanwhile,
         // so it ends later than its wire time alone at 3 Gb/s (6.6 ms).
         const double wireS = 8065.0 * PoolHeader::WIRE_BYTES * 8 / 3e9;
-        NS_TEST_ASSERT_MSG_GT(ja.LastFinishPs() * 1e-12, wireS, "j1 slowed while sharing");
+        NS_TEST_ASSERT_MSG_GT(ja->LastFinishPs() * 1e-12, wireS, "j1 slowed while sharing");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * TwoJobsReplanTestCase with GRID (C_s 9 Gb/s as the planner's SwitchCapacity): j1's plan is
+ * 3 Gb/s at s1.
+ */
+class GridReplanJobsTestCase : public TwoJobsReplanTestCase
+{
+  public:
+    GridReplanJobsTestCase()
+        : TwoJobsReplanTestCase("re-plan: a second job starts, then ends: rates 3, 1.5, 3 Gbps, "
+                                "exact")
+    {
+    }
+
+  private:
+    std::unique_ptr<AllReduceRunner> Make(Ptr<InaFabric> fabric,
+                                          const AllReduceRunner::Spec& spec) override
+    {
+        auto job = std::make_unique<JobRun>(fabric, spec);
+        NS_TEST_EXPECT_MSG_EQ(job->protocol->GetPlan().achievedBps, 3e9, "alone: 3 Gb/s");
+        NS_TEST_EXPECT_MSG_EQ(job->protocol->GetAggregationNode(0),
+                              fabric->GetTopology().FindNode("s1"),
+                              "at s1");
+        return job;
+    }
+
+    std::vector<std::pair<std::string, std::string>> Attributes() const override
+    {
+        return {{"SwitchCapacity", "9e9"}};
+    }
+
+    void SetUpFabric(Ptr<InaFabric> /* fabric */) const override
+    {
+    }
+};
+
+/**
+ * \ingroup grid-test
+ * TwoJobsReplanTestCase with atp-paced, re-planned by GRID's controller as GRID's jobs are
+ * (s1's pipeline aggregating at most 9 Gb/s, which the rate model takes): alone j1's model gives
+ * 3 Gb/s (s1 takes its 3 workers' 9 Gb/s whole). Before atp-paced joined the controller its
+ * workers stayed at 3 Gb/s throughout.
+ */
+class AtpPacedReplanJobsTestCase : public TwoJobsReplanTestCase
+{
+  public:
+    AtpPacedReplanJobsTestCase()
+        : TwoJobsReplanTestCase("atp-paced re-plan: a second job starts, then ends: 3, 1.5, 3 "
+                                "Gbps, exact")
+    {
+    }
+
+  private:
+    std::unique_ptr<AllReduceRunner> Make(Ptr<InaFabric> fabric,
+                                          const AllReduceRunner::Spec& spec) override
+    {
+        auto job =
+            std::make_unique<TypedJobRun<AtpPacedProtocol, AtpAgent>>(fabric, "atp-paced", spec);
+        NS_TEST_EXPECT_MSG_EQ_TOL(job->protocol->GetPacedRateBps(), 3e9, 1, "alone: 3 Gb/s");
+        return job;
+    }
+
+    std::vector<std::pair<std::string, std::string>> Attributes() const override
+    {
+        return {{"Level2", "false"}, {"PassWhenFull", "true"}};
+    }
+
+    void SetUpFabric(Ptr<InaFabric> fabric) const override
+    {
+        fabric->GetSwitch(fabric->GetTopology().FindNode("s1"))
+            ->GetPipeline()
+            ->SetAggregationCapacity(9000000000ULL, 0);
     }
 };
 
@@ -1081,8 +1165,9 @@ class GeryonManyWorkersTestCase : public TestCase
  * programmable. tor0 aggregates its rack (the only level-1 group); the other 40 workers are no
  * switch's, so they share the PS's remaining groups 31 to one (they used to be 41 groups and the
  * job was refused). The rate model plans with tor0 alone, every sum is exact, and no other switch
- * runs a program. Refused: a switch name that is none, and a set where the paper's model would
- * aggregate beyond a rack (the spine), which ATP's data plane cannot.
+ * runs a program. Refused: a switch name that is none. A set holding only the spine, where the
+ * paper's model would aggregate every worker, installs no program: ATP aggregates at racks only,
+ * so every worker goes to the PS (it used to be refused), paced at the PS's 100 Gb/s over 42.
  */
 class AtpPacedProgrammableSetTestCase : public TestCase
 {
@@ -1138,22 +1223,126 @@ class AtpPacedProgrammableSetTestCase : public TestCase
                               "an unknown switch is named");
         Simulator::Destroy();
 
-        // Only the spine: the paper's model would aggregate there, ATP's data plane cannot.
+        // Only the spine: the paper's model would aggregate there, ATP's data plane cannot, so
+        // the job runs as ATP's fallback path, every worker a stream into the PS.
         Ptr<InaFabric> third = helper.Build(InaTopology::FromString(text, "atp-set"));
         s.tiers = {"tor", "spine"};
         s.attributes.back().second = "spine0";
-        error = ErrorOf([&] {
-            TypedJobRun<AtpPacedProtocol, AtpAgent> r(third, "atp-paced", s);
-        });
-        NS_TEST_EXPECT_MSG_EQ(error,
-                              "job j1 (atp-paced): GRID's model of ATP aggregates worker 0 at the "
-                              "first programmable switch on its route, spine0, beyond its rack's "
-                              "tor0; ATP's data plane (Level2: false) aggregates only at a "
-                              "worker's rack switch, so the paced rate would not be ATP's: make "
-                              "the racks' switches programmable or use protocol switchml-ps",
-                              "a placement beyond the racks is refused");
+        TypedJobRun<AtpPacedProtocol, AtpAgent> spine(third, "atp-paced", s);
+        NS_TEST_EXPECT_MSG_EQ(spine.protocol->GetSwitches().size(), 0u, "no program anywhere");
+        NS_TEST_EXPECT_MSG_EQ_TOL(spine.protocol->GetPacedRateBps(), 100e9 / 42, 1e3, "direct");
+        NS_TEST_EXPECT_MSG_EQ_TOL(spine.Counter("paper_model_rate_bps"),
+                                  10e9,
+                                  1e3,
+                                  "the paper's model: spine0 aggregates all, the NICs bind");
         Simulator::Destroy();
     }
+};
+
+/// The rack baseline's fabric: 12 workers on tor0..tor3 (3 each), the PS on tor4 at 10 Gb/s,
+/// every ToR on spine0 at 40 Gb/s (each switch aggregating up to 100 Gb/s, set by the test).
+const char* RACKS = R"(# inasim topology v1
+defaults rate=10Gbps delay=1us
+switch tor0..tor4 tier=tor
+switch spine0 tier=spine
+host w0..w11 attach=tor0..tor3
+host ps attach=tor4
+link tor0..tor4 spine0 rate=40Gbps
+)";
+
+/**
+ * \ingroup grid-test
+ * The issue's ATP-style baseline (atp-paced): a worker whose rack switch is programmable
+ * aggregates there, a worker whose rack switch is not goes straight to the PS, in one job. Of the
+ * racks tor0..tor3 (3 workers each) only tor0 and tor2 are in ProgrammableSwitches, with spine0,
+ * which every route crosses: the paper's model of ATP would aggregate tor1's and tor3's six
+ * workers there (3 streams into the PS's 10 Gb/s: 3.33 Gb/s), ATP's one-level data plane does
+ * not (2 aggregates and 6 direct streams: 1.25 Gb/s, the rate the workers are paced at). Counted
+ * per switch: only tor0 and tor2 aggregate (3 gradients per fragment each, all of them without
+ * loss), no other switch aggregates a packet, the PS merges 2 aggregates and 6 gradients per
+ * fragment; the sums are exact at `loss` on every link direction. The old atp-paced refused the set
+ * (its model's first programmable switch for tor1 was spine0).
+ */
+class AtpPacedRackBaselineTestCase : public TestCase
+{
+  public:
+    AtpPacedRackBaselineTestCase(double loss, int64_t stream)
+        : TestCase("atp-paced, rack switches some programmable, loss " + std::to_string(loss) +
+                   ": aggregates at those only, exact")
+        , m_loss(loss)
+        , m_stream(stream)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        InaFabricHelper helper;
+        helper.SetQueue(1000000, 100000);
+        helper.SetLossRate(m_loss);
+        helper.SetStreamBase(m_stream);
+        Ptr<InaFabric> fabric = helper.Build(InaTopology::FromString(RACKS, "atp-racks"));
+        const InaTopology& t = fabric->GetTopology();
+        for (const char* name : {"tor0", "tor1", "tor2", "tor3", "tor4", "spine0"})
+        {
+            // A capacity far above the job's load, so that each pipeline counts its work.
+            fabric->GetSwitch(t.FindNode(name))
+                ->GetPipeline()
+                ->SetAggregationCapacity(100000000000ULL, 0);
+        }
+        AllReduceRunner::Spec s;
+        for (uint32_t i = 0; i < 12; ++i)
+        {
+            s.hosts.push_back(t.FindNode("w" + std::to_string(i)));
+        }
+        s.ps = {t.FindNode("ps")};
+        s.tiers = {"tor", "spine"};
+        s.tensorBytes = {100000}; // 404 fragments
+        s.attributes = {{"Level2", "false"},
+                        {"PassWhenFull", "true"},
+                        {"ProgrammableSwitches", "tor0, tor2, spine0"}};
+        TypedJobRun<AtpPacedProtocol, AtpAgent> run(fabric, "atp-paced", s);
+        NS_TEST_ASSERT_MSG_EQ_TOL(run.protocol->GetPacedRateBps(), 10e9 / 8, 1e3, "racks");
+        NS_TEST_ASSERT_MSG_EQ_TOL(run.Counter("paper_model_rate_bps"), 10e9 / 3, 1e3, "spine");
+        AllReduceRunner::RunAll({&run}, Seconds(5));
+        NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(run.ValueErrors(), 0u, "exact");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
+        for (const char* name : {"tor0", "tor1", "tor2", "tor3", "tor4", "spine0"})
+        {
+            const bool racks = std::string(name) == "tor0" || std::string(name) == "tor2";
+            const uint64_t aggregated =
+                fabric->GetSwitch(t.FindNode(name))->GetPipeline()->GetUsage().aggregationPackets;
+            if (!racks)
+            {
+                NS_TEST_EXPECT_MSG_EQ(aggregated, 0u, name << " aggregates nothing");
+            }
+            else if (m_loss == 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(aggregated, 3 * 404u, name << ": its rack, every packet");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_GT(aggregated, 0u, name << " aggregates its rack");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.protocol->GetSwitches().size(), 2u, "programs at two racks");
+        if (m_loss == 0)
+        {
+            NS_TEST_EXPECT_MSG_EQ(run.Reason(AtpProgram::COMPLETED), 2 * 404u, "at tor0, tor2");
+            NS_TEST_EXPECT_MSG_EQ(run.Counter("ps_packets"), 8 * 404.0, "2 aggregates, 6 direct");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(run.Sum(&AggregationAgent::Stats::retransmissions),
+                                  0u,
+                                  "losses were recovered");
+        }
+        Simulator::Destroy();
+    }
+
+    double m_loss;
+    int64_t m_stream;
 };
 
 /**
@@ -1222,6 +1411,7 @@ class GridProtocolTestSuite : public InaTestSuite
         AddTestCase(new GridLeafSpineTestCase(0.01));
         AddTestCase(new GridSetupErrorTestCase);
         AddTestCase(new GridReplanJobsTestCase);
+        AddTestCase(new AtpPacedReplanJobsTestCase);
         AddTestCase(new GridReplanLinkDownTestCase);
         AddTestCase(new GridSwitchFailReassignTestCase);
         AddTestCase(new GridSwitchFailPsFallbackTestCase);
@@ -1229,6 +1419,8 @@ class GridProtocolTestSuite : public InaTestSuite
         AddTestCase(new AtpPacedFig1TestCase);
         AddTestCase(new GeryonManyWorkersTestCase);
         AddTestCase(new AtpPacedProgrammableSetTestCase);
+        AddTestCase(new AtpPacedRackBaselineTestCase(0, 0));
+        AddTestCase(new AtpPacedRackBaselineTestCase(0.01, 17));
     }
 };
 

@@ -355,6 +355,12 @@ PoolProtocol::AllowedAt(uint32_t node) const
     return ctx.AllowsTier(ctx.fabric->GetTopology().GetTier(node));
 }
 
+bool
+PoolProtocol::MayAggregateNowhere() const
+{
+    return false;
+}
+
 std::vector<PoolProtocol::Group>
 PoolProtocol::GroupWorkers(const Tree& t,
                            const std::map<uint32_t, std::vector<uint32_t>>& byRack) const
@@ -426,7 +432,7 @@ PoolProtocol::CheckTree(Tree& t) const
     const bool anyLevel1 = std::any_of(t.groups.begin(), t.groups.end(), [](const Group& g) {
         return g.aggregates;
     });
-    if (ctx.workerHosts.size() > 1 && !t.level2 && !anyLevel1)
+    if (ctx.workerHosts.size() > 1 && !t.level2 && !anyLevel1 && !MayAggregateNowhere())
     {
         std::string asked;
         for (const std::string& s : ctx.inaTiers)

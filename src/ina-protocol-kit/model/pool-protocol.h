@@ -239,6 +239,12 @@ class PoolProtocol : public AggregationProtocol
     /// narrow it to a set of switches, AtpPacedProtocol's ProgrammableSwitches).
     virtual bool AllowedAt(uint32_t node) const;
 
+    /// Whether a tree in which no switch aggregates is the job's to run rather than an error
+    /// (false: the rack tier is missing from switch.ina_tiers, which the error says). True for a
+    /// protocol given a set of switches, none of which happens to be a rack of the job's
+    /// (AtpPacedProtocol in the GRID paper's scenario (b)): every worker goes to the PS.
+    virtual bool MayAggregateNowhere() const;
+
     /**
      * Add worker `rank`, whose packets no switch aggregates, to the last of `groups` if that is
      * such a group with room, else to a new one: the parameter server reads each worker of such
