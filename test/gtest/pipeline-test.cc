@@ -304,65 +304,52 @@ TEST(ExactMatchTable, HashPathSurvivesInsertsAndRemovals)
     EXPECT_THROW(t.Insert(1, 1ULL << 32), std::invalid_argument);
 }
 
-// InsertDense leaves what one Insert per key would, on both storages (flat array for keys of at
-// most 16 bits, hash table for wider ones): the entries a table held before are replaced, not
-// counted twice, and a load that does not fit changes nothing.
-TEST(ExactMatchTable, InsertDenseIsOneInsertPerKey)
+// The flat array (keys of at most 16 bits, Libra's LNS tables) and the hash table (wider keys)
+// keep the same entries through the same inserts: a key inserted again is replaced, not counted
+// twice, and an insert past the declared entries is refused with the table as it was.
+TEST(ExactMatchTable, FlatAndHashPathsAgree)
 {
-    for (uint32_t keyBits : {12u, 24u})
+    TableDecl d;
+    d.name = "t";
+    d.entries = 3000;
+    d.valueBits = 16;
+    d.keyBits = 12;
+    ExactMatchTable flat(d, "p");
+    d.keyBits = 24;
+    ExactMatchTable hash(d, "p");
+    for (ExactMatchTable* t : {&flat, &hash})
     {
-        SCOPED_TRACE(keyBits);
-        TableDecl d;
-        d.name = "t";
-        d.entries = 3000;
-        d.keyBits = keyBits;
-        d.valueBits = 16;
-        ExactMatchTable dense(d, "p");
-        ExactMatchTable single(d, "p");
-        std::vector<uint16_t> values(2500);
-        for (size_t k = 0; k < values.size(); ++k)
+        t->Insert(100, 7);
+        t->Insert(2999, 9);
+        for (uint64_t k = 0; k < 2500; ++k)
         {
-            values[k] = static_cast<uint16_t>(k * 40503u); // every value of 16 bits is possible
+            t->Insert(k, (k * 40503u) & 0xffff);
         }
-        // Keys 100 and 2999 present before: the first is replaced, the second stays.
-        for (ExactMatchTable* t : {&dense, &single})
+        EXPECT_EQ(t->GetSize(), 2501u); // 0 .. 2499 and 2999: key 100 was replaced
+        for (uint64_t k = 3000; k < 3499; ++k)
         {
-            t->Insert(100, 7);
-            t->Insert(2999, 9);
+            t->Insert(k, 1);
         }
-        dense.InsertDense(values);
-        for (size_t k = 0; k < values.size(); ++k)
-        {
-            single.Insert(k, values[k]);
-        }
-        EXPECT_EQ(dense.GetSize(), 2501u);
-        EXPECT_EQ(dense.GetSize(), single.GetSize());
-        for (uint64_t k = 0; k < 3000; ++k)
-        {
-            uint64_t a = 0;
-            uint64_t b = 0;
-            ASSERT_EQ(dense.ControlLookup(k, &a), single.ControlLookup(k, &b)) << k;
-            EXPECT_EQ(a, b) << k;
-        }
-        // 500 new keys would make 3001 entries in a table of 3000: refused, nothing changed.
-        std::vector<uint16_t> more(3001, 1);
-        EXPECT_THROW(dense.InsertDense(more), std::length_error);
-        EXPECT_EQ(dense.GetSize(), 2501u);
-        uint64_t v = 0;
-        EXPECT_TRUE(dense.ControlLookup(2, &v));
-        EXPECT_EQ(v, values[2]);
+        EXPECT_EQ(t->GetSize(), 3000u);
+        EXPECT_THROW(t->Insert(3499, 1), std::length_error);
+        t->Insert(2999, 4); // a present key is replaced in a full table
+        EXPECT_EQ(t->GetSize(), 3000u);
+        EXPECT_THROW(t->Insert(5, 1ULL << 16), std::invalid_argument);
     }
-    TableDecl narrow;
-    narrow.name = "n";
-    narrow.entries = 16;
-    narrow.keyBits = 4;
-    narrow.valueBits = 8;
-    ExactMatchTable t(narrow, "p");
-    EXPECT_THROW(t.InsertDense(std::vector<uint16_t>(17, 0)), std::invalid_argument); // key 16
-    EXPECT_THROW(t.InsertDense(std::vector<uint16_t>{1, 256}), std::invalid_argument);
-    EXPECT_EQ(t.GetSize(), 0u);
-    t.InsertDense(std::vector<uint16_t>(16, 255));
-    EXPECT_EQ(t.GetSize(), 16u);
+    for (uint64_t k = 0; k < 4096; ++k)
+    {
+        uint64_t a = 0;
+        uint64_t b = 0;
+        ASSERT_EQ(flat.ControlLookup(k, &a), hash.ControlLookup(k, &b)) << k;
+        EXPECT_EQ(a, b) << k;
+    }
+    uint64_t v = 0;
+    EXPECT_TRUE(flat.ControlLookup(100, &v));
+    EXPECT_EQ(v, (100u * 40503u) & 0xffff);
+    EXPECT_TRUE(flat.ControlLookup(2999, &v));
+    EXPECT_EQ(v, 4u);
+    EXPECT_FALSE(flat.ControlLookup(3499, nullptr));
+    EXPECT_THROW(flat.Insert(4096, 0), std::invalid_argument);
 }
 
 } // namespace

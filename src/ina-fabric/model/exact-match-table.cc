@@ -67,32 +67,43 @@ ExactMatchTable::Home(uint64_t key) const
     return static_cast<size_t>(key) & m_slotMask;
 }
 
-std::string
-ExactMatchTable::Describe() const
-{
-    return "table \"" + m_name + "\" of \"" + m_program + "\"";
-}
-
 void
 ExactMatchTable::Insert(uint64_t key, uint64_t value)
 {
+    // The table's name for an error, built only when there is one: a switch program fills its
+    // tables entry by entry at install.
+    auto what = [this]() {
+        return "table \"" + m_name + "\" of \"" + m_program + "\"";
+    };
     if ((key & ~m_keyMask) != 0)
     {
-        throw std::invalid_argument(Describe() + ": key " + std::to_string(key) +
-                                    " does not fit in " + std::to_string(m_keyBits) + " bit");
+        throw std::invalid_argument(what() + ": key " + std::to_string(key) + " does not fit in " +
+                                    std::to_string(m_keyBits) + " bit");
     }
     if ((value & ~m_valueMask) != 0)
     {
-        throw std::invalid_argument(Describe() + ": value " + std::to_string(value) +
+        throw std::invalid_argument(what() + ": value " + std::to_string(value) +
                                     " does not fit in " + std::to_string(m_valueBits) + " bit");
+    }
+    if (m_direct)
+    {
+        // One look at the key's flag: Libra's switch fills its LNS tables (209,152 entries) this
+        // way at every install, and under the fuzzer's instrumentation each test here is traced.
+        if (m_directUsed[key] == 0)
+        {
+            if (m_size >= m_capacity)
+            {
+                throw std::length_error(what() + " is full: it was declared with " +
+                                        std::to_string(m_capacity) + " entries");
+            }
+            ++m_size;
+            m_directUsed[key] = 1;
+        }
+        m_directValues[key] = value;
+        return;
     }
     if (Find(key, nullptr))
     {
-        if (m_direct)
-        {
-            m_directValues[key] = value;
-            return;
-        }
         for (size_t i = Home(key);; i = (i + 1) & m_slotMask)
         {
             if (m_slots[i].key == key)
@@ -104,74 +115,16 @@ ExactMatchTable::Insert(uint64_t key, uint64_t value)
     }
     if (m_size >= m_capacity)
     {
-        throw std::length_error(Describe() + " is full: it was declared with " +
+        throw std::length_error(what() + " is full: it was declared with " +
                                 std::to_string(m_capacity) + " entries");
     }
     ++m_size;
-    if (m_direct)
-    {
-        m_directUsed[key] = 1;
-        m_directValues[key] = value;
-        return;
-    }
     size_t i = Home(key);
     while (m_slots[i].used)
     {
         i = (i + 1) & m_slotMask;
     }
     m_slots[i] = Slot{key, value, true};
-}
-
-void
-ExactMatchTable::InsertDense(const std::vector<uint16_t>& values)
-{
-    if (values.empty())
-    {
-        return;
-    }
-    const uint64_t n = values.size();
-    if (((n - 1) & ~m_keyMask) != 0)
-    {
-        throw std::invalid_argument(Describe() + ": key " + std::to_string(n - 1) +
-                                    " does not fit in " + std::to_string(m_keyBits) + " bit");
-    }
-    if (m_valueBits < 16)
-    {
-        const uint16_t largest = *std::max_element(values.begin(), values.end());
-        if ((largest & ~m_valueMask) != 0)
-        {
-            throw std::invalid_argument(Describe() + ": value " + std::to_string(largest) +
-                                        " does not fit in " + std::to_string(m_valueBits) + " bit");
-        }
-    }
-    uint64_t present = 0;
-    if (m_direct)
-    {
-        present = std::count(m_directUsed.begin(), m_directUsed.begin() + n, uint8_t{1});
-    }
-    else
-    {
-        for (uint64_t key = 0; key < n; ++key)
-        {
-            present += Find(key, nullptr) ? 1 : 0;
-        }
-    }
-    if (m_size + (n - present) > m_capacity)
-    {
-        throw std::length_error(Describe() + " is full: it was declared with " +
-                                std::to_string(m_capacity) + " entries");
-    }
-    if (!m_direct)
-    {
-        for (uint64_t key = 0; key < n; ++key)
-        {
-            Insert(key, values[key]); // checked above: cannot throw
-        }
-        return;
-    }
-    m_size += static_cast<uint32_t>(n - present);
-    std::copy(values.begin(), values.end(), m_directValues.begin());
-    std::fill(m_directUsed.begin(), m_directUsed.begin() + n, uint8_t{1});
 }
 
 bool

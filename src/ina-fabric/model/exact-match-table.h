@@ -46,18 +46,6 @@ class ExactMatchTable
     void Insert(uint64_t key, uint64_t value);
 
     /**
-     * Control plane: the entries of keys 0 .. values.size() - 1 at once, value i for key i, as
-     * Insert(i, values[i]) for every i would leave them. A program loads a table of constants
-     * this way: Libra's seven LNS tables are 209,152 entries, loaded whenever a switch installs
-     * the program, and a call per entry was most of a Libra switch's set-up (docs/reliability.md).
-     * Throws as Insert does, before any entry changes: std::invalid_argument when the last key or
-     * a value does not fit its width, std::length_error when the new entries would exceed the
-     * declared number.
-     * \param values value per key, from key 0
-     */
-    void InsertDense(const std::vector<uint16_t>& values);
-
-    /**
      * Control plane: remove an entry.
      * \param key the key
      * \return whether it was present
@@ -121,9 +109,6 @@ class ExactMatchTable
 
     /// \return home slot of `key` in the hash table
     size_t Home(uint64_t key) const;
-
-    /// \return "table \"name\" of \"program\"", for messages
-    std::string Describe() const;
 
     /// The lookup shared by data and control plane.
     bool Find(uint64_t key, uint64_t* value) const

@@ -187,7 +187,7 @@ class LibraLnsAdder
 
     /**
      * A whole table as a switch's pipeline memory holds it: 2 bytes per entry, indexed by key
-     * (GetEntry's values before they are read as Q8.7), for ExactMatchTable::InsertDense.
+     * (GetEntry's values before they are read as Q8.7), for the switch to load its tables.
      * \param t a table
      * \return its entries
      */

@@ -228,11 +228,17 @@ LibraProgram::InitializeState()
     m_jobTable = &GetTable("libra_jobs");
     if (m_adder.GetMode() == LibraLnsAdder::Mode::LNS_APPROX)
     {
-        // The tables hold what the adder computes with: the same entries, in pipeline memory,
-        // loaded whole (209,152 of them on every switch that installs the program).
+        // The tables hold what the adder computes with: the same entries, in pipeline memory
+        // (209,152 of them on every switch that installs the program, so straight from the
+        // adder's arrays rather than through GetEntry's checks).
         for (const auto& t : LibraLnsAdder::GetTableSpecs())
         {
-            GetTable(t.name).InsertDense(LibraLnsAdder::GetTableEntries(t.id));
+            ExactMatchTable& table = GetTable(t.name);
+            const std::vector<uint16_t>& entries = LibraLnsAdder::GetTableEntries(t.id);
+            for (uint32_t k = 0; k < entries.size(); ++k)
+            {
+                table.Insert(k, entries[k]);
+            }
         }
     }
     m_laneCount.assign(m_registers, 0);
