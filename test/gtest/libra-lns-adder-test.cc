@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -188,4 +189,22 @@ TEST(LibraLnsAdder, PrecisionOn100kPairsMatchesTable2)
     const A::PrecisionStats exact = A(A::Mode::EXACT).MeasurePrecision(1000, true, 1);
     EXPECT_EQ(exact.minimum, 1.0);
     EXPECT_THROW(Lns().MeasurePrecision(0, false, 1), std::invalid_argument);
+}
+
+// The switch loads its pipeline tables from GetTableEntries in one call per table
+// (LibraProgram::InitializeState): they must be the entries GetEntry reads, 2 bytes each, for
+// every key of every table, as the switch held them when it inserted GetEntry's values one by one.
+TEST(LibraLnsAdder, TableEntriesAreWhatGetEntryReads)
+{
+    for (const auto& t : A::GetTableSpecs())
+    {
+        const std::vector<uint16_t>& entries = A::GetTableEntries(t.id);
+        ASSERT_EQ(entries.size(), t.entries) << t.name;
+        for (uint32_t k = 0; k < t.entries; ++k)
+        {
+            ASSERT_EQ(entries[k], static_cast<uint16_t>(Lns().GetEntry(t.id, k)))
+                << t.name << " key " << k;
+        }
+    }
+    EXPECT_THROW(A::GetTableEntries(A::N_TABLES), std::out_of_range);
 }

@@ -304,4 +304,52 @@ TEST(ExactMatchTable, HashPathSurvivesInsertsAndRemovals)
     EXPECT_THROW(t.Insert(1, 1ULL << 32), std::invalid_argument);
 }
 
+// The flat array (keys of at most 16 bits, Libra's LNS tables) and the hash table (wider keys)
+// keep the same entries through the same inserts: a key inserted again is replaced, not counted
+// twice, and an insert past the declared entries is refused with the table as it was.
+TEST(ExactMatchTable, FlatAndHashPathsAgree)
+{
+    TableDecl d;
+    d.name = "t";
+    d.entries = 3000;
+    d.valueBits = 16;
+    d.keyBits = 12;
+    ExactMatchTable flat(d, "p");
+    d.keyBits = 24;
+    ExactMatchTable hash(d, "p");
+    for (ExactMatchTable* t : {&flat, &hash})
+    {
+        t->Insert(100, 7);
+        t->Insert(2999, 9);
+        for (uint64_t k = 0; k < 2500; ++k)
+        {
+            t->Insert(k, (k * 40503u) & 0xffff);
+        }
+        EXPECT_EQ(t->GetSize(), 2501u); // 0 .. 2499 and 2999: key 100 was replaced
+        for (uint64_t k = 3000; k < 3499; ++k)
+        {
+            t->Insert(k, 1);
+        }
+        EXPECT_EQ(t->GetSize(), 3000u);
+        EXPECT_THROW(t->Insert(3499, 1), std::length_error);
+        t->Insert(2999, 4); // a present key is replaced in a full table
+        EXPECT_EQ(t->GetSize(), 3000u);
+        EXPECT_THROW(t->Insert(5, 1ULL << 16), std::invalid_argument);
+    }
+    for (uint64_t k = 0; k < 4096; ++k)
+    {
+        uint64_t a = 0;
+        uint64_t b = 0;
+        ASSERT_EQ(flat.ControlLookup(k, &a), hash.ControlLookup(k, &b)) << k;
+        EXPECT_EQ(a, b) << k;
+    }
+    uint64_t v = 0;
+    EXPECT_TRUE(flat.ControlLookup(100, &v));
+    EXPECT_EQ(v, (100u * 40503u) & 0xffff);
+    EXPECT_TRUE(flat.ControlLookup(2999, &v));
+    EXPECT_EQ(v, 4u);
+    EXPECT_FALSE(flat.ControlLookup(3499, nullptr));
+    EXPECT_THROW(flat.Insert(4096, 0), std::invalid_argument);
+}
+
 } // namespace

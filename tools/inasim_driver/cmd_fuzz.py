@@ -62,6 +62,13 @@ def read_max_len(name):
     return int(m.group(1)) if m else None
 
 
+def read_options(name):
+    """The target's own libFuzzer options from test/fuzz/targets.cmake (INASIM_FUZZ_OPTIONS_<t>)."""
+    text = (FUZZ_DIR / "targets.cmake").read_text(encoding="utf-8")
+    m = re.search(r"set\(INASIM_FUZZ_OPTIONS_%s ([^)]*)\)" % re.escape(name), text)
+    return m.group(1).split() if m else []
+
+
 def fuzz_build_dir():
     return ROOT / "build-fuzz"
 
@@ -120,6 +127,7 @@ def run_target(name, seeds, runs, seconds, corpus_root=None):
     max_len = read_max_len(name)
     if max_len:
         cmd.insert(2, f"-max_len={max_len}")
+    cmd[2:2] = read_options(name)
     log_path = bdir / f"fuzz-{name}.log"
     with open(log_path, "w", encoding="utf-8") as log:
         rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,

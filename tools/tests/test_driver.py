@@ -241,6 +241,10 @@ class FuzzTargetsTest(unittest.TestCase):
         self.assertEqual(cmd_fuzz.read_max_len("switch-packets"), 3073)
         self.assertIsNone(cmd_fuzz.read_max_len("scenario"))
 
+    def test_options_are_read_per_target(self):
+        self.assertEqual(cmd_fuzz.read_options("switch-packets"), ["-reload=0"])
+        self.assertEqual(cmd_fuzz.read_options("scenario"), [])
+
     def test_an_interrupted_run_is_not_a_failure_but_a_crash_is(self):
         self.assertEqual(cmd_fuzz.outcome(0, "Done 100 runs"), "clean")
         stopped = "==1== libFuzzer: run interrupted; exiting\nstat::number_of_executed_units: 5\n"

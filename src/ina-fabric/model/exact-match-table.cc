@@ -71,7 +71,7 @@ void
 ExactMatchTable::Insert(uint64_t key, uint64_t value)
 {
     // The table's name for an error, built only when there is one: a switch program fills its
-    // tables entry by entry at install (Libra's LNS tables: tens of thousands of entries).
+    // tables entry by entry at install.
     auto what = [this]() {
         return "table \"" + m_name + "\" of \"" + m_program + "\"";
     };
@@ -85,13 +85,25 @@ ExactMatchTable::Insert(uint64_t key, uint64_t value)
         throw std::invalid_argument(what() + ": value " + std::to_string(value) +
                                     " does not fit in " + std::to_string(m_valueBits) + " bit");
     }
+    if (m_direct)
+    {
+        // One look at the key's flag: Libra's switch fills its LNS tables (209,152 entries) this
+        // way at every install, and under the fuzzer's instrumentation each test here is traced.
+        if (m_directUsed[key] == 0)
+        {
+            if (m_size >= m_capacity)
+            {
+                throw std::length_error(what() + " is full: it was declared with " +
+                                        std::to_string(m_capacity) + " entries");
+            }
+            ++m_size;
+            m_directUsed[key] = 1;
+        }
+        m_directValues[key] = value;
+        return;
+    }
     if (Find(key, nullptr))
     {
-        if (m_direct)
-        {
-            m_directValues[key] = value;
-            return;
-        }
         for (size_t i = Home(key);; i = (i + 1) & m_slotMask)
         {
             if (m_slots[i].key == key)
@@ -107,12 +119,6 @@ ExactMatchTable::Insert(uint64_t key, uint64_t value)
                                 std::to_string(m_capacity) + " entries");
     }
     ++m_size;
-    if (m_direct)
-    {
-        m_directUsed[key] = 1;
-        m_directValues[key] = value;
-        return;
-    }
     size_t i = Home(key);
     while (m_slots[i].used)
     {

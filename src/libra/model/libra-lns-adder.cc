@@ -178,6 +178,17 @@ LibraLnsAdder::GetEntry(Table t, uint32_t key) const
     return t == EXP ? static_cast<int32_t>((*m_tables)[t][key]) : Q(t, key);
 }
 
+const std::vector<uint16_t>&
+LibraLnsAdder::GetTableEntries(Table t)
+{
+    if (t >= N_TABLES)
+    {
+        throw std::out_of_range("Libra LNS tables: no table " +
+                                std::to_string(static_cast<int>(t)));
+    }
+    return GetTables()[t];
+}
+
 int16_t
 LibraLnsAdder::ToLog(float x) const
 {

@@ -185,6 +185,14 @@ class LibraLnsAdder
      */
     int32_t GetEntry(Table t, uint32_t key) const;
 
+    /**
+     * A whole table as a switch's pipeline memory holds it: 2 bytes per entry, indexed by key
+     * (GetEntry's values before they are read as Q8.7), for the switch to load its tables.
+     * \param t a table
+     * \return its entries
+     */
+    static const std::vector<uint16_t>& GetTableEntries(Table t);
+
     /// Precision statistics of LNS_APPROX over random pairs.
     struct PrecisionStats
     {

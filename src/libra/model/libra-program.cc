@@ -228,13 +228,16 @@ LibraProgram::InitializeState()
     m_jobTable = &GetTable("libra_jobs");
     if (m_adder.GetMode() == LibraLnsAdder::Mode::LNS_APPROX)
     {
-        // The tables hold what the adder computes with: the same entries, in pipeline memory.
+        // The tables hold what the adder computes with: the same entries, in pipeline memory
+        // (209,152 of them on every switch that installs the program, so straight from the
+        // adder's arrays rather than through GetEntry's checks).
         for (const auto& t : LibraLnsAdder::GetTableSpecs())
         {
             ExactMatchTable& table = GetTable(t.name);
-            for (uint32_t k = 0; k < t.entries; ++k)
+            const std::vector<uint16_t>& entries = LibraLnsAdder::GetTableEntries(t.id);
+            for (uint32_t k = 0; k < entries.size(); ++k)
             {
-                table.Insert(k, static_cast<uint16_t>(m_adder.GetEntry(t.id, k)));
+                table.Insert(k, entries[k]);
             }
         }
     }
