@@ -45,7 +45,6 @@ struct Result
     uint64_t peakRss = 0;
 };
 
-/// One size, in this process: build, send, run, measure.
 /// CPU time this process has used so far (user + system), in seconds.
 double
 CpuSeconds()
@@ -55,6 +54,7 @@ CpuSeconds()
     return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
+/// One size, in this process: build, send, run, measure.
 Result
 RunSize(uint32_t k, uint64_t hopBudget, bool run)
 {
