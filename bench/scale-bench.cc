@@ -23,6 +23,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -40,10 +41,20 @@ struct Result
     uint64_t events = 0;
     double setupS = 0;
     double runS = 0;
+    double runCpuS = 0; //!< CPU time of Simulator::Run() (user + system)
     uint64_t peakRss = 0;
 };
 
 /// One size, in this process: build, send, run, measure.
+/// CPU time this process has used so far (user + system), in seconds.
+double
+CpuSeconds()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 Result
 RunSize(uint32_t k, uint64_t hopBudget, bool run)
 {
@@ -92,7 +103,9 @@ RunSize(uint32_t k, uint64_t hopBudget, bool run)
         Simulator::Destroy();
         return r;
     }
+    const double cpu0 = CpuSeconds();
     Simulator::Run();
+    r.runCpuS = CpuSeconds() - cpu0;
     auto t2 = std::chrono::steady_clock::now();
     r.hops = fabric->GetPacketHops();
     r.events = Simulator::GetEventCount() - events0;
@@ -171,20 +184,21 @@ main(int argc, char* argv[])
             continue;
         }
         std::fprintf(stderr,
-                     "scale-bench: k=%u: %u hosts, %" PRIu64 " hops in %.2f s (%.0f ns/hop), "
-                     "set-up %.2f s, peak RSS %.0f MB\n",
+                     "scale-bench: k=%u: %u hosts, %" PRIu64 " hops in %.2f s (%.0f ns/hop; CPU "
+                     "%.0f ns/hop), set-up %.2f s, peak RSS %.0f MB\n",
                      k,
                      r.hosts,
                      r.hops,
                      r.runS,
                      1e9 * r.runS / r.hops,
+                     1e9 * r.runCpuS / r.hops,
                      r.setupS,
                      r.peakRss / 1e6);
         results.push_back(r);
     }
 
     std::string out = "{";
-    char buf[256];
+    char buf[512];
     const Result& base = results.front();
     for (const Result& r : results)
     {
@@ -205,17 +219,21 @@ main(int argc, char* argv[])
         }
         const double nsPerHop = 1e9 * r.runS / r.hops;
         const double baseNs = 1e9 * base.runS / base.hops;
+        const double cpuNsPerHop = 1e9 * r.runCpuS / r.hops;
+        const double baseCpuNs = 1e9 * base.runCpuS / base.hops;
         std::snprintf(buf,
                       sizeof buf,
                       "\"scale.k%u.hosts\": %u, \"scale.k%u.hops\": %" PRIu64
-                      ", \"scale.k%u.ns_per_hop\": %.1f, \"scale.k%u.setup_s\": %.3f, "
-                      "\"scale.k%u.peak_rss_mb\": %.1f, ",
+                      ", \"scale.k%u.ns_per_hop\": %.1f, \"scale.k%u.cpu_ns_per_hop\": %.1f, "
+                      "\"scale.k%u.setup_s\": %.3f, \"scale.k%u.peak_rss_mb\": %.1f, ",
                       r.k,
                       r.hosts,
                       r.k,
                       r.hops,
                       r.k,
                       nsPerHop,
+                      r.k,
+                      cpuNsPerHop,
                       r.k,
                       r.setupS,
                       r.k,
@@ -226,10 +244,14 @@ main(int argc, char* argv[])
             std::snprintf(buf,
                           sizeof buf,
                           "\"scale.ratio.ns_per_hop_k%u_over_k%u\": %.3f, "
+                          "\"scale.ratio.cpu_ns_per_hop_k%u_over_k%u\": %.3f, "
                           "\"scale.ratio.setup_per_host_k%u_over_k%u\": %.3f, ",
                           r.k,
                           base.k,
                           nsPerHop / baseNs,
+                          r.k,
+                          base.k,
+                          cpuNsPerHop / baseCpuNs,
                           r.k,
                           base.k,
                           (r.setupS / r.hosts) / (base.setupS / base.hosts));

@@ -11,6 +11,7 @@
 #include "ns3/error-model.h"
 #include "ns3/global-value.h"
 #include "ns3/ina-channel.h"
+#include "ns3/ina-huge-pages.h"
 #include "ns3/ina-net-device.h"
 #include "ns3/ina-p2p-port.h"
 #include "ns3/ina-time-resolution.h"
@@ -208,6 +209,7 @@ InaFabricHelper::Build(const InaTopology& topology) const
         m_progress("links " + std::to_string(nLinks) + "/" + std::to_string(nLinks) +
                    ", ports wired");
     }
+    InaHugePages::BackHeap();
     return fabric;
 }
 

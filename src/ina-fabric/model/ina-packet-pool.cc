@@ -4,22 +4,39 @@
  */
 #include "ina-packet-pool.h"
 
+#include "ina-huge-pages.h"
+
 #include "ns3/abort.h"
+
+#include <algorithm>
 
 namespace ns3
 {
 
+namespace
+{
+/// A pool's blocks double in size this many times (BLOCK << 6: 65,536 packets, about 9 MB).
+constexpr size_t MAX_DOUBLINGS = 6;
+} // namespace
+
 void
 InaPacketPool::Grow()
 {
-    m_blocks.emplace_back(new InaPacket[BLOCK]);
+    // A large fabric keeps hundreds of thousands of packets in flight (k=24: about 370,000), each
+    // read at every hop; in 4 KiB pages each of those lines also costs a TLB miss. Blocks that
+    // double in size leave a small fabric's pool small and give a large one blocks of several
+    // MiB, whose whole huge pages are advised before the loop below first writes them
+    // (InaHugePages; docs/performance.md, "Sixth pass").
+    const uint32_t n = BLOCK << std::min(m_blocks.size(), MAX_DOUBLINGS);
+    m_blocks.emplace_back(new InaPacket[n]);
     InaPacket* block = m_blocks.back().get();
-    for (uint32_t i = 0; i < BLOCK; ++i)
+    InaHugePages::Advise(block, n * sizeof(InaPacket));
+    for (uint32_t i = 0; i < n; ++i)
     {
         block[i].nextFree = m_free;
         m_free = &block[i];
     }
-    m_allocated += BLOCK;
+    m_allocated += n;
 }
 
 InaPacket*

@@ -49,19 +49,19 @@ InaWheelScheduler::InaWheelScheduler()
 InaWheelScheduler::~InaWheelScheduler() = default;
 
 void
-InaWheelScheduler::MarkNonEmpty(uint32_t slot) const
+InaWheelScheduler::MarkNonEmpty(uint32_t slot)
 {
     m_nonEmpty[slot >> 6] |= uint64_t{1} << (slot & 63);
 }
 
 void
-InaWheelScheduler::MarkEmpty(uint32_t slot) const
+InaWheelScheduler::MarkEmpty(uint32_t slot)
 {
     m_nonEmpty[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
 }
 
 void
-InaWheelScheduler::Append(uint32_t slot, const Event& ev) const
+InaWheelScheduler::Append(uint32_t slot, const Event& ev)
 {
     auto& v = m_slots[slot];
     if (v.capacity() == 0 && !m_spare.empty())
@@ -77,11 +77,18 @@ void
 InaWheelScheduler::Insert(const Event& ev)
 {
     const uint64_t b = BucketOf(ev);
-    ++m_size;
+    if (m_size++ == 0)
+    {
+        // Nothing pending, so the wheel may start anywhere: at this event's bucket, which keeps
+        // the invariant that the current bucket holds an event whenever one is pending.
+        m_current = b;
+        Append(SlotOf(b), ev);
+        return;
+    }
     if (b <= m_current)
     {
-        // Due in the bucket being drained (or, after PeekNext turned the wheel past now, before
-        // it: the heap still hands it out first).
+        // Due in the bucket being drained (or before it: RemoveNext turns the wheel as soon as a
+        // bucket empties, possibly past now; the heap still hands it out first).
         Append(SlotOf(m_current), ev);
         auto& cur = m_slots[SlotOf(m_current)];
         std::push_heap(cur.begin(), cur.end(), LATER);
@@ -131,7 +138,7 @@ InaWheelScheduler::NextNonEmpty() const
 }
 
 void
-InaWheelScheduler::Advance() const
+InaWheelScheduler::Advance()
 {
     NS_ASSERT_MSG(m_size > 0, "InaWheelScheduler: no pending event");
     MarkEmpty(SlotOf(m_current));
@@ -156,10 +163,6 @@ Scheduler::Event
 InaWheelScheduler::PeekNext() const
 {
     NS_ASSERT_MSG(m_size > 0, "InaWheelScheduler: PeekNext with no pending event");
-    if (m_slots[SlotOf(m_current)].empty())
-    {
-        Advance();
-    }
     return m_slots[SlotOf(m_current)].front();
 }
 
@@ -167,34 +170,30 @@ Scheduler::Event
 InaWheelScheduler::RemoveNext()
 {
     NS_ASSERT_MSG(m_size > 0, "InaWheelScheduler: RemoveNext with no pending event");
-    if (m_slots[SlotOf(m_current)].empty())
-    {
-        Advance();
-    }
-    auto& cur = m_slots[SlotOf(m_current)];
-    std::pop_heap(cur.begin(), cur.end(), LATER);
-    const Event ev = cur.back();
-    cur.pop_back();
-    if (cur.empty())
+    // The current bucket holds an event whenever one is pending (the invariant), so the common
+    // case tests one thing per event: whether this one emptied the bucket.
+    auto* cur = &m_slots[SlotOf(m_current)];
+    std::pop_heap(cur->begin(), cur->end(), LATER);
+    const Event ev = cur->back();
+    cur->pop_back();
+    --m_size;
+    if (cur->empty())
     {
         MarkEmpty(SlotOf(m_current));
         // Its storage goes to the next bucket to fill, still in the cache, instead of waiting a
         // whole turn of the wheel.
         m_spare.emplace_back();
-        m_spare.back().swap(cur);
-    }
-    --m_size;
-    if (m_size == 0)
-    {
-        return ev;
-    }
-    if (cur.empty())
-    {
-        // Turn now rather than at the next call, so the look-ahead sees the next bucket's first
-        // events too (PeekNext turns early the same way; the invariants allow it).
+        m_spare.back().swap(*cur);
+        if (m_size == 0)
+        {
+            return ev;
+        }
+        // Turn now rather than at the next call: the invariant, and the look-ahead then sees
+        // the next bucket's first events too.
         Advance();
+        cur = &m_slots[SlotOf(m_current)];
     }
-    LookAhead(m_slots[SlotOf(m_current)]);
+    LookAhead(*cur);
     return ev;
 }
 
@@ -236,6 +235,10 @@ InaWheelScheduler::Remove(const Event& ev)
     if (!inOverflow && v.empty())
     {
         MarkEmpty(slot);
+        if (b <= m_current && m_size > 0)
+        {
+            Advance(); // the current bucket emptied: the invariant
+        }
     }
 }
 

@@ -76,29 +76,30 @@ class InaWheelScheduler : public Scheduler
 
     /// Move to the next bucket holding an event (the current one is empty), taking into the
     /// wheel every overflow event the new span covers. Needs a pending event.
-    void Advance() const;
+    void Advance();
 
     /// The absolute number of the first non-empty bucket after the current one, within the
     /// wheel's span; UINT64_MAX if every other bucket is empty.
     uint64_t NextNonEmpty() const;
 
     /// Add `ev` to a bucket, unordered; an empty bucket takes its storage from m_spare.
-    void Append(uint32_t slot, const Event& ev) const;
-    void MarkNonEmpty(uint32_t slot) const;
-    void MarkEmpty(uint32_t slot) const;
+    void Append(uint32_t slot, const Event& ev);
+    void MarkNonEmpty(uint32_t slot);
+    void MarkEmpty(uint32_t slot);
 
-    // The wheel turns in the const PeekNext too, so its state is mutable. Invariants: the wheel
-    // holds buckets [m_current, m_current + BUCKETS) (an event inserted for an earlier time, only
-    // possible after PeekNext turned it, joins the current bucket), the current bucket is a
-    // min-heap and the others unordered, every overflow event lies at m_current + BUCKETS or later.
-    mutable std::vector<std::vector<Event>> m_slots; //!< BUCKETS buckets
-    mutable std::vector<uint64_t> m_nonEmpty;        //!< a bit per slot: it holds an event
-    mutable std::vector<Event> m_overflow;           //!< min-heap of events beyond the wheel
+    // Invariants: the wheel holds buckets [m_current, m_current + BUCKETS) (an event inserted for
+    // an earlier time, possible once RemoveNext turned the wheel early, joins the current bucket),
+    // the current bucket is a min-heap holding at least one event whenever one is pending (so
+    // PeekNext and RemoveNext need not look for one), the others are unordered, and every overflow
+    // event lies at m_current + BUCKETS or later.
+    std::vector<std::vector<Event>> m_slots; //!< BUCKETS buckets
+    std::vector<uint64_t> m_nonEmpty;        //!< a bit per slot: it holds an event
+    std::vector<Event> m_overflow;           //!< min-heap of events beyond the wheel
     /// Storage of drained buckets, most recent last: a bucket's storage lives only while the
     /// bucket holds events, so the wheel's memory follows the events pending (and stays warm).
-    mutable std::vector<std::vector<Event>> m_spare;
-    mutable uint64_t m_current = 0; //!< absolute number of the bucket drained
-    uint64_t m_size = 0;            //!< pending events, wheel and overflow
+    std::vector<std::vector<Event>> m_spare;
+    uint64_t m_current = 0; //!< absolute number of the bucket drained
+    uint64_t m_size = 0;    //!< pending events, wheel and overflow
 };
 
 } // namespace ns3

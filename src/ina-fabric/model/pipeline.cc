@@ -192,6 +192,7 @@ Pipeline::DoDispose()
     m_aggEvent.Cancel();
     m_aggHead = m_aggTail = 0;
     m_aggQueuedBytes = 0;
+    m_aggQueuedWork = 0;
     for (auto& p : m_programs)
     {
         p->Dispose();
@@ -525,7 +526,10 @@ Pipeline::AdmitAggregation(SwitchProgram* program, InaPacket* p, uint32_t inPort
     ++m_aggQueued;
     m_aggWaitSteps += start - now;
     m_aggPeakQueueBytes = std::max(m_aggPeakQueueBytes, m_aggQueuedBytes);
-    m_aggPeakQueuePackets = std::max(m_aggPeakQueuePackets, m_aggTail - m_aggHead);
+    // Work only, as the bytes: a packet that follows the queue (FollowAggregation) holds a place
+    // in the ring but no capacity, and counting it would report a queue of work that was not.
+    ++m_aggQueuedWork;
+    m_aggPeakQueuePackets = std::max(m_aggPeakQueuePackets, m_aggQueuedWork);
 }
 
 void
@@ -574,6 +578,7 @@ Pipeline::AggregationStart()
     if (e.work)
     {
         m_aggQueuedBytes -= e.packet->wireBytes;
+        --m_aggQueuedWork;
         if (m_aggFirstStart < 0)
         {
             m_aggFirstStart = e.start;

@@ -324,6 +324,7 @@ class Pipeline : public Object
     uint64_t m_aggHead = 0;             //!< next to start
     uint64_t m_aggTail = 0;             //!< next free
     uint64_t m_aggQueuedBytes = 0;      //!< bytes waiting
+    uint64_t m_aggQueuedWork = 0;       //!< work packets waiting (the ring less its followers)
     EventId m_aggEvent;                 //!< the head's start
     uint64_t m_aggPackets = 0;          //!< packets served (aggregation work)
     uint64_t m_aggBytes = 0;            //!< their wire bytes
@@ -332,7 +333,7 @@ class Pipeline : public Object
     uint64_t m_aggEcnThreshold = 0;     //!< AggregationEcnThreshold
     uint64_t m_aggEcnMarks = 0;         //!< work marked CE in the queue
     uint64_t m_aggPeakQueueBytes = 0;   //!< peak of m_aggQueuedBytes
-    uint64_t m_aggPeakQueuePackets = 0; //!< peak packets waiting
+    uint64_t m_aggPeakQueuePackets = 0; //!< peak work packets waiting (m_aggQueuedWork)
     int64_t m_aggFirstStart = -1;       //!< first service start (time steps), -1: none yet
     int64_t m_aggWaitSteps = 0;         //!< summed waiting time (time steps)
 

@@ -1419,6 +1419,8 @@ class PipelineAggregationFollowerTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(u.aggregationPackets, 4, "the followers are no work");
         NS_TEST_EXPECT_MSG_EQ(u.aggregationBytes, 4 * 1250, "work bytes");
         NS_TEST_EXPECT_MSG_EQ(u.peakAggregationQueueBytes, 3 * 1250, "only work waits in bytes");
+        // Seq 2, 4 and 6 waited at once with the follower seq 1 among them: three, not four.
+        NS_TEST_EXPECT_MSG_EQ(u.peakAggregationQueuePackets, 3, "only work waits in packets");
         NS_TEST_EXPECT_MSG_EQ(u.aggregationSpanPs, 4000000, "four services back to back");
         NS_TEST_EXPECT_MSG_EQ(u.packets, 7, "every packet had its first pass");
         Simulator::Destroy();
