@@ -296,12 +296,11 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     struct Admission
     {
         uint32_t key = 0;     //!< PoolHeader::jobIdAndSeq
-        uint32_t waiting = 0; //!< admitted: its gradients still to come, each holding queue room
-        uint32_t bytes = 0;   //!< wire bytes of one of them
+        uint32_t waiting = 0; //!< admitted: its gradients still to come
         bool passes = false;  //!< passing, and its first gradient has not reached the pipeline
     };
 
-    /// Forget the admission at an aggregator index, giving back the room it held.
+    /// Forget the admission at an aggregator index.
     void EndAdmission(uint32_t index) const;
 
     /// \return the bytes of work the aggregation queue may hold before a fragment passes: its
@@ -312,7 +311,6 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     mutable const InaPacket* m_passing = nullptr;
     mutable uint64_t m_passPoint = 0;            //!< PassPoint (0: not read yet)
     mutable std::vector<Admission> m_admissions; //!< PassWhenFull: per aggregator index
-    mutable uint64_t m_heldBytes = 0;            //!< queue room the admitted fragments hold, bytes
 
     FcfsAggregatorPool* m_fcfsPool = nullptr; //!< the concrete program's pool (UseFcfsPool)
 
