@@ -41,16 +41,7 @@ constexpr double kGbps = 1e9;
 void
 CheckCapacityKeys(const Scenario& sc, const InaTopology& topo)
 {
-    const ScenarioPlanner& pl = sc.planner;
-    const bool drawn = pl.capacityMinBps > 0 || pl.capacityMaxBps > 0;
-    if (drawn && (pl.capacityMinBps == 0 || pl.capacityMaxBps < pl.capacityMinBps))
-    {
-        throw sc.Error("planner.capacity_max",
-                       "capacities are drawn in [capacity_min, capacity_max]: expected 0 < "
-                       "capacity_min <= capacity_max, got " +
-                           std::to_string(pl.capacityMinBps) + " and " +
-                           std::to_string(pl.capacityMaxBps) + " b/s");
-    }
+    ProgrammableDraw::DrawsCapacities(sc);
     for (const auto& [name, c] : sc.switchConfig.aggregation.perSwitch)
     {
         bool found = false;
@@ -71,16 +62,13 @@ CheckCapacityKeys(const Scenario& sc, const InaTopology& topo)
 double
 SwitchCapacity(const Scenario& sc, const InaTopology& topo, uint32_t n, std::mt19937_64& rng)
 {
-    const ScenarioPlanner& pl = sc.planner;
     const InaTopology::Node& node = topo.GetNode(n);
     double capacity = 0;
     std::string key = "switch.aggregation.capacity";
     uint64_t pps = 0;
-    if (pl.capacityMinBps > 0 || pl.capacityMaxBps > 0)
+    if (ProgrammableDraw::DrawsCapacities(sc))
     {
-        capacity = static_cast<double>(pl.capacityMinBps) +
-                   ProgrammableDraw::Uniform(rng) *
-                       static_cast<double>(pl.capacityMaxBps - pl.capacityMinBps);
+        capacity = ProgrammableDraw::DrawCapacity(sc, rng);
     }
     else if (auto it = sc.switchConfig.aggregation.perSwitch.find(node.name);
              it != sc.switchConfig.aggregation.perSwitch.end())

@@ -69,4 +69,31 @@ ProgrammableDraw::Choose(const Scenario& sc, const InaTopology& topo, std::mt199
     return chosen;
 }
 
+bool
+ProgrammableDraw::DrawsCapacities(const Scenario& sc)
+{
+    const ScenarioPlanner& pl = sc.planner;
+    if (pl.capacityMinBps == 0 && pl.capacityMaxBps == 0)
+    {
+        return false;
+    }
+    if (pl.capacityMinBps == 0 || pl.capacityMaxBps < pl.capacityMinBps)
+    {
+        throw sc.Error("planner.capacity_max",
+                       "capacities are drawn in [capacity_min, capacity_max]: expected 0 < "
+                       "capacity_min <= capacity_max, got " +
+                           std::to_string(pl.capacityMinBps) + " and " +
+                           std::to_string(pl.capacityMaxBps) + " b/s");
+    }
+    return true;
+}
+
+double
+ProgrammableDraw::DrawCapacity(const Scenario& sc, std::mt19937_64& rng)
+{
+    const ScenarioPlanner& pl = sc.planner;
+    return static_cast<double>(pl.capacityMinBps) +
+           Uniform(rng) * static_cast<double>(pl.capacityMaxBps - pl.capacityMinBps);
+}
+
 } // namespace ns3

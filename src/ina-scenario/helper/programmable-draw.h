@@ -59,6 +59,23 @@ class ProgrammableDraw
     static std::vector<uint32_t> Choose(const Scenario& sc,
                                         const InaTopology& topo,
                                         std::mt19937_64& rng);
+
+    /**
+     * \param sc the scenario
+     * \return whether planner.capacity_min/capacity_max draw every programmable switch's C_s
+     *         (the GRID paper's Sec. 6.3: uniform in [100 Gb/s, 3.2 Tb/s]); a range that is not
+     *         0 < capacity_min <= capacity_max throws the scenario's error naming
+     *         planner.capacity_max
+     */
+    static bool DrawsCapacities(const Scenario& sc);
+
+    /**
+     * \param sc the scenario (DrawsCapacities true)
+     * \param rng the generator, after Choose and the capacities of the switches before this one
+     *        in Choose's order
+     * \return the next switch's C_s in b/s, uniform in [capacity_min, capacity_max]
+     */
+    static double DrawCapacity(const Scenario& sc, std::mt19937_64& rng);
 };
 
 } // namespace ns3

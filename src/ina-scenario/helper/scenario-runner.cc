@@ -465,6 +465,24 @@ ScenarioRunner::SetPerSwitchCapacities()
         }
         target->GetPipeline()->SetAggregationCapacity(capacity.bps, capacity.pps);
     }
+    // planner.capacity_min/capacity_max draw every programmable switch's C_s from the seed (the
+    // GRID paper's Sec. 6.3), overriding the keys above as at the planner level: the packet
+    // level sets the same draw on the same switches, so that one scenario file is one set-up at
+    // either level and every protocol's pipeline aggregates at most what the planner assumed.
+    if (!ProgrammableDraw::DrawsCapacities(m_scenario))
+    {
+        return;
+    }
+    const InaTopology& topo = m_fabric->GetTopology();
+    std::mt19937_64 rng = ProgrammableDraw::Generator(m_scenario.seed);
+    for (uint32_t n : ProgrammableDraw::Choose(m_scenario, topo, rng))
+    {
+        const double capacity = ProgrammableDraw::DrawCapacity(m_scenario, rng);
+        // Every switch has a pipeline; a drawn one outside switch.ina_tiers runs no program.
+        m_fabric->GetSwitch(n)->GetPipeline()->SetAggregationCapacity(
+            static_cast<uint64_t>(std::llround(capacity)),
+            0);
+    }
 }
 
 void

@@ -92,7 +92,8 @@ class ScenarioRunner
     void CheckInaTiers(const InaTopology& topo) const;
     /// The `switch` keys, each checked as the Pipeline Attribute it sets.
     void SetPipelineAttributes(InaFabricHelper& helper) const;
-    /// `switch.aggregation.per_switch`, on the built fabric's named switches.
+    /// `switch.aggregation.per_switch`, on the built fabric's named switches, then
+    /// `planner.capacity_min`/`capacity_max`'s drawn C_s (ProgrammableDraw).
     void SetPerSwitchCapacities();
     void InstallTraffic();
     void InstallJobs();
