@@ -31,6 +31,8 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -381,10 +383,36 @@ class GridCollisionTestCase : public TestCase
         b.seed = 8;
         JobRun ra(fabric, a);
         JobRun rb(fabric, b);
+        // The paper's rate synchronisation (Sec. 5.2): a worker that gets a notice halves its
+        // window. Sampled every microsecond while the jobs run; the windows start at their
+        // maximum, so without loss and ECN only a notice can take one below it.
+        uint32_t smallest = UINT32_MAX;
+        std::function<void()> sample = [&]() {
+            for (const JobRun* r : {&ra, &rb})
+            {
+                for (const Ptr<GridAgent>& agent : r->agents)
+                {
+                    smallest = std::min(smallest, agent->GetWindow());
+                }
+            }
+            if (!ra.Complete() || !rb.Complete())
+            {
+                Simulator::Schedule(MicroSeconds(1), sample);
+            }
+        };
+        Simulator::Schedule(MicroSeconds(1), sample);
         AllReduceRunner::RunAll({&ra, &rb}, Seconds(20));
         NS_TEST_ASSERT_MSG_EQ(ra.Complete() && rb.Complete(), true, "both complete");
         NS_TEST_ASSERT_MSG_EQ(ra.ValueErrors(), 0u, "a exact");
         NS_TEST_ASSERT_MSG_EQ(rb.ValueErrors(), 0u, "b exact");
+        if (m_loss == 0)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ra.Counter("ecn_decreases") + rb.Counter("ecn_decreases") +
+                                      ra.Counter("loss_decreases") + rb.Counter("loss_decreases"),
+                                  0,
+                                  "no window halved by ECN or loss");
+            NS_TEST_ASSERT_MSG_LT(smallest, 32u, "a notice halved a window");
+        }
         // Both jobs share each switch's program: its counters cover both.
         const uint64_t sent = ra.Reason(GridProgram::NOTICE_SENT);
         NS_TEST_ASSERT_MSG_GT(sent, 0u, "collisions sent notices");
