@@ -4,7 +4,8 @@
 """The GRID reproduction table: the paper's numbers next to ours, from the sweeps' results.
 
     make-table.py RESULTS_DIR > docs/grid-reproduction.md
-    make-table.py --packet-table RESULTS_DIR SWEEP_NAME   # one packet-level sweep's rate table
+    make-table.py --packet-table RESULTS_DIR SWEEP_NAME [SWEEP_NAME:LABEL ...]
+                                                   # packet-level sweeps' rate table
 
 RESULTS_DIR holds the sweep folders of examples/papers/grid/ (grid-fig1-sweep,
 grid-fattree-a-sweep, ...; `./inasim sweep examples/papers/grid/X-sweep.yaml` puts them in
@@ -23,10 +24,13 @@ from pathlib import Path
 # `why` says where a difference comes from; "" where the numbers agree.
 # Why the packet-level rows of the large set-ups differ from the planner level (measured, see
 # docs/grid-reproduction.md "Packet level, large set-ups").
-PACKET_WHY = ("packet level, scaled down: GRID's plan fills link directions exactly, and the "
-              "results coming back (PS to switch, switch to its workers), which the planner's "
-              "link rows do not count, overload some of them; their ECN marks halve every "
-              "worker's window")
+PACKET_WHY = ("packet level, scaled down: GRID's plan fills link directions exactly with "
+              "gradients, and the results coming back (PS to switch, switch to its workers), "
+              "which the default link rows do not count, overload some of them; their ECN marks "
+              "halve every worker's window")
+# The same with the results counted in the plan (job param ResultRows, off by default).
+RESULT_ROWS_WHY = ("planned with its results on the links (ResultRows): no ECN mark, the plan "
+                   "reached but for the first and last round trips")
 
 
 def block(figure, setup, sweep, workers, column, label, *schemes):
@@ -106,32 +110,71 @@ ROWS = [
            "jobs.0.ps_agg_gbps", "PS aggregation rate (Gb/s)",
            ("grid", 100.0, "the paper: in (a) the PS link is the bottleneck, always 100 Gb/s")),
     *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
-           "grid-fattree-a-packet-sweep", 40, "packet-ratio:grid/atp", "GRID rate / ATP rate",
-           ("grid/atp", 1.19, "close to the paper by coincidence: both schemes run well "
-            "under their fluid rates at packet level (GRID at 39 % of its plan, the row "
-            "below; ATP's window halves on ECN)")),
+           "grid-fattree-a-packet-sweep", 40, "packet-ratio:grid/atp-paced",
+           "GRID rate / ATP rate",
+           ("grid/atp-paced", 1.19, "the ATP-style baseline (atp-paced) aggregates every rack at "
+            "its ToR, one stream per rack into the PS (100/7 = 14.3 Gb/s, reached; no rack "
+            "switch is full at 6 x 14.3 Gb/s), as switchml-ps; GRID runs at about half its "
+            "plan's 33.3 (two rows below); planned with its results counted it reaches 24.4 of "
+            "25 (ResultRows, the row after), 1.72x atp-paced")),
     *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
            "grid-fattree-a-packet-sweep", 40, "packet-ratio:grid/switchml-ps",
            "GRID rate / SwitchML rate",
-           ("grid/switchml-ps", 3.0, "SwitchML (switchml-ps, paced, rack aggregates straight "
-            "up to the PS, no ECN mark) reaches its plan's 14.29; GRID does not reach its "
-            "own (next rows)")),
+           ("grid/switchml-ps", 3.0, "switchml-ps reaches its plan's 14.29 (paced, rack "
+            "aggregates straight up to the PS, no ECN mark); GRID does not reach its own "
+            "(next rows); the paper's 3 with GRID at 30 Gb/s needs 10 Gb/s for SwitchML, i.e. "
+            "10 racks of 4 (planner-level rows above)")),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
+           "grid-fattree-a-packet-sweep", 40, "packet-ratio:grid/geryon",
+           "GRID rate / Geryon rate",
+           ("grid/geryon", 12.0, "Geryon reaches B/N = 2.5 Gb/s; GRID at about half its plan "
+            "(next rows)")),
     *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
            "grid-fattree-a-packet-sweep", 40, "packet-plan:grid", "GRID rate / its plan's rate",
            ("grid", None, PACKET_WHY)),
     *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
+           "grid-fattree-a-packet-result-rows-sweep", 40, "packet-plan:grid",
+           "GRID (ResultRows) rate / its plan's rate",
+           ("grid", None, RESULT_ROWS_WHY)),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
            "grid-fattree-a-packet-sweep", 100, "packet-plan:grid", "GRID rate / its plan's rate",
            ("grid", None, PACKET_WHY)),
+    *block("Fig. 11(a) / Sec. 6.3", "fat-tree, (a), packet level, 4 MB per worker",
+           "grid-fattree-a-packet-result-rows-sweep", 100, "packet-plan:grid",
+           "GRID (ResultRows) rate / its plan's rate",
+           ("grid", None, RESULT_ROWS_WHY)),
     *block("Fig. 11(b) / Sec. 6.3", "leaf-spine, (a), packet level, 4 MB per worker",
            "grid-leafspine-a-packet-sweep", 40, "packet-plan:grid", "GRID rate / its plan's rate",
            ("grid", None, "no link marks GRID's packets here (0 ECN marks at 40 workers): it "
-            "reaches its plan but for the start and the end; at 80 and 100 workers, where "
-            "its results share link directions its plan filled with gradients, 60 to 99 % of "
-            "it (the plan kept within the 5-bit fan-in)")),
+            "reaches its plan but for the start and the end; in the runs with marks (20 workers "
+            "seed 2, 60, 100 seed 1), where its results share link directions its plan filled "
+            "with gradients, 40 to 64 % of it (docs/grid-reproduction.md)")),
     *block("Fig. 11(b) / Sec. 6.3", "leaf-spine, (a), packet level, 4 MB per worker",
-           "grid-leafspine-a-packet-sweep", 40, "packet-ratio:grid/atp", "GRID rate / ATP rate",
-           ("grid/atp", None, "ATP's windows halve on ECN (about 3,000 decreases per run) "
-            "where GRID's and switchml-ps's paced workers see none")),
+           "grid-leafspine-a-packet-sweep", 40, "packet-ratio:grid/atp-paced",
+           "GRID rate / ATP rate",
+           ("grid/atp-paced", None, "the paper prints no leaf-spine ratio; here the drawn C_s "
+            "binds some leaves (16 or 17 workers of up to 100 Gb/s each), so atp-paced passes "
+            "fragments on to the PS and its rate model is below the paper's model of ATP on "
+            "seed 1 (29.1 against 35.9 Gb/s)")),
+    *block("Fig. 12(a) / Sec. 6.3", "fat-tree, (b), packet level, 4 MB per worker",
+           "grid-fattree-b-packet-sweep", 100, "packet:rate", "worker rate (Gb/s)",
+           ("grid", 23.5, "the plan is 16.7 Gb/s on both seeds (link rows, which the printed LP "
+            "lacks; the planner level's seed-1 plan is 20, the packet level's fan-in rows make "
+            "the repair start elsewhere); seed 1 runs at 10.8 with 31,419 ECN marks (its results "
+            "share link directions its plan filled), seed 2 at 16.5 with none"),
+           ("atp-paced", 10.0, "ATP's data plane aggregates only at a worker's own rack switch: 4 "
+            "of the ToRs holding the job's workers are in the random set, the other 78 workers "
+            "are direct streams into the PS's 100 Gb/s beside 4 aggregates (100/82); the "
+            "paper's 10 is its model of ATP, aggregating beyond the racks (6.67 and 4.17 Gb/s "
+            "on the same draws, paper_model_rate_bps)"),
+           ("switchml-ps", 8.9, "SwitchML aggregates only at a rack's own programmable ToR: "
+            "nearly every worker is a direct stream into the PS, as atp-paced's"),
+           ("geryon", 1.0, "")),
+    *block("Fig. 12(a) / Sec. 6.3", "fat-tree, (b), packet level, 4 MB per worker",
+           "grid-fattree-b-packet-result-rows-sweep", 100, "packet:rate",
+           "GRID (ResultRows) rate (Gb/s)",
+           ("grid", 23.5, "planned with its results counted (16.7 Gb/s on both seeds), reached "
+            "with no ECN mark; the plan's 16.7 against 23.5 is the link rows' (row above)")),
 ]
 
 
@@ -201,16 +244,27 @@ def ours(rows, scheme, workers, column):
     return mean_sd(xs), len(xs)
 
 
-def packet_table(results, sweep, out):
+def packet_table(results, sweep, out, extra=()):
     """Per worker count, each scheme's rate on the wire (mean over the seeds, Gb/s), the rate of
     its own plan in brackets where it has one (plan_rate_bps: GRID, switchml-ps, geryon,
     atp-paced), for atp-paced also the rate of the paper's model of ATP (paper_model_rate_bps:
     aggregation at the first programmable switch on the route, beyond the racks), and the seeds
-    behind it; docs/grid-reproduction.md's packet-level tables."""
+    behind it; docs/grid-reproduction.md's packet-level tables. Each `extra` entry,
+    SWEEP_NAME:LABEL, adds that sweep's schemes as columns "scheme (LABEL)" (the same set-up
+    with a job param changed, e.g. GRID with ResultRows)."""
     rows = load(results, sweep)
     if rows is None:
         out.write(f"{sweep}: not run\n")
         return 1
+    for spec in extra:
+        name, label = spec.split(":", 1)
+        more = load(results, name)
+        if more is None:
+            out.write(f"{name}: not run\n")
+            return 1
+        for r in more:
+            r["jobs.0.protocol"] = f"{r['jobs.0.protocol']} ({label})"
+        rows += more
     schemes = []
     for r in rows:
         if r["jobs.0.protocol"] not in schemes:
@@ -256,8 +310,8 @@ def packet_table(results, sweep, out):
 
 
 def main(argv):
-    if len(argv) == 3 and argv[0] == "--packet-table":
-        return packet_table(argv[1], argv[2], sys.stdout)
+    if len(argv) >= 3 and argv[0] == "--packet-table":
+        return packet_table(argv[1], argv[2], sys.stdout, argv[3:])
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
