@@ -76,6 +76,25 @@ GpuJob(const std::string& paramsFile, uint32_t threads)
     return job;
 }
 
+/// A GpuJob of `iterations` iterations of `model` with `protocol`, run to its end on two hosts.
+struct GpuRun
+{
+    GpuRun(const std::string& paramsFile,
+           uint32_t threads,
+           uint32_t iterations,
+           const ModelSpec& model,
+           Ptr<AggregationProtocol> protocol)
+        : fabric(TestStar(2))
+        , job(GpuJob(paramsFile, threads))
+    {
+        job->SetAttribute("Iterations", UintegerValue(iterations));
+        RunJobToEnd(job, Context(fabric), model, protocol);
+    }
+
+    Ptr<InaFabric> fabric;
+    Ptr<TrainingJob> job;
+};
+
 } // namespace
 
 /**
@@ -100,11 +119,10 @@ class GpuContentionTinyJobTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = TestStar(2);
         Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
         const std::string params = ParamsFile("round", 2.5e-4);
-        Ptr<TrainingJob> job = GpuJob(params, 2000);
-        RunJobToEnd(job, Context(fabric), TwoLayers(), protocol);
+        const GpuRun run(params, 2000, 2, TwoLayers(), protocol);
+        Ptr<TrainingJob> job = run.job;
         NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
         const std::vector<Time> it = job->GetIterationTimes();
         NS_TEST_ASSERT_MSG_EQ(it.size(), 2, "two iterations");
@@ -209,12 +227,11 @@ class GpuContentionPacedRingTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = TestStar(2);
         Ptr<RingAllReduceProtocol> protocol = CreateObject<RingAllReduceProtocol>();
         const std::string params = ParamsFile("slow-q", 2.5e-4);
-        Ptr<TrainingJob> job = GpuJob(params, 1000);
-        job->SetAttribute("Iterations", UintegerValue(1));
-        RunJobToEnd(job, Context(fabric), ModelZoo::TensorWorkload(1000000), protocol);
+        const GpuRun run(params, 1000, 1, ModelZoo::TensorWorkload(1000000), protocol);
+        Ptr<InaFabric> fabric = run.fabric;
+        Ptr<TrainingJob> job = run.job;
         NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
         uint64_t maxTx = 0;
         const InaTopology& topo = fabric->GetTopology();

@@ -28,6 +28,12 @@
 
 namespace ns3
 {
+namespace tests
+{
+constexpr uint64_t KIB = 1024;
+constexpr uint64_t MIB = 1024 * 1024;
+constexpr uint64_t HEADER = 64; // InaTransportSender::HeaderBytes
+} // namespace tests
 
 /**
  * A job of `Protocol` (agents of type `Agent`) on a star. The constructor builds the fabric and

@@ -29,16 +29,12 @@
 #include <vector>
 
 using namespace ns3;
-using tests::TestJobContext;
-using tests::TestStar;
+using namespace ns3::tests;
 
 namespace
 {
 
-constexpr uint64_t KIB = 1024;
-constexpr uint64_t MIB = 1024 * 1024;
 constexpr uint64_t MSS = 1436;      // payload of a 1500-byte packet after 64 bytes of headers
-constexpr uint64_t HEADER = 64;     // InaTransportSender::HeaderBytes
 constexpr uint64_t ACK = 64;        // InaTransportReceiver::AckBytes
 constexpr int64_t PS_PER_BYTE = 80; // 100 Gb/s
 

@@ -30,15 +30,10 @@
 #include <vector>
 
 using namespace ns3;
-using tests::TestJobContext;
-using tests::TestStar;
+using namespace ns3::tests;
 
 namespace
 {
-
-constexpr uint64_t KIB = 1024;
-constexpr uint64_t MIB = 1024 * 1024;
-constexpr uint64_t HEADER = 64; // InaTransportSender::HeaderBytes
 
 // Callback sinks are free/static functions bound with MakeBoundCallback: ns-3 <= 3.35
 // Callbacks cannot wrap lambdas.
