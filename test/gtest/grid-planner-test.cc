@@ -47,6 +47,24 @@ RandomSwitches(std::mt19937_64& rng, size_t most, uint64_t lo, uint64_t span)
     return sw;
 }
 
+/**
+ * A random instance on `topo`: 2 + U{0, ..., workerSpan - 1} workers on hosts 0, 1, ..., the PS on
+ * host 15, RandomSwitches(rng, most, lo, span) and B_alpha lo + U{0, ..., span - 1} Gb/s.
+ */
+GridProblem
+RandomProblem(std::mt19937_64& rng,
+              const InaTopology& topo,
+              uint32_t workerSpan,
+              size_t most,
+              uint64_t lo,
+              uint64_t span)
+{
+    std::vector<uint32_t> workers(2 + rng() % workerSpan);
+    std::iota(workers.begin(), workers.end(), 0);
+    const std::vector<GridProblem::ProgrammableSwitch> sw = RandomSwitches(rng, most, lo, span);
+    return GridProblem(topo, workers, 15, sw, (lo + rng() % span) * G);
+}
+
 GridProblem
 Fig1()
 {
@@ -322,11 +340,7 @@ TEST(GridPlanner, OracleIsExactOnSmallInstances)
     std::mt19937_64 rng(2026);
     for (int inst = 0; inst < 300; ++inst)
     {
-        const uint32_t n = 2 + rng() % 5;
-        std::vector<uint32_t> workers(n);
-        std::iota(workers.begin(), workers.end(), 0);
-        const std::vector<GridProblem::ProgrammableSwitch> sw = RandomSwitches(rng, 3, 3, 38);
-        const GridProblem p(topo, workers, 15, sw, (3 + rng() % 38) * G);
+        const GridProblem p = RandomProblem(rng, topo, 5, 3, 3, 38);
         const double oracle = GridPlanner::PaperOptimum(p);
         EXPECT_DOUBLE_EQ(oracle,
                          BruteForce(p,
@@ -349,11 +363,7 @@ TEST(GridPlanner, PaperLpPlannerMatchesTheOracle)
     uint32_t plainBelow = 0;
     for (int inst = 0; inst < 200; ++inst)
     {
-        const uint32_t n = 2 + rng() % 8;
-        std::vector<uint32_t> workers(n);
-        std::iota(workers.begin(), workers.end(), 0);
-        const std::vector<GridProblem::ProgrammableSwitch> sw = RandomSwitches(rng, 6, 5, 40);
-        const GridProblem p(topo, workers, 15, sw, (5 + rng() % 40) * G);
+        const GridProblem p = RandomProblem(rng, topo, 8, 6, 5, 40);
         const double oracle = GridPlanner::PaperOptimum(p);
         GridPlanner::Options o;
         o.linkRows = false;
