@@ -586,8 +586,7 @@ class EsaPriorityFromWorkloadTestCase : public TestCase
                                     Ptr<TrainingJob>* job,
                                     std::string* error)
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(3, {GBPS_100, US}));
+        Ptr<InaFabric> fabric = TestStar(3);
         ObjectFactory f("ns3::EsaProtocol");
         for (const auto& [name, value] : attributes)
         {
@@ -595,14 +594,9 @@ class EsaPriorityFromWorkloadTestCase : public TestCase
         }
         Ptr<EsaProtocol> protocol = f.Create<EsaProtocol>();
         *job = ThreeLayerJob(2);
-        try
-        {
+        *error = ErrorOf([&] {
             (*job)->Setup(TrainingContext(fabric), ThreeLayers(), protocol);
-        }
-        catch (const std::exception& e)
-        {
-            *error = e.what();
-        }
+        });
         return protocol;
     }
 
