@@ -39,6 +39,22 @@ ErrorOf(F&& f, const std::string& none = "")
     return none;
 }
 
+/// \return whether `f` throws an exception of type E (one of another type goes on)
+template<class E, class F>
+bool
+Throws(F&& f)
+{
+    try
+    {
+        std::forward<F>(f)();
+    }
+    catch (const E&)
+    {
+        return true;
+    }
+    return false;
+}
+
 } // namespace tests
 } // namespace ns3
 
