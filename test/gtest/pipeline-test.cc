@@ -7,6 +7,8 @@
 // and the exact-match table's hash path under inserts and removals. Expected values are worked out
 // by hand in the comments.
 
+#include "../../src/ina-fabric/test/error-of.h"
+
 #include "ns3/exact-match-table.h"
 #include "ns3/pipeline-pass.h"
 #include "ns3/pipeline-resources.h"
@@ -195,17 +197,13 @@ TEST(RegisterArray, WidthsWrapAndSignExtend)
     EXPECT_EQ(bit.ToSigned(1), -1);
     EXPECT_EQ(bit.Truncate(3), 1u);
 
-    try
-    {
-        a.ControlRead(2, 0);
-        FAIL() << "expected std::out_of_range";
-    }
-    catch (const std::out_of_range& e)
-    {
-        EXPECT_STREQ(e.what(),
-                     "register array \"r\" of \"p\": control-plane access to index 2 lane 0 but "
-                     "it has 2 entries and 1 lanes");
-    }
+    EXPECT_EQ(ns3::tests::ErrorOf<std::out_of_range>(
+                  [&] {
+                      a.ControlRead(2, 0);
+                  },
+                  "expected std::out_of_range"),
+              "register array \"r\" of \"p\": control-plane access to index 2 lane 0 but "
+              "it has 2 entries and 1 lanes");
 }
 
 TEST(PipelinePass, Int32OperationsOnNarrowCells)
@@ -249,17 +247,13 @@ TEST(PipelinePass, Int32OperationsOnNarrowCells)
     }
     {
         PipelinePass pass(4, nullptr, 0, 32);
-        try
-        {
-            pass.Read(a, 4, 0);
-            FAIL() << "expected PipelineViolation";
-        }
-        catch (const PipelineViolation& e)
-        {
-            EXPECT_STREQ(e.what(),
-                         "program \"p\": register array \"v\" accessed at index 4 lanes 0 + 1 but "
-                         "it has 4 entries and 3 lanes (pass 0)");
-        }
+        EXPECT_EQ(ns3::tests::ErrorOf<PipelineViolation>(
+                      [&] {
+                          pass.Read(a, 4, 0);
+                      },
+                      "expected PipelineViolation"),
+                  "program \"p\": register array \"v\" accessed at index 4 lanes 0 + 1 but "
+                  "it has 4 entries and 3 lanes (pass 0)");
         pass.Recirculate();
         EXPECT_TRUE(pass.IsRecirculating());
         EXPECT_THROW(pass.Recirculate(), PipelineViolation);
