@@ -43,6 +43,30 @@ class FaultSink : public InaPacketSink
     InaPacketPool* m_pool;
 };
 
+/**
+ * A fabric of `topology` with a FaultSink at TEST_PORT of host `sinkHost` and a fault injector on
+ * it, detecting changes after `detection` (the injector's default if zero).
+ */
+struct FaultRig
+{
+    FaultRig(const InaTopology& topology, uint32_t sinkHost, Time detection = Time(0))
+        : fabric(InaFabricHelper().Build(topology))
+        , sink(&fabric->GetPool())
+        , faults(CreateObject<InaFaultInjector>())
+    {
+        fabric->GetHost(sinkHost)->Bind(TEST_PORT, &sink);
+        if (!detection.IsZero())
+        {
+            faults->SetAttribute("DetectionDelay", TimeValue(detection));
+        }
+        faults->SetFabric(fabric);
+    }
+
+    Ptr<InaFabric> fabric;
+    FaultSink sink;
+    Ptr<InaFaultInjector> faults;
+};
+
 uint32_t
 LinkBetween(const InaTopology& topo, const std::string& a, const std::string& b)
 {
@@ -68,12 +92,10 @@ class InaFaultLinkDownTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, Gbps100()));
-        FaultSink sink(&fabric->GetPool());
-        fabric->GetHost(1)->Bind(TEST_PORT, &sink);
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetFabric(fabric);
+        FaultRig rig(InaTopology::Star(2, Gbps100()), 1);
+        Ptr<InaFabric> fabric = rig.fabric;
+        const FaultSink& sink = rig.sink;
+        Ptr<InaFaultInjector> faults = rig.faults;
         const uint32_t link = LinkBetween(fabric->GetTopology(), "tor0", "h1");
         SendOne(fabric, 0, 1, 1, 0);
         faults->ScheduleLinkDown(link, NanoSeconds(1500));
@@ -109,13 +131,10 @@ class InaFaultRerouteTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::LeafSpine(2, 2, 1, Gbps100(), Gbps100()));
-        FaultSink sink(&fabric->GetPool());
-        fabric->GetHost(1)->Bind(TEST_PORT, &sink);
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(10)));
-        faults->SetFabric(fabric);
+        FaultRig rig(InaTopology::LeafSpine(2, 2, 1, Gbps100(), Gbps100()), 1, MicroSeconds(10));
+        Ptr<InaFabric> fabric = rig.fabric;
+        const FaultSink& sink = rig.sink;
+        Ptr<InaFaultInjector> faults = rig.faults;
         const InaTopology& topo = fabric->GetTopology();
         const uint32_t link = LinkBetween(topo, "leaf0", "spine0");
         Ptr<InaSwitch> spine0 = fabric->GetSwitch(topo.FindNode("spine0"));
@@ -186,12 +205,10 @@ class InaFaultSwitchDownTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(3, Gbps100()));
-        FaultSink sink(&fabric->GetPool());
-        fabric->GetHost(2)->Bind(TEST_PORT, &sink);
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetFabric(fabric);
+        FaultRig rig(InaTopology::Star(3, Gbps100()), 2);
+        Ptr<InaFabric> fabric = rig.fabric;
+        const FaultSink& sink = rig.sink;
+        Ptr<InaFaultInjector> faults = rig.faults;
         const uint32_t tor = fabric->GetTopology().FindNode("tor0");
         faults->ScheduleSwitchDown(tor, MicroSeconds(1));
         faults->ScheduleSwitchUp(tor, MicroSeconds(20));
