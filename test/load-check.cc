@@ -22,6 +22,8 @@
 // Each mode prints "load-check MODE: OK" and exits 0 only if all its checks held; otherwise it
 // names the failed check on stderr and exits 1.
 
+#include "../src/ina-fabric/test/error-of.h"
+
 #include "ns3/global-value.h"
 #include "ns3/ina-channel.h"
 #include "ns3/ina-fabric-helper.h"
@@ -104,17 +106,9 @@ TwoHosts()
 /// What `build` throws as a std::logic_error, or "" if it does not throw.
 template<typename F>
 std::string
-Refusal(F build)
+Refusal(F&& build)
 {
-    try
-    {
-        build();
-    }
-    catch (const std::logic_error& e)
-    {
-        return e.what();
-    }
-    return "";
+    return ns3::tests::ErrorOf<std::logic_error>(std::forward<F>(build));
 }
 
 void

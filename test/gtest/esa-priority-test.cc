@@ -6,6 +6,8 @@
 // the linear 8-bit packing with its clamps, the downgrade, the remaining-time estimate and the
 // refusal of inputs that make no sense. Expected values are worked out by hand in the comments.
 
+#include "../../src/ina-fabric/test/error-of.h"
+
 #include "ns3/esa-priority.h"
 
 #include <cmath>
@@ -130,17 +132,13 @@ TEST(EsaPriority, RefusesInputsThatMakeNoSense)
     EXPECT_THROW(EsaPriority::RemainingTime(-1.0, 1e9, 0.0), std::invalid_argument);
     EXPECT_THROW(EsaPriority::RemainingTime(1.0, 1e9, -1.0), std::invalid_argument);
     // The message names the input and what was expected.
-    try
-    {
-        EsaPriority::Raw(1e-3, 2, 3, 1.0);
-        FAIL() << "no exception";
-    }
-    catch (const std::invalid_argument& e)
-    {
-        EXPECT_STREQ(e.what(),
-                     "ESA priority: layer 3 of a model with 2 layers; expected 1 (the front "
-                     "layer) to 2");
-    }
+    EXPECT_EQ(ns3::tests::ErrorOf<std::invalid_argument>(
+                  [&] {
+                      EsaPriority::Raw(1e-3, 2, 3, 1.0);
+                  },
+                  "no exception"),
+              "ESA priority: layer 3 of a model with 2 layers; expected 1 (the front "
+              "layer) to 2");
 }
 
 } // namespace

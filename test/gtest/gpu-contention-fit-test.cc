@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -190,27 +191,31 @@ TEST(GpuContentionFitTest, ShippedSyntheticSamplesGiveTheIllustrativeSetBack)
 TEST(GpuContentionFitTest, BadSampleLinesNameFileLineAndExpectation)
 {
     const std::string h = "# comment\nkind,threads,work,time_s\n";
-    EXPECT_EQ(SampleError("kind,threads,time_s\n"),
-              "s.csv:1: expected the header line 'kind,threads,work,time_s'; got "
-              "'kind,threads,time_s'");
-    EXPECT_EQ(SampleError(h + "compute,128,0.01\n"),
-              "s.csv:3: expected 4 comma-separated fields kind,threads,work,time_s; got 3");
-    EXPECT_EQ(SampleError(h + "compute,128,0.01,0.02,\n"),
-              "s.csv:3: expected 4 comma-separated fields kind,threads,work,time_s; got 5");
-    EXPECT_EQ(SampleError(h + "\ncomputing,128,0.01,0.02\n"),
-              "s.csv:4: kind: expected compute, overlapped or alone; got 'computing'");
-    EXPECT_EQ(SampleError(h + "compute,0,0.01,0.02\n"),
-              "s.csv:3: threads: expected a positive integer, got '0'");
-    EXPECT_EQ(SampleError(h + "compute,1.5,0.01,0.02\n"),
-              "s.csv:3: threads: expected a positive integer, got '1.5'");
-    EXPECT_EQ(SampleError(h + "alone,128,-5,0.02\n"),
-              "s.csv:3: work: expected a positive finite number (wire bytes), got '-5'");
-    EXPECT_EQ(SampleError(h + "compute,128,0.01,nan\n"),
-              "s.csv:3: time_s: expected a positive finite number of seconds, got 'nan'");
-    EXPECT_EQ(SampleError(h + "compute,128,0.01,2s\n"),
-              "s.csv:3: time_s: expected a positive finite number of seconds, got '2s'");
-    EXPECT_EQ(SampleError("# only a comment\n"),
-              "s.csv: empty sample file (expected the header line 'kind,threads,work,time_s')");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"kind,threads,time_s\n",
+         "s.csv:1: expected the header line 'kind,threads,work,time_s'; got "
+         "'kind,threads,time_s'"},
+        {h + "compute,128,0.01\n",
+         "s.csv:3: expected 4 comma-separated fields kind,threads,work,time_s; got 3"},
+        {h + "compute,128,0.01,0.02,\n",
+         "s.csv:3: expected 4 comma-separated fields kind,threads,work,time_s; got 5"},
+        {h + "\ncomputing,128,0.01,0.02\n",
+         "s.csv:4: kind: expected compute, overlapped or alone; got 'computing'"},
+        {h + "compute,0,0.01,0.02\n", "s.csv:3: threads: expected a positive integer, got '0'"},
+        {h + "compute,1.5,0.01,0.02\n", "s.csv:3: threads: expected a positive integer, got '1.5'"},
+        {h + "alone,128,-5,0.02\n",
+         "s.csv:3: work: expected a positive finite number (wire bytes), got '-5'"},
+        {h + "compute,128,0.01,nan\n",
+         "s.csv:3: time_s: expected a positive finite number of seconds, got 'nan'"},
+        {h + "compute,128,0.01,2s\n",
+         "s.csv:3: time_s: expected a positive finite number of seconds, got '2s'"},
+        {"# only a comment\n",
+         "s.csv: empty sample file (expected the header line 'kind,threads,work,time_s')"},
+    };
+    for (const auto& [text, message] : cases)
+    {
+        EXPECT_EQ(SampleError(text), message) << "samples:\n" << text;
+    }
     EXPECT_EQ(ErrorOf([] {
                   GpuContentionFit::ReadCsv("/nonexistent/s.csv");
               }),

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <map>
+#include <numeric>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,43 @@ namespace
 
 constexpr double G = 1e9;
 constexpr double kRel = 1e-9; //!< LP optima are exact up to the solver's tolerance
+
+/**
+ * The programmable switches of a random instance on LeafSpine(4, 2, 4): each of its switches
+ * (nodes 16..21) in turn with probability 1/2 until `most` are chosen, each of capacity
+ * lo + U{0, ..., span - 1} Gb/s.
+ */
+std::vector<GridProblem::ProgrammableSwitch>
+RandomSwitches(std::mt19937_64& rng, size_t most, uint64_t lo, uint64_t span)
+{
+    std::vector<GridProblem::ProgrammableSwitch> sw;
+    for (uint32_t node = 16; node < 22 && sw.size() < most; ++node)
+    {
+        if (rng() % 2)
+        {
+            sw.push_back({node, (lo + rng() % span) * G});
+        }
+    }
+    return sw;
+}
+
+/**
+ * A random instance on `topo`: 2 + U{0, ..., workerSpan - 1} workers on hosts 0, 1, ..., the PS on
+ * host 15, RandomSwitches(rng, most, lo, span) and B_alpha lo + U{0, ..., span - 1} Gb/s.
+ */
+GridProblem
+RandomProblem(std::mt19937_64& rng,
+              const InaTopology& topo,
+              uint32_t workerSpan,
+              size_t most,
+              uint64_t lo,
+              uint64_t span)
+{
+    std::vector<uint32_t> workers(2 + rng() % workerSpan);
+    std::iota(workers.begin(), workers.end(), 0);
+    const std::vector<GridProblem::ProgrammableSwitch> sw = RandomSwitches(rng, most, lo, span);
+    return GridProblem(topo, workers, 15, sw, (lo + rng() % span) * G);
+}
 
 GridProblem
 Fig1()
@@ -302,21 +340,7 @@ TEST(GridPlanner, OracleIsExactOnSmallInstances)
     std::mt19937_64 rng(2026);
     for (int inst = 0; inst < 300; ++inst)
     {
-        const uint32_t n = 2 + rng() % 5;
-        std::vector<uint32_t> workers;
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            workers.push_back(i);
-        }
-        std::vector<GridProblem::ProgrammableSwitch> sw;
-        for (uint32_t node = 16; node < 22 && sw.size() < 3; ++node)
-        {
-            if (rng() % 2)
-            {
-                sw.push_back({node, (3 + rng() % 38) * G});
-            }
-        }
-        const GridProblem p(topo, workers, 15, sw, (3 + rng() % 38) * G);
+        const GridProblem p = RandomProblem(rng, topo, 5, 3, 3, 38);
         const double oracle = GridPlanner::PaperOptimum(p);
         EXPECT_DOUBLE_EQ(oracle,
                          BruteForce(p,
@@ -339,21 +363,7 @@ TEST(GridPlanner, PaperLpPlannerMatchesTheOracle)
     uint32_t plainBelow = 0;
     for (int inst = 0; inst < 200; ++inst)
     {
-        const uint32_t n = 2 + rng() % 8;
-        std::vector<uint32_t> workers;
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            workers.push_back(i);
-        }
-        std::vector<GridProblem::ProgrammableSwitch> sw;
-        for (uint32_t node = 16; node < 22; ++node)
-        {
-            if (rng() % 2)
-            {
-                sw.push_back({node, (5 + rng() % 40) * G});
-            }
-        }
-        const GridProblem p(topo, workers, 15, sw, (5 + rng() % 40) * G);
+        const GridProblem p = RandomProblem(rng, topo, 8, 6, 5, 40);
         const double oracle = GridPlanner::PaperOptimum(p);
         GridPlanner::Options o;
         o.linkRows = false;
@@ -534,14 +544,7 @@ TEST(GridPlanner, LinkRowsPlannerMatchesBruteForce)
         }
         std::sort(workers.begin(), workers.end());
         workers.erase(std::unique(workers.begin(), workers.end()), workers.end());
-        std::vector<GridProblem::ProgrammableSwitch> sw;
-        for (uint32_t node = 16; node < 22 && sw.size() < 3; ++node)
-        {
-            if (rng() % 2)
-            {
-                sw.push_back({node, (5 + rng() % 36) * G});
-            }
-        }
+        const std::vector<GridProblem::ProgrammableSwitch> sw = RandomSwitches(rng, 3, 5, 36);
         const GridProblem p(topo, workers, 15, sw, (5 + rng() % 36) * G);
         const double best = BruteForce(p, [&](const std::vector<uint32_t>& a) {
             return GridPlanner::Evaluate(p, a, true).lambdaBps;

@@ -4,6 +4,8 @@
  */
 // Placement policies put workers where they say, and jobs never share a host.
 
+#include "../../src/ina-fabric/test/error-of.h"
+
 #include "ns3/job-placement.h"
 
 #include <gtest/gtest.h>
@@ -65,31 +67,22 @@ TEST(JobPlacement, ExplicitAndItsErrors)
     std::vector<bool> used;
     EXPECT_EQ(JobPlacement::Place(JobPlacement::Kind::EXPLICIT, 2, {9, 3}, t, used, 1),
               (std::vector<uint32_t>{9, 3}));
-    try
-    {
-        JobPlacement::Place(JobPlacement::Kind::EXPLICIT, 1, {3}, t, used, 1);
-        FAIL() << "host 3 is taken";
-    }
-    catch (const std::runtime_error& e)
-    {
-        EXPECT_STREQ(e.what(), "host 3 is already taken (by this or an earlier job)");
-    }
-    try
-    {
-        JobPlacement::Place(JobPlacement::Kind::EXPLICIT, 1, {16}, t, used, 1);
-        FAIL() << "host 16 does not exist";
-    }
-    catch (const std::runtime_error& e)
-    {
-        EXPECT_STREQ(e.what(), "host 16 does not exist (the topology has hosts 0..15)");
-    }
-    try
-    {
-        JobPlacement::Place(JobPlacement::Kind::PACKED, 15, {}, t, used, 1);
-        FAIL() << "not enough free hosts";
-    }
-    catch (const std::runtime_error& e)
-    {
-        EXPECT_STREQ(e.what(), "needs 15 hosts but only 14 of 16 are free");
-    }
+    EXPECT_EQ(ns3::tests::ErrorOf<std::runtime_error>(
+                  [&] {
+                      JobPlacement::Place(JobPlacement::Kind::EXPLICIT, 1, {3}, t, used, 1);
+                  },
+                  "host 3 is taken"),
+              "host 3 is already taken (by this or an earlier job)");
+    EXPECT_EQ(ns3::tests::ErrorOf<std::runtime_error>(
+                  [&] {
+                      JobPlacement::Place(JobPlacement::Kind::EXPLICIT, 1, {16}, t, used, 1);
+                  },
+                  "host 16 does not exist"),
+              "host 16 does not exist (the topology has hosts 0..15)");
+    EXPECT_EQ(ns3::tests::ErrorOf<std::runtime_error>(
+                  [&] {
+                      JobPlacement::Place(JobPlacement::Kind::PACKED, 15, {}, t, used, 1);
+                  },
+                  "not enough free hosts"),
+              "needs 15 hosts but only 14 of 16 are free");
 }

@@ -47,6 +47,15 @@ Packets(const std::vector<uint32_t>& ranks, const LibraPacking& p)
 
 using Pkts = std::vector<std::vector<uint32_t>>;
 
+/// The message of the std::invalid_argument a layout of `c` is refused with, "" if it is not.
+std::string
+ConfigError(const LibraLayout::Config& c)
+{
+    return inasim_test::MessageOf<std::invalid_argument>([&] {
+        LibraLayout l(c);
+    });
+}
+
 } // namespace
 
 TEST(LibraLayout, HeatPlacementIsRankModAndDivM)
@@ -256,9 +265,7 @@ TEST(LibraLayout, CapAboveRegistersIsRefusedForAlgorithm1)
     LibraLayout::Config c;
     c.registers = 8;
     c.pairsPerPacket = 9;
-    const std::string msg = inasim_test::MessageOf<std::invalid_argument>([&] {
-        LibraLayout l(c);
-    });
+    const std::string msg = ConfigError(c);
     EXPECT_NE(msg.find("Algorithm 1 needs pairs per packet (cap = 9) <= registers (m = 8)"),
               std::string::npos)
         << msg;
@@ -281,9 +288,7 @@ TEST(LibraLayout, PacketSizeLimitIsCheckedAtConfiguration)
     EXPECT_EQ(LibraLayout(c).GetPacketBytes(17), 190u);
     EXPECT_EQ(LibraLayout(c).GetPacketBytes(16), 182u); // the spec's default packet
     c.pairsPerPacket = 18;
-    const std::string msg = inasim_test::MessageOf<std::invalid_argument>([&] {
-        LibraLayout l(c);
-    });
+    const std::string msg = ConfigError(c);
     EXPECT_NE(msg.find("18 pairs per packet make 54 + 18 x 8 = 198 B, above the 192-B limit"),
               std::string::npos)
         << msg;
@@ -296,37 +301,23 @@ TEST(LibraLayout, PacketSizeLimitIsCheckedAtConfiguration)
     EXPECT_THROW(LibraLayout l(c), std::invalid_argument);
     c.pairsPerPacket = 16;
     c.hotKeys = 70000;
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([&] {
-                  LibraLayout l(c);
-              }).find("2-byte ranks address at most 65536 hot keys, got K = 70000"),
+    EXPECT_NE(ConfigError(c).find("2-byte ranks address at most 65536 hot keys, got K = 70000"),
               std::string::npos);
     c.rankBytes = 3;
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([&] {
-                  LibraLayout l(c);
-              }).find("rank bytes must be 2 or 4, got 3"),
-              std::string::npos);
+    EXPECT_NE(ConfigError(c).find("rank bytes must be 2 or 4, got 3"), std::string::npos);
 }
 
 TEST(LibraLayout, BadConfigurationAndPushesAreNamed)
 {
     LibraLayout::Config c;
     c.registers = 0;
-    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
-                  LibraLayout l(c);
-              }),
-              "Libra layout: registers (m) must be at least 1");
+    EXPECT_EQ(ConfigError(c), "Libra layout: registers (m) must be at least 1");
     c.registers = 16;
     c.hotKeys = 0;
-    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
-                  LibraLayout l(c);
-              }),
-              "Libra layout: hot keys (K) must be at least 1");
+    EXPECT_EQ(ConfigError(c), "Libra layout: hot keys (K) must be at least 1");
     c.hotKeys = 30000;
     c.pairsPerPacket = 0;
-    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
-                  LibraLayout l(c);
-              }),
-              "Libra layout: pairs per packet (cap) must be at least 1");
+    EXPECT_EQ(ConfigError(c), "Libra layout: pairs per packet (cap) must be at least 1");
 
     const LibraLayout l = Heat(100, 4, 4);
     LibraPacking p;

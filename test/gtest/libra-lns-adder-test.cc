@@ -2,6 +2,8 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "../../src/ina-fabric/test/error-of.h"
+
 #include "ns3/libra-lns-adder.h"
 
 #include <cmath>
@@ -136,16 +138,12 @@ TEST(LibraLnsAdder, ExactModeIsTheIeeeAdd)
     EXPECT_EQ(A::ParseMode("exact"), A::Mode::EXACT);
     EXPECT_EQ(A::ParseMode("lns-approx"), A::Mode::LNS_APPROX);
     EXPECT_EQ(A::ModeName(A::Mode::LNS_APPROX), "lns-approx");
-    try
-    {
-        A::ParseMode("lns");
-        FAIL() << "no exception";
-    }
-    catch (const std::invalid_argument& e)
-    {
-        EXPECT_EQ(std::string(e.what()),
-                  "Libra float add mode 'lns': expected 'exact' or 'lns-approx'");
-    }
+    EXPECT_EQ(ns3::tests::ErrorOf<std::invalid_argument>(
+                  [&] {
+                      A::ParseMode("lns");
+                  },
+                  "no exception"),
+              "Libra float add mode 'lns': expected 'exact' or 'lns-approx'");
 }
 
 TEST(LibraLnsAdder, PrecisionMetric)

@@ -13,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -59,6 +60,24 @@ Replace(std::string text, const std::string& from, const std::string& to)
     size_t pos = text.find(from);
     EXPECT_NE(pos, std::string::npos) << from;
     return pos == std::string::npos ? text : text.replace(pos, from.size(), to);
+}
+
+/// kGoodZoo with each edit (`from` replaced by `to`) made alone is refused with the edit's error.
+struct ZooEdit
+{
+    std::string from;
+    std::string to;
+    std::string error;
+};
+
+void
+ExpectEditsRefused(const std::vector<ZooEdit>& edits)
+{
+    for (const ZooEdit& e : edits)
+    {
+        EXPECT_EQ(ZooError(Replace(kGoodZoo, e.from, e.to)), e.error)
+            << "'" << e.from << "' replaced by '" << e.to << "'";
+    }
 }
 
 } // namespace
@@ -217,38 +236,41 @@ TEST(ModelZoo, ParsesExactQuantities)
 
 TEST(ModelZoo, MissingFieldIsNamedWithFileAndLine)
 {
-    std::string text = Replace(kGoodZoo, ", backward: 500000ns}", "}");
-    EXPECT_EQ(ZooError(text), "zoo.yaml:12: model 'tiny' layer 1 ('b'): missing field 'backward'");
-    std::string noGpu = Replace(kGoodZoo, "    gpu: V100\n", "");
-    EXPECT_EQ(ZooError(noGpu), "zoo.yaml:2: model 'tiny': missing field 'gpu'");
-    std::string empty = Replace(kGoodZoo, "gpu: V100", "gpu:");
-    EXPECT_EQ(ZooError(empty), "zoo.yaml:4: model 'tiny': field 'gpu' has no value");
+    ExpectEditsRefused({
+        {", backward: 500000ns}",
+         "}",
+         "zoo.yaml:12: model 'tiny' layer 1 ('b'): missing field 'backward'"},
+        {"    gpu: V100\n", "", "zoo.yaml:2: model 'tiny': missing field 'gpu'"},
+        {"gpu: V100", "gpu:", "zoo.yaml:4: model 'tiny': field 'gpu' has no value"},
+    });
 }
 
 TEST(ModelZoo, BadUnitIsNamedWithFileAndLine)
 {
-    std::string text = Replace(kGoodZoo, "forward: 0.25ms", "forward: 0.25xs");
-    EXPECT_EQ(ZooError(text),
-              "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'forward': expected a time like 1us "
-              "(units: ps, ns, us, ms, s), got \"0.25xs\"");
-    std::string noUnit = Replace(kGoodZoo, "forward: 0.25ms", "forward: 25");
-    EXPECT_EQ(ZooError(noUnit),
-              "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'forward': expected a time like 1us "
-              "(units: ps, ns, us, ms, s), got \"25\": the unit is missing");
-    std::string fraction = Replace(kGoodZoo, "gradient: 1000B", "gradient: 1.5B");
-    EXPECT_EQ(ZooError(fraction),
-              "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'gradient': expected a size like 64MB "
-              "(units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, or a plain number of bytes), got "
-              "\"1.5B\": not a whole number of bytes");
-    std::string size = Replace(kGoodZoo, "gradient: 4MB", "gradient: 4Mb");
-    EXPECT_EQ(ZooError(size),
-              "zoo.yaml:12: model 'tiny' layer 1 ('b'): 'gradient': expected a size like 64MB "
-              "(units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, or a plain number of bytes), got "
-              "\"4Mb\"");
-    std::string batch = Replace(kGoodZoo, "batch_size: 8", "batch_size: eight");
-    EXPECT_EQ(ZooError(batch),
-              "zoo.yaml:5: model 'tiny': bad value 'eight' for 'batch_size': expected a "
-              "positive integer");
+    ExpectEditsRefused({
+        {"forward: 0.25ms",
+         "forward: 0.25xs",
+         "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'forward': expected a time like 1us "
+         "(units: ps, ns, us, ms, s), got \"0.25xs\""},
+        {"forward: 0.25ms",
+         "forward: 25",
+         "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'forward': expected a time like 1us "
+         "(units: ps, ns, us, ms, s), got \"25\": the unit is missing"},
+        {"gradient: 1000B",
+         "gradient: 1.5B",
+         "zoo.yaml:11: model 'tiny' layer 0 ('a'): 'gradient': expected a size like 64MB "
+         "(units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, or a plain number of bytes), got "
+         "\"1.5B\": not a whole number of bytes"},
+        {"gradient: 4MB",
+         "gradient: 4Mb",
+         "zoo.yaml:12: model 'tiny' layer 1 ('b'): 'gradient': expected a size like 64MB "
+         "(units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, or a plain number of bytes), got "
+         "\"4Mb\""},
+        {"batch_size: 8",
+         "batch_size: eight",
+         "zoo.yaml:5: model 'tiny': bad value 'eight' for 'batch_size': expected a "
+         "positive integer"},
+    });
 }
 
 TEST(ModelZoo, DuplicatesAndUnknownFieldsAreRejected)
@@ -256,27 +278,32 @@ TEST(ModelZoo, DuplicatesAndUnknownFieldsAreRejected)
     std::string twice = kGoodZoo + kGoodZoo.substr(std::string("models:\n").size());
     EXPECT_EQ(ZooError(twice),
               "zoo.yaml:13: model 'tiny': duplicate model name (first defined at line 2)");
-    std::string key = Replace(kGoodZoo, "    gpu: V100\n", "    gpu: V100\n    gpu: A100\n");
-    EXPECT_EQ(ZooError(key), "zoo.yaml:5: model 'tiny': duplicate field 'gpu' (first at line 4)");
-    std::string unknown = Replace(kGoodZoo, "backward: 0.5ms", "backwards: 0.5ms");
-    EXPECT_EQ(ZooError(unknown),
-              "zoo.yaml:11: model 'tiny' layer 0 ('a'): unknown field 'backwards' (expected "
-              "name, gradient, forward, backward)");
-    std::string layer = Replace(kGoodZoo, "{name: b,", "{name: a,");
-    EXPECT_EQ(ZooError(layer),
-              "zoo.yaml:12: model 'tiny' layer 1 ('a'): duplicate layer name in this model");
+    ExpectEditsRefused({
+        {"    gpu: V100\n",
+         "    gpu: V100\n    gpu: A100\n",
+         "zoo.yaml:5: model 'tiny': duplicate field 'gpu' (first at line 4)"},
+        {"backward: 0.5ms",
+         "backwards: 0.5ms",
+         "zoo.yaml:11: model 'tiny' layer 0 ('a'): unknown field 'backwards' (expected "
+         "name, gradient, forward, backward)"},
+        {"{name: b,",
+         "{name: a,",
+         "zoo.yaml:12: model 'tiny' layer 1 ('a'): duplicate layer name in this model"},
+    });
 }
 
 TEST(ModelZoo, StatedTotalsAreChecked)
 {
-    std::string params = Replace(kGoodZoo, "params: 1000250", "params: 1000000");
-    EXPECT_EQ(ZooError(params),
-              "zoo.yaml:6: model 'tiny': the layers' gradients add up to 4001000 bytes, but "
-              "params 1000000 means 4000000 bytes (4 per fp32 parameter)");
-    std::string time = Replace(kGoodZoo, "iteration_compute: 1.5ms", "iteration_compute: 1.6ms");
-    EXPECT_EQ(ZooError(time),
-              "zoo.yaml:7: model 'tiny': the layers' forward + backward times add up to "
-              "1500000000 ps, but iteration_compute is 1600000000 ps");
+    ExpectEditsRefused({
+        {"params: 1000250",
+         "params: 1000000",
+         "zoo.yaml:6: model 'tiny': the layers' gradients add up to 4001000 bytes, but "
+         "params 1000000 means 4000000 bytes (4 per fp32 parameter)"},
+        {"iteration_compute: 1.5ms",
+         "iteration_compute: 1.6ms",
+         "zoo.yaml:7: model 'tiny': the layers' forward + backward times add up to "
+         "1500000000 ps, but iteration_compute is 1600000000 ps"},
+    });
 }
 
 TEST(ModelZoo, SyntaxAndFileErrorsAreClear)

@@ -7,6 +7,8 @@
 // and the exact-match table's hash path under inserts and removals. Expected values are worked out
 // by hand in the comments.
 
+#include "../../src/ina-fabric/test/error-of.h"
+
 #include "ns3/exact-match-table.h"
 #include "ns3/pipeline-pass.h"
 #include "ns3/pipeline-resources.h"
@@ -31,6 +33,29 @@ Demand(const std::string& program)
     return d;
 }
 
+/// A register array named `name` of `entries` cells of `widthBits` bits.
+RegisterArrayDecl
+Register(const std::string& name, uint32_t entries, uint32_t widthBits)
+{
+    RegisterArrayDecl d;
+    d.name = name;
+    d.entries = entries;
+    d.widthBits = widthBits;
+    return d;
+}
+
+/// A table named `name` of `entries` entries, keys of `keyBits` bits, values of `valueBits`.
+TableDecl
+Table(const std::string& name, uint32_t entries, uint32_t keyBits, uint32_t valueBits)
+{
+    TableDecl d;
+    d.name = name;
+    d.entries = entries;
+    d.keyBits = keyBits;
+    d.valueBits = valueBits;
+    return d;
+}
+
 TEST(PipelineResources, FormatBytes)
 {
     EXPECT_EQ(PipelineResources::FormatBytes(512), "512 B");
@@ -41,10 +66,7 @@ TEST(PipelineResources, FormatBytes)
 TEST(PipelineResources, SramIsCountedInWholeBlocks)
 {
     PipelineLimits limits;
-    RegisterArrayDecl counter;
-    counter.name = "c";
-    counter.entries = 1;
-    counter.widthBits = 32;
+    RegisterArrayDecl counter = Register("c", 1, 32);
     // 4 B still takes a whole 16 KiB block; with 1-byte blocks it is 4 B.
     EXPECT_EQ(PipelineResources::LaneSramBytes(counter, limits), 16384u);
     limits.sramBlockBytes = 1;
@@ -53,10 +75,7 @@ TEST(PipelineResources, SramIsCountedInWholeBlocks)
     counter.entries = 1000;
     counter.widthBits = 17;
     EXPECT_EQ(PipelineResources::LaneSramBytes(counter, limits), 2125u);
-    TableDecl t;
-    t.entries = 100;
-    t.keyBits = 20;
-    t.valueBits = 12; // 100 x 32 bit = 400 B
+    const TableDecl t = Table("", 100, 20, 12); // 100 x 32 bit = 400 B
     EXPECT_EQ(PipelineResources::TableSramBytes(t, limits), 400u);
     limits.sramBlockBytes = 128;
     EXPECT_EQ(PipelineResources::TableSramBytes(t, limits), 512u);
@@ -163,10 +182,7 @@ TEST(PipelineResources, HugeDeclarationsDoNotWrapIntoFitting)
 
 TEST(RegisterArray, WidthsWrapAndSignExtend)
 {
-    RegisterArrayDecl d;
-    d.name = "r";
-    d.entries = 2;
-    d.widthBits = 16;
+    RegisterArrayDecl d = Register("r", 2, 16);
     RegisterArray a(d, "p");
     a.ControlWrite(1, 0, 0x12345);
     EXPECT_EQ(a.ControlRead(1, 0), 0x2345u);
@@ -181,25 +197,18 @@ TEST(RegisterArray, WidthsWrapAndSignExtend)
     EXPECT_EQ(bit.ToSigned(1), -1);
     EXPECT_EQ(bit.Truncate(3), 1u);
 
-    try
-    {
-        a.ControlRead(2, 0);
-        FAIL() << "expected std::out_of_range";
-    }
-    catch (const std::out_of_range& e)
-    {
-        EXPECT_STREQ(e.what(),
-                     "register array \"r\" of \"p\": control-plane access to index 2 lane 0 but "
-                     "it has 2 entries and 1 lanes");
-    }
+    EXPECT_EQ(ns3::tests::ErrorOf<std::out_of_range>(
+                  [&] {
+                      a.ControlRead(2, 0);
+                  },
+                  "expected std::out_of_range"),
+              "register array \"r\" of \"p\": control-plane access to index 2 lane 0 but "
+              "it has 2 entries and 1 lanes");
 }
 
 TEST(PipelinePass, Int32OperationsOnNarrowCells)
 {
-    RegisterArrayDecl d;
-    d.name = "v";
-    d.entries = 4;
-    d.widthBits = 16;
+    RegisterArrayDecl d = Register("v", 4, 16);
     d.lanes = 3;
     d.lanesPerStage = 3;
     RegisterArray a(d, "p");
@@ -238,17 +247,13 @@ TEST(PipelinePass, Int32OperationsOnNarrowCells)
     }
     {
         PipelinePass pass(4, nullptr, 0, 32);
-        try
-        {
-            pass.Read(a, 4, 0);
-            FAIL() << "expected PipelineViolation";
-        }
-        catch (const PipelineViolation& e)
-        {
-            EXPECT_STREQ(e.what(),
-                         "program \"p\": register array \"v\" accessed at index 4 lanes 0 + 1 but "
-                         "it has 4 entries and 3 lanes (pass 0)");
-        }
+        EXPECT_EQ(ns3::tests::ErrorOf<PipelineViolation>(
+                      [&] {
+                          pass.Read(a, 4, 0);
+                      },
+                      "expected PipelineViolation"),
+                  "program \"p\": register array \"v\" accessed at index 4 lanes 0 + 1 but "
+                  "it has 4 entries and 3 lanes (pass 0)");
         pass.Recirculate();
         EXPECT_TRUE(pass.IsRecirculating());
         EXPECT_THROW(pass.Recirculate(), PipelineViolation);
@@ -257,12 +262,7 @@ TEST(PipelinePass, Int32OperationsOnNarrowCells)
 
 TEST(ExactMatchTable, HashPathSurvivesInsertsAndRemovals)
 {
-    TableDecl d;
-    d.name = "t";
-    d.entries = 1000;
-    d.keyBits = 48;
-    d.valueBits = 32;
-    ExactMatchTable t(d, "p");
+    ExactMatchTable t(Table("t", 1000, 48, 32), "p");
     auto key = [](uint64_t i) {
         return (i * 0x9e3779b1ULL) & 0xffffffffffffULL;
     };
@@ -309,11 +309,7 @@ TEST(ExactMatchTable, HashPathSurvivesInsertsAndRemovals)
 // twice, and an insert past the declared entries is refused with the table as it was.
 TEST(ExactMatchTable, FlatAndHashPathsAgree)
 {
-    TableDecl d;
-    d.name = "t";
-    d.entries = 3000;
-    d.valueBits = 16;
-    d.keyBits = 12;
+    TableDecl d = Table("t", 3000, 12, 16);
     ExactMatchTable flat(d, "p");
     d.keyBits = 24;
     ExactMatchTable hash(d, "p");

@@ -335,30 +335,23 @@ TEST(ScenarioLoader, YamlProblemsAreLocated)
         "rack.yaml:1: expected a scenario: a section with keys (name, seed, check_values, "
         "link, stop_time, topology, switch, routing, level, planner, jobs, job_count, traffic, "
         "outputs, limits, events, fault_detection), got a list");
-    try
-    {
-        ScenarioLoader::Load("/nonexistent/inasim/x.yaml");
-        FAIL() << "no error";
-    }
-    catch (const ScenarioError& e)
-    {
-        EXPECT_EQ(std::string(e.what()),
-                  "/nonexistent/inasim/x.yaml: cannot read the scenario file: No such file or "
-                  "directory");
-    }
+    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+                  [&] {
+                      ScenarioLoader::Load("/nonexistent/inasim/x.yaml");
+                  },
+                  "no error"),
+              "/nonexistent/inasim/x.yaml: cannot read the scenario file: No such file or "
+              "directory");
 }
 
 TEST(ScenarioLoader, AFolderIsNotAScenario)
 {
-    try
-    {
-        ScenarioLoader::Load("/tmp");
-        FAIL() << "no error";
-    }
-    catch (const ScenarioError& e)
-    {
-        EXPECT_EQ(std::string(e.what()), "/tmp: is a folder, not a scenario file");
-    }
+    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+                  [&] {
+                      ScenarioLoader::Load("/tmp");
+                  },
+                  "no error"),
+              "/tmp: is a folder, not a scenario file");
 }
 
 TEST(ScenarioLoader, CrossKeyRules)
@@ -513,41 +506,29 @@ traffic:
               "rack.yaml:5: key 'jobs.0.protocol': unknown protocol 'x'");
 
     EXPECT_NO_THROW(s.CheckHostIds(4));
-    try
-    {
-        s.CheckHostIds(3);
-        FAIL() << "no error";
-    }
-    catch (const ScenarioError& e)
-    {
-        EXPECT_EQ(std::string(e.what()),
-                  "rack.yaml:5: key 'jobs.0.placement': host id 3 does not exist: host ids go "
-                  "from 0 to 2 (3 hosts)");
-    }
+    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+                  [&] {
+                      s.CheckHostIds(3);
+                  },
+                  "no error"),
+              "rack.yaml:5: key 'jobs.0.placement': host id 3 does not exist: host ids go "
+              "from 0 to 2 (3 hosts)");
     const Scenario t = ScenarioLoader::LoadString(
         "traffic:\n  - {pattern: incast, dst: 9}\njobs:\n  - {workers: 2}\ntopology: {hosts: 10}\n",
         "rack.yaml");
-    try
-    {
-        t.CheckHostIds(8);
-        FAIL() << "no error";
-    }
-    catch (const ScenarioError& e)
-    {
-        EXPECT_EQ(std::string(e.what()),
-                  "rack.yaml:2: key 'traffic.0.dst': host id 9 does not exist: host ids go from 0 "
-                  "to 7 (8 hosts)");
-    }
-    try
-    {
-        t.CheckHostIds(1);
-        FAIL() << "no error";
-    }
-    catch (const ScenarioError& e)
-    {
-        EXPECT_EQ(std::string(e.what()),
-                  "rack.yaml:4: key 'jobs.0.workers': 2 workers do not fit on 1 host");
-    }
+    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+                  [&] {
+                      t.CheckHostIds(8);
+                  },
+                  "no error"),
+              "rack.yaml:2: key 'traffic.0.dst': host id 9 does not exist: host ids go from 0 "
+              "to 7 (8 hosts)");
+    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+                  [&] {
+                      t.CheckHostIds(1);
+                  },
+                  "no error"),
+              "rack.yaml:4: key 'jobs.0.workers': 2 workers do not fit on 1 host");
 }
 
 TEST(ScenarioLoader, PlannerLevelKeys)

@@ -187,19 +187,15 @@ TEST(ScenarioOverride, ErrorsNameTheOverride)
               "override 'topology.queue.ecn_threshold=2MB': key 'topology.queue.ecn_threshold': "
               "ecn_threshold 2MB is above the queue capacity 1MB");
     // A rule between two keys blames the one the last layer set.
-    try
-    {
-        ScenarioLoader::LoadString("topology:\n  queue: {ecn_threshold: 50KB}\n",
-                                   "q.yaml",
-                                   {"topology.queue.capacity=40KB"});
-        FAIL() << "no error";
-    }
-    catch (const ScenarioError& e)
-    {
-        EXPECT_EQ(std::string(e.what()),
-                  "override 'topology.queue.capacity=40KB': key 'topology.queue.capacity': "
-                  "ecn_threshold 50KB is above the queue capacity 40KB");
-    }
+    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+                  [&] {
+                      ScenarioLoader::LoadString("topology:\n  queue: {ecn_threshold: 50KB}\n",
+                                                 "q.yaml",
+                                                 {"topology.queue.capacity=40KB"});
+                  },
+                  "no error"),
+              "override 'topology.queue.capacity=40KB': key 'topology.queue.capacity': "
+              "ecn_threshold 50KB is above the queue capacity 40KB");
     EXPECT_EQ(ErrorOf({"topology.k.x=1"}),
               "override 'topology.k.x=1': key 'topology.k': expected a non-negative integer, got "
               "a section of keys");

@@ -8,6 +8,7 @@
 // What the GoogleTest cases compare against when a call must refuse its input: the message of the
 // exception it throws, so that the test checks the error names the right key and value.
 
+#include "../../src/ina-fabric/test/error-of.h"
 #include "test-temp-dir.h"
 
 #include "ns3/scenario-error.h"
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace inasim_test
 {
@@ -32,15 +34,7 @@ template<class E, class F>
 std::string
 MessageOf(F&& f, const std::string& none = "")
 {
-    try
-    {
-        f();
-    }
-    catch (const E& e)
-    {
-        return e.what();
-    }
-    return none;
+    return ns3::tests::ErrorOf<E>(std::forward<F>(f), none);
 }
 
 /**

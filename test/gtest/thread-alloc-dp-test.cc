@@ -5,6 +5,8 @@
 // LIBRA's DP (Algorithm 1) against brute-force enumeration, the fusion baselines (MG-WFBP,
 // Horovod's cycle) on hand-made cases, and the policies on the shipped model zoo.
 
+#include "../../src/ina-fabric/test/error-of.h"
+
 #include "ns3/gpu-contention-model.h"
 #include "ns3/gpu-contention-params.h"
 #include "ns3/model-zoo.h"
@@ -343,16 +345,12 @@ TEST(ThreadAllocPolicyTest, NamesRoundTripAndUnknownNamesList)
     {
         EXPECT_EQ(ThreadAllocPolicy::FromName(ThreadAllocPolicy::Name(kind)), kind);
     }
-    try
-    {
-        ThreadAllocPolicy::FromName("nccl");
-        FAIL() << "no error";
-    }
-    catch (const std::invalid_argument& e)
-    {
-        EXPECT_EQ(std::string(e.what()),
-                  "unknown policy 'nccl' (expected one of: se, fixed, mg-n, libra-m, dp, mg-cf)");
-    }
+    EXPECT_EQ(ns3::tests::ErrorOf<std::invalid_argument>(
+                  [&] {
+                      ThreadAllocPolicy::FromName("nccl");
+                  },
+                  "no error"),
+              "unknown policy 'nccl' (expected one of: se, fixed, mg-n, libra-m, dp, mg-cf)");
 }
 
 TEST(ThreadAllocPolicyTest, ZooModelsDpNeverWorseThanTheFixedThreadBaselines)

@@ -44,26 +44,29 @@ Model(const std::vector<uint64_t>& bytes, const std::vector<int64_t>& backwardPs
     return m;
 }
 
+/// One field of every piece of `plan`, in order.
+template<typename T>
+std::vector<T>
+Field(const std::vector<WorkerApp::Piece>& plan, T WorkerApp::Piece::*field)
+{
+    std::vector<T> v;
+    for (const auto& p : plan)
+    {
+        v.push_back(p.*field);
+    }
+    return v;
+}
+
 std::vector<uint64_t>
 Bytes(const std::vector<WorkerApp::Piece>& plan)
 {
-    std::vector<uint64_t> b;
-    for (const auto& p : plan)
-    {
-        b.push_back(p.bytes);
-    }
-    return b;
+    return Field(plan, &WorkerApp::Piece::bytes);
 }
 
 std::vector<uint32_t>
 Fronts(const std::vector<WorkerApp::Piece>& plan)
 {
-    std::vector<uint32_t> f;
-    for (const auto& p : plan)
-    {
-        f.push_back(p.frontLayer);
-    }
-    return f;
+    return Field(plan, &WorkerApp::Piece::frontLayer);
 }
 
 const auto BACKWARD = JobContext::SendOrder::BACKWARD;

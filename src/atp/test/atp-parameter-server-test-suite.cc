@@ -7,7 +7,7 @@
 // levels, merging partials, discarding overlaps whole (or replacing by a superset when asked),
 // answering again after completion, and dropping stale and malformed packets.
 
-#include "../../ina-protocol-kit/test/pool-test-values.h"
+#include "../../ina-protocol-kit/test/pool-server-rig.h"
 
 #include "ns3/atp-parameter-server.h"
 #include "ns3/ina-fabric-helper.h"
@@ -32,75 +32,16 @@ using tests::Sum;
 constexpr uint32_t JOB = 6;
 constexpr uint16_t ENDPOINT = POOL_ENDPOINT_BASE + JOB;
 
-/// Records the parameter packets reaching one host's endpoint.
-class ResultSink : public InaPacketSink
-{
-  public:
-    struct Result
-    {
-        uint64_t seq;                //!< fragment
-        uint8_t flags;               //!< header flags
-        std::vector<int32_t> values; //!< payload
-    };
-
-    explicit ResultSink(Ptr<InaHost> host)
-        : m_pool(&host->GetPool())
-    {
-        host->Bind(ENDPOINT, this);
-    }
-
-    void Receive(InaPacket* p, uint32_t port) override
-    {
-        Result r{p->seq, p->Header<PoolHeader>()->flags, {}};
-        if (p->values != nullptr)
-        {
-            r.values.assign(p->values->AsInt32(), p->values->AsInt32() + PoolHeader::VALUES);
-        }
-        results.push_back(r);
-        m_pool->Free(p);
-    }
-
-    std::vector<Result> results;
-
-  private:
-    InaPacketPool* m_pool;
-};
-
 /// A star of 6 hosts: workers on 0..4, the PS on 5; groups {0, 1, 2} and {3, 4}.
-struct Rig
+struct Rig : tests::PoolServerRig<AtpParameterServer>
 {
-    Ptr<InaFabric> fabric;
-    Ptr<AtpParameterServer> ps;
-    std::vector<std::unique_ptr<ResultSink>> sinks;
-
     explicit Rig(bool superset = false)
+        : PoolServerRig(6, 5, ENDPOINT)
     {
-        InaFabricHelper helper;
-        fabric = helper.Build(InaTopology::Star(6, {100000000000ULL, 1000000}));
-        AtpParameterServer::Config c;
-        c.name = "test PS";
-        c.jobId = JOB;
-        c.host = fabric->GetHost(5);
-        c.endpoint = ENDPOINT;
-        c.resultGroup = fabric->CreateMulticastGroup(5, {0, 1, 2, 3, 4});
-        c.resultFlowId = 77;
-        c.checkValues = true;
-        c.window = 8;
+        AtpParameterServer::Config c = Config(JOB, ENDPOINT, 5, {0, 1, 2, 3, 4});
         c.groups = {{0, 3}, {3, 2}};
-        c.rankOfWorker = {0, 1, 2, 3, 4};
         c.supersetReplaces = superset;
-        ps = CreateObject<AtpParameterServer>();
         ps->Setup(c);
-        for (uint32_t h = 0; h < 5; ++h)
-        {
-            sinks.push_back(std::make_unique<ResultSink>(fabric->GetHost(h)));
-        }
-    }
-
-    ~Rig()
-    {
-        ps->Dispose();
-        Simulator::Destroy();
     }
 
     /// Hand the PS one gradient packet and run until its answer (if any) is delivered.
@@ -124,8 +65,7 @@ struct Rig
         k.flags = static_cast<uint8_t>(flags | (edge ? PoolHeader::FLAG_EDGE : 0));
         k.index = 3;
         k.values = values;
-        InaPacket* p = tests::MakePoolPacket(fabric->GetPool(), k);
-        ps->Receive(p, 0);
+        Deliver(k);
         Simulator::Run();
     }
 
@@ -165,17 +105,19 @@ class AtpPsMergeTestCase : public TestCase
         rig.Send(1, true, 3, 2, rack1, PoolHeader::FLAG_COLLISION);
         rig.Send(1, false, 2, 1, g1);
         NS_TEST_EXPECT_MSG_EQ(rig.ps->GetOpenFragments(), 1, "one open");
-        NS_TEST_EXPECT_MSG_EQ(rig.sinks[0]->results.size(), 0, "not yet");
+        NS_TEST_EXPECT_MSG_EQ(rig.sinks[0]->rx.size(), 0, "not yet");
         rig.Send(1, false, 4, 1, g2);
         NS_TEST_EXPECT_MSG_EQ(rig.ps->GetOpenFragments(), 0, "complete");
         for (const auto& sink : rig.sinks)
         {
-            NS_TEST_ASSERT_MSG_EQ(sink->results.size(), 1, "one parameter packet each");
-            const auto& r = sink->results[0];
+            NS_TEST_ASSERT_MSG_EQ(sink->rx.size(), 1, "one parameter packet each");
+            const auto& r = sink->rx[0];
             NS_TEST_EXPECT_MSG_EQ(r.seq, 1, "fragment 1");
             NS_TEST_EXPECT_MSG_EQ((r.values == Sum({g0, g1, g2, rack1})), true, "exact sum");
-            NS_TEST_EXPECT_MSG_EQ(((r.flags & PoolHeader::FLAG_ACK) != 0), true, "ACK");
-            NS_TEST_EXPECT_MSG_EQ(((r.flags & PoolHeader::FLAG_COLLISION) != 0), true, "collided");
+            NS_TEST_EXPECT_MSG_EQ(((r.header.flags & PoolHeader::FLAG_ACK) != 0), true, "ACK");
+            NS_TEST_EXPECT_MSG_EQ(((r.header.flags & PoolHeader::FLAG_COLLISION) != 0),
+                                  true,
+                                  "collided");
         }
         const auto& c = rig.Counts();
         NS_TEST_EXPECT_MSG_EQ(c.partials, 5, "five partials");
@@ -184,21 +126,22 @@ class AtpPsMergeTestCase : public TestCase
 
         // A worker that missed the result resends: answered at once, to everyone.
         rig.Send(1, false, 1, 2, rack1, PoolHeader::FLAG_RESEND);
-        NS_TEST_EXPECT_MSG_EQ(rig.sinks[3]->results.size(), 2, "answered again");
-        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[3]->results[1].flags & PoolHeader::FLAG_RESEND) != 0),
+        NS_TEST_EXPECT_MSG_EQ(rig.sinks[3]->rx.size(), 2, "answered again");
+        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[3]->rx[1].header.flags & PoolHeader::FLAG_RESEND) != 0),
                               true,
                               "the resend flag is kept");
-        NS_TEST_EXPECT_MSG_EQ((rig.sinks[3]->results[1].values == Sum({g0, g1, g2, rack1})),
+        NS_TEST_EXPECT_MSG_EQ((rig.sinks[3]->rx[1].values == Sum({g0, g1, g2, rack1})),
                               true,
                               "the same sum");
 
         // Fragment 2: a full aggregate from level 2.
         rig.Send(2, true, 3, 3, Ramp(-5));
-        NS_TEST_EXPECT_MSG_EQ(rig.sinks[4]->results.size(), 3, "answered");
-        NS_TEST_EXPECT_MSG_EQ((rig.sinks[4]->results[2].values == Ramp(-5)), true, "as is");
-        NS_TEST_EXPECT_MSG_EQ(((rig.sinks[4]->results[2].flags & PoolHeader::FLAG_COLLISION) != 0),
-                              false,
-                              "did not collide");
+        NS_TEST_EXPECT_MSG_EQ(rig.sinks[4]->rx.size(), 3, "answered");
+        NS_TEST_EXPECT_MSG_EQ((rig.sinks[4]->rx[2].values == Ramp(-5)), true, "as is");
+        NS_TEST_EXPECT_MSG_EQ(
+            ((rig.sinks[4]->rx[2].header.flags & PoolHeader::FLAG_COLLISION) != 0),
+            false,
+            "did not collide");
         NS_TEST_EXPECT_MSG_EQ(rig.Counts().fullAggregates, 1, "one full");
         NS_TEST_EXPECT_MSG_EQ(rig.Counts().results, 3, "three parameter packets sent");
     }
@@ -228,11 +171,11 @@ class AtpPsSupersetTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(rig.Counts().supersetReplaced, superset ? 1 : 0, "replaced");
             NS_TEST_EXPECT_MSG_EQ(rig.Counts().overlapDiscarded, superset ? 0 : 1, "discarded");
             rig.Send(1, true, 3, 2, Ramp(4));
-            NS_TEST_EXPECT_MSG_EQ(rig.sinks[0]->results.size(), superset ? 1 : 0, "complete?");
+            NS_TEST_EXPECT_MSG_EQ(rig.sinks[0]->rx.size(), superset ? 1 : 0, "complete?");
             if (superset)
             {
                 NS_TEST_EXPECT_MSG_EQ(
-                    (rig.sinks[0]->results[0].values == Sum({Ramp(1), Ramp(2), Ramp(3), Ramp(4)})),
+                    (rig.sinks[0]->rx[0].values == Sum({Ramp(1), Ramp(2), Ramp(3), Ramp(4)})),
                     true,
                     "exact");
             }

@@ -494,10 +494,7 @@ class AtpPassWhenFullTestCase : public TestCase
         pipeline->SetAggregationCapacity(6000000000ULL, 0);
         pipeline->SetAttribute("AggregationQueueBytes", UintegerValue(16384));
         JobSpec spec;
-        for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6"})
-        {
-            spec.hosts.push_back(t.FindNode(w));
-        }
+        spec.hosts = Nodes(t, {"w1", "w2", "w3", "w4", "w5", "w6"});
         spec.ps = {t.FindNode("ps")};
         spec.tensorBytes = {400000};
         spec.attributes = {{"Level2", "false"}, {"PassWhenFull", "true"}};
@@ -510,17 +507,9 @@ class AtpPassWhenFullTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done");
         NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
         NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
-        uint64_t passed = 0;
-        uint64_t completed = 0;
-        for (const auto& e : run.protocol->GetSwitches())
-        {
-            if (e.node == s1)
-            {
-                passed = e.program->GetReasonCount(AtpProgram::BYPASSED);
-                completed = e.program->GetReasonCount(AtpProgram::COMPLETED);
-                NS_TEST_EXPECT_MSG_EQ(e.program->GetReasonCount(AtpProgram::COLLISION), 0, "");
-            }
-        }
+        const uint64_t passed = run.ReasonAt(s1, AtpProgram::BYPASSED);
+        const uint64_t completed = run.ReasonAt(s1, AtpProgram::COMPLETED);
+        NS_TEST_EXPECT_MSG_EQ(run.ReasonAt(s1, AtpProgram::COLLISION), 0, "");
         NS_TEST_EXPECT_MSG_GT(passed, 0u, "s1 was full at times");
         const PipelineUsage usage = pipeline->GetUsage();
         NS_TEST_EXPECT_MSG_LT_OR_EQ(usage.MeasuredAggregationBps(), 6e9, "capacity held");
@@ -928,16 +917,9 @@ class AtpSetupErrorTestCase : public TestCase
         t.attributes = {};
         JobRun ok(fabric, t);
         NS_TEST_EXPECT_MSG_EQ(ok.protocol->GetHashRange(), 8000, "joins the 8000 pool");
-        std::string twice;
-        try
-        {
-            ok.protocol->CreateAgent(0);
-        }
-        catch (const std::runtime_error& e)
-        {
-            twice = e.what();
-        }
-        NS_TEST_EXPECT_MSG_EQ(twice,
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf<std::runtime_error>([&] {
+                                  ok.protocol->CreateAgent(0);
+                              }),
                               "job j2 (atp): an agent for worker 0 exists already; every rank "
                               "gets one agent (one endpoint on its host)",
                               "one agent per rank");

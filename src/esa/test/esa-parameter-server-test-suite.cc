@@ -8,7 +8,7 @@
 // answered with the result or turned into reminders to the switches and pulls, and the timeout
 // and the duplicate threshold remind on their own. Expected values are worked out by hand.
 
-#include "../../ina-protocol-kit/test/pool-test-values.h"
+#include "../../ina-protocol-kit/test/pool-server-rig.h"
 
 #include "ns3/esa-header.h"
 #include "ns3/esa-parameter-server.h"
@@ -35,43 +35,13 @@ constexpr uint16_t ENDPOINT = POOL_ENDPOINT_BASE + JOB;
 constexpr uint32_t FAKE_SWITCH = 3; //!< a host standing in for the aggregating switch
 constexpr uint32_t PS = 4;
 
-/// Records what reaches one host's endpoint.
-class Sink : public InaPacketSink
+/// Records what reaches one host's endpoint, and counts ESA's results and pulls among it.
+class Sink : public tests::PoolEndpointRecorder
 {
   public:
-    struct Rx
+    Sink(Ptr<InaHost> host, uint16_t endpoint)
+        : PoolEndpointRecorder(host, endpoint)
     {
-        uint64_t seq;                //!< fragment
-        uint8_t flags;               //!< header flags
-        uint8_t kind;                //!< ESA kind
-        uint8_t control;             //!< header reserved byte
-        uint16_t index;              //!< aggregator index
-        uint32_t wireBytes;          //!< size
-        std::vector<int32_t> values; //!< payload
-    };
-
-    explicit Sink(Ptr<InaHost> host)
-        : m_pool(&host->GetPool())
-    {
-        host->Bind(ENDPOINT, this);
-    }
-
-    void Receive(InaPacket* p, uint32_t port) override
-    {
-        const PoolHeader* h = p->Header<PoolHeader>();
-        Rx r{p->seq,
-             h->flags,
-             EsaHeader::GetKind(h),
-             h->reserved,
-             h->aggregatorIndex,
-             p->wireBytes,
-             {}};
-        if (p->values != nullptr)
-        {
-            r.values.assign(p->values->AsInt32(), p->values->AsInt32() + PoolHeader::VALUES);
-        }
-        rx.push_back(r);
-        m_pool->Free(p);
     }
 
     /// \return how many results (FLAG_ACK) arrived
@@ -80,7 +50,7 @@ class Sink : public InaPacketSink
         size_t n = 0;
         for (const Rx& r : rx)
         {
-            n += (r.flags & PoolHeader::FLAG_ACK) != 0 ? 1 : 0;
+            n += (r.header.flags & PoolHeader::FLAG_ACK) != 0 ? 1 : 0;
         }
         return n;
     }
@@ -91,16 +61,13 @@ class Sink : public InaPacketSink
         size_t n = 0;
         for (const Rx& r : rx)
         {
-            n += r.seq == seq && r.kind == EsaHeader::CONTROL && r.control == EsaHeader::PULL ? 1
-                                                                                              : 0;
+            n += r.seq == seq && EsaHeader::GetKind(&r.header) == EsaHeader::CONTROL &&
+                         r.header.reserved == EsaHeader::PULL
+                     ? 1
+                     : 0;
         }
         return n;
     }
-
-    std::vector<Rx> rx;
-
-  private:
-    InaPacketPool* m_pool;
 };
 
 uint16_t
@@ -110,29 +77,14 @@ IndexOf(uint64_t seq)
 }
 
 /// A star of 5 hosts: workers 0..2 (one group), a stand-in switch on 3, the PS on 4.
-struct Rig
+struct Rig : tests::PoolServerRig<EsaParameterServer, Sink>
 {
-    Ptr<InaFabric> fabric;
-    Ptr<EsaParameterServer> ps;
-    std::vector<std::unique_ptr<Sink>> sinks;
-
     Rig()
+        : PoolServerRig(5, 4, ENDPOINT)
     {
-        InaFabricHelper helper;
-        fabric = helper.Build(InaTopology::Star(5, {100000000000ULL, 1000000}));
-        PoolParameterServer::Config c;
-        c.name = "test PS";
-        c.jobId = JOB;
+        PoolParameterServer::Config c = Config(JOB, ENDPOINT, PS, {0, 1, 2});
         c.protocol = ESA_PROTOCOL;
-        c.host = fabric->GetHost(PS);
-        c.endpoint = ENDPOINT;
-        c.resultGroup = fabric->CreateMulticastGroup(PS, {0, 1, 2});
-        c.resultFlowId = 77;
-        c.checkValues = true;
-        c.window = 8;
         c.groups = {{0, 3}};
-        c.rankOfWorker = {0, 1, 2};
-        ps = CreateObject<EsaParameterServer>();
         ps->Setup(c);
         EsaParameterServer::EsaConfig e;
         e.switches = {FAKE_SWITCH};
@@ -143,16 +95,6 @@ struct Rig
         e.rtoMaxPs = 64000000000;
         e.dupAckThreshold = 3;
         ps->SetEsaConfig(e);
-        for (uint32_t h = 0; h < 4; ++h)
-        {
-            sinks.push_back(std::make_unique<Sink>(fabric->GetHost(h)));
-        }
-    }
-
-    ~Rig()
-    {
-        ps->Dispose();
-        Simulator::Destroy();
     }
 
     /// Hand the PS one packet of `kind` (control subtype `control`) and run `ms` of time.
@@ -268,7 +210,7 @@ class EsaPsWorkerReminderTestCase : public TestCase
         Sink& sw = *rig.sinks[FAKE_SWITCH];
         NS_TEST_ASSERT_MSG_EQ(sw.rx.size(), 1u, "one reminder to the one switch");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].seq, 7u, "for fragment 7");
-        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].index, 5u, "at its aggregator");
+        NS_TEST_ASSERT_MSG_EQ(sw.rx[0].header.aggregatorIndex, 5u, "at its aggregator");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].wireBytes, PoolHeader::WIRE_BYTES, "full size");
         NS_TEST_ASSERT_MSG_EQ(sw.rx[0].values.size(), PoolHeader::VALUES, "room for the partial");
         for (uint32_t w = 0; w < 2; ++w)

@@ -10,6 +10,7 @@
 // 16 jobs of 1 MB at 1 % loss.
 
 #include "../../ina-protocol-kit/test/protocol-test-fabric.h"
+#include "../../ina-training/test/test-job-context.h"
 
 #include "ns3/esa-agent.h"
 #include "ns3/esa-parameter-server.h"
@@ -496,15 +497,9 @@ ThreeLayers()
 JobContext
 TrainingContext(Ptr<InaFabric> fabric)
 {
-    JobContext ctx;
-    ctx.fabric = fabric;
-    ctx.jobId = 1;
-    ctx.name = "j1";
-    ctx.workerHosts = {0, 1};
+    JobContext ctx = TestJobContext(fabric, "j1", {0, 1}, 5, true);
     ctx.psHosts = {2};
     ctx.inaTiers = {"tor"};
-    ctx.seed = 5;
-    ctx.checkValues = true;
     ctx.flowIdBase = JobContext::FLOW_IDS_PER_JOB;
     return ctx;
 }
@@ -538,13 +533,10 @@ class EsaProfileAgreesWithWorkerTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(3, {1000000000ULL, US}));
+        Ptr<InaFabric> fabric = TestStar(3, 1000000000ULL);
         Ptr<RecordingProtocol> protocol = CreateObject<RecordingProtocol>();
         Ptr<TrainingJob> job = ThreeLayerJob(2);
-        job->Setup(TrainingContext(fabric), ThreeLayers(), protocol);
-        job->Start();
-        Simulator::Run();
+        RunJobToEnd(job, TrainingContext(fabric), ThreeLayers(), protocol);
         NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
         const EsaJobProfile profile = EsaJobProfile::FromContext(protocol->GetContext());
         const auto& pieces = profile.GetPieces();
@@ -594,8 +586,7 @@ class EsaPriorityFromWorkloadTestCase : public TestCase
                                     Ptr<TrainingJob>* job,
                                     std::string* error)
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(3, {GBPS_100, US}));
+        Ptr<InaFabric> fabric = TestStar(3);
         ObjectFactory f("ns3::EsaProtocol");
         for (const auto& [name, value] : attributes)
         {
@@ -603,14 +594,9 @@ class EsaPriorityFromWorkloadTestCase : public TestCase
         }
         Ptr<EsaProtocol> protocol = f.Create<EsaProtocol>();
         *job = ThreeLayerJob(2);
-        try
-        {
+        *error = ErrorOf([&] {
             (*job)->Setup(TrainingContext(fabric), ThreeLayers(), protocol);
-        }
-        catch (const std::exception& e)
-        {
-            *error = e.what();
-        }
+        });
         return protocol;
     }
 

@@ -89,19 +89,6 @@ class JobRun : public TypedJobRun<GridProtocol, GridAgent>
         : TypedJobRun(fabric, "grid", spec)
     {
     }
-
-    /// A reason counted at one switch (0 if the job has no program there).
-    uint64_t ReasonAt(uint32_t node, uint32_t r) const
-    {
-        for (const auto& e : protocol->GetSwitches())
-        {
-            if (e.node == node)
-            {
-                return e.program->GetReasonCount(r);
-            }
-        }
-        return 0;
-    }
 };
 
 /// The 8 workers and the PS of Fig. 1, C_s = 9 Gb/s as in the paper's example.
@@ -110,10 +97,7 @@ Fig1Job(Ptr<InaFabric> fabric)
 {
     const InaTopology& t = fabric->GetTopology();
     AllReduceRunner::Spec s;
-    for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"})
-    {
-        s.hosts.push_back(t.FindNode(w));
-    }
+    s.hosts = Nodes(t, {"w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"});
     s.ps = {t.FindNode("ps")};
     s.tiers = {"tor"};
     s.tensorBytes = {100000}; // 25000 floats: 404 fragments of 62
@@ -836,10 +820,7 @@ SpineJob(Ptr<InaFabric> fabric)
 {
     const InaTopology& t = fabric->GetTopology();
     AllReduceRunner::Spec s;
-    for (const char* w : {"w1", "w2", "w3", "w4", "w5", "w6"})
-    {
-        s.hosts.push_back(t.FindNode(w));
-    }
+    s.hosts = Nodes(t, {"w1", "w2", "w3", "w4", "w5", "w6"});
     s.ps = {t.FindNode("ps")};
     s.tiers = {"agg"};
     s.tensorBytes = {1000000};
@@ -1081,16 +1062,8 @@ class AtpPacedFig1TestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
         NS_TEST_EXPECT_MSG_EQ(fabric->GetAggregatorsInUse(), 0, "nothing left held");
         NS_TEST_EXPECT_MSG_EQ(run.Sum(&AggregationAgent::Stats::retransmissions), 0, "no resend");
-        uint64_t passed = 0;
-        uint64_t completed = 0;
-        for (const auto& e : run.protocol->GetSwitches())
-        {
-            if (e.node == s1)
-            {
-                passed = e.program->GetReasonCount(AtpProgram::BYPASSED);
-                completed = e.program->GetReasonCount(AtpProgram::COMPLETED);
-            }
-        }
+        const uint64_t passed = run.ReasonAt(s1, AtpProgram::BYPASSED);
+        const uint64_t completed = run.ReasonAt(s1, AtpProgram::COMPLETED);
         NS_TEST_EXPECT_MSG_GT(passed, 0u, "s1 passes its excess");
         NS_TEST_EXPECT_MSG_EQ(passed % 4, 0u, "whole fragments");
         NS_TEST_EXPECT_MSG_EQ(completed + passed / 4, 4033u, "or they complete at s1");
@@ -1106,16 +1079,9 @@ class AtpPacedFig1TestCase : public TestCase
         Ptr<InaFabric> other = Fabric();
         AllReduceRunner::Spec refused = Fig1Job(other);
         refused.attributes = {{"PassWhenFull", "true"}};
-        std::string error;
-        try
-        {
-            Run r(other, "atp-paced", refused);
-        }
-        catch (const std::exception& e)
-        {
-            error = e.what();
-        }
-        NS_TEST_EXPECT_MSG_EQ(error,
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&] {
+                                  Run r(other, "atp-paced", refused);
+                              }),
                               "job j1 (atp-paced): the workers are paced at the rate of GRID's "
                               "model of ATP (one level of aggregation, a full switch passing "
                               "gradients on to the PS, GRID paper Sec. 3.1), so the job needs "
@@ -1391,32 +1357,19 @@ class GridSetupErrorTestCase : public TestCase
     }
 
   private:
-    static std::string Error(Ptr<InaFabric> fabric, const AllReduceRunner::Spec& s)
-    {
-        try
-        {
-            JobRun run(fabric, s);
-        }
-        catch (const std::exception& e)
-        {
-            return e.what();
-        }
-        return "";
-    }
-
     void DoRun() override
     {
         Ptr<InaFabric> fabric = Fig1();
         AllReduceRunner::Spec s = Fig1Job(fabric);
         s.ps = {fabric->GetTopology().FindNode("ps"), fabric->GetTopology().FindNode("w8")};
         s.hosts.pop_back();
-        NS_TEST_ASSERT_MSG_EQ(Error(fabric, s),
+        NS_TEST_ASSERT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (grid): the job has 2 parameter servers; GRID plans for "
                               "exactly one (ps_hosts: 1)",
                               "two PSs");
         s = Fig1Job(fabric);
         s.tiers = {"spine"};
-        NS_TEST_ASSERT_MSG_EQ(Error(fabric, s),
+        NS_TEST_ASSERT_MSG_EQ(InstallError<JobRun>(fabric, s),
                               "job j1 (grid): no switch of the topology is in switch.ina_tiers "
                               "[spine]; GRID needs at least one programmable switch",
                               "no programmable switch");

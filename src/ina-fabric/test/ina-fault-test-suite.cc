@@ -43,6 +43,30 @@ class FaultSink : public InaPacketSink
     InaPacketPool* m_pool;
 };
 
+/**
+ * A fabric of `topology` with a FaultSink at TEST_PORT of host `sinkHost` and a fault injector on
+ * it, detecting changes after `detection` (the injector's default if zero).
+ */
+struct FaultRig
+{
+    FaultRig(const InaTopology& topology, uint32_t sinkHost, Time detection = Time(0))
+        : fabric(InaFabricHelper().Build(topology))
+        , sink(&fabric->GetPool())
+        , faults(CreateObject<InaFaultInjector>())
+    {
+        fabric->GetHost(sinkHost)->Bind(TEST_PORT, &sink);
+        if (!detection.IsZero())
+        {
+            faults->SetAttribute("DetectionDelay", TimeValue(detection));
+        }
+        faults->SetFabric(fabric);
+    }
+
+    Ptr<InaFabric> fabric;
+    FaultSink sink;
+    Ptr<InaFaultInjector> faults;
+};
+
 uint32_t
 LinkBetween(const InaTopology& topo, const std::string& a, const std::string& b)
 {
@@ -68,26 +92,21 @@ class InaFaultLinkDownTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, Gbps100()));
-        FaultSink sink(&fabric->GetPool());
-        fabric->GetHost(1)->Bind(TEST_PORT, &sink);
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetFabric(fabric);
-        const uint32_t link = LinkBetween(fabric->GetTopology(), "tor0", "h1");
-        SendOne(fabric, 0, 1, 1, 0);
-        faults->ScheduleLinkDown(link, NanoSeconds(1500));
-        Simulator::Schedule(MicroSeconds(3), &SendOne, fabric, 0, 1, 1, 1);
-        faults->ScheduleLinkUp(link, MicroSeconds(10));
-        Simulator::Schedule(MicroSeconds(11), &SendOne, fabric, 0, 1, 1, 2);
+        FaultRig rig(InaTopology::Star(2, Gbps100()), 1);
+        const uint32_t link = LinkBetween(rig.fabric->GetTopology(), "tor0", "h1");
+        SendOne(rig.fabric, 0, 1, 1, 0);
+        rig.faults->ScheduleLinkDown(link, NanoSeconds(1500));
+        Simulator::Schedule(MicroSeconds(3), &SendOne, rig.fabric, 0, 1, 1, 1);
+        rig.faults->ScheduleLinkUp(link, MicroSeconds(10));
+        Simulator::Schedule(MicroSeconds(11), &SendOne, rig.fabric, 0, 1, 1, 2);
         Simulator::Run();
-        NS_TEST_ASSERT_MSG_EQ(sink.seqs.size(), 1, "one packet arrived");
-        NS_TEST_EXPECT_MSG_EQ(sink.seqs[0], 2, "the one sent after the link came back");
-        NS_TEST_EXPECT_MSG_EQ(faults->GetFaultDrops(), 2, "the other two are fault drops");
-        const InaLinkCounters c = fabric->GetTotalLinkCounters();
+        NS_TEST_ASSERT_MSG_EQ(rig.sink.seqs.size(), 1, "one packet arrived");
+        NS_TEST_EXPECT_MSG_EQ(rig.sink.seqs[0], 2, "the one sent after the link came back");
+        NS_TEST_EXPECT_MSG_EQ(rig.faults->GetFaultDrops(), 2, "the other two are fault drops");
+        const InaLinkCounters c = rig.fabric->GetTotalLinkCounters();
         NS_TEST_EXPECT_MSG_EQ(c.drops + c.lost, 0, "no queue drop, no random loss");
-        NS_TEST_EXPECT_MSG_EQ(faults->GetLinksDown(), 0, "the link is up at the end");
-        faults->Dispose();
+        NS_TEST_EXPECT_MSG_EQ(rig.faults->GetLinksDown(), 0, "the link is up at the end");
+        rig.faults->Dispose();
         Simulator::Destroy();
     }
 };
@@ -109,31 +128,25 @@ class InaFaultRerouteTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::LeafSpine(2, 2, 1, Gbps100(), Gbps100()));
-        FaultSink sink(&fabric->GetPool());
-        fabric->GetHost(1)->Bind(TEST_PORT, &sink);
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(10)));
-        faults->SetFabric(fabric);
-        const InaTopology& topo = fabric->GetTopology();
+        FaultRig rig(InaTopology::LeafSpine(2, 2, 1, Gbps100(), Gbps100()), 1, MicroSeconds(10));
+        const InaTopology& topo = rig.fabric->GetTopology();
         const uint32_t link = LinkBetween(topo, "leaf0", "spine0");
-        Ptr<InaSwitch> spine0 = fabric->GetSwitch(topo.FindNode("spine0"));
-        faults->ScheduleLinkDown(link, Seconds(0));
-        faults->ScheduleLinkUp(link, MicroSeconds(40));
+        Ptr<InaSwitch> spine0 = rig.fabric->GetSwitch(topo.FindNode("spine0"));
+        rig.faults->ScheduleLinkDown(link, Seconds(0));
+        rig.faults->ScheduleLinkUp(link, MicroSeconds(40));
         constexpr uint32_t FLOWS = 64;
         for (uint32_t f = 0; f < FLOWS; ++f)
         {
             Simulator::Schedule(MicroSeconds(1) + NanoSeconds(100 * f),
                                 &SendOne,
-                                fabric,
+                                rig.fabric,
                                 0,
                                 1,
                                 f,
                                 f);
             Simulator::Schedule(MicroSeconds(20) + NanoSeconds(100 * f),
                                 &SendOne,
-                                fabric,
+                                rig.fabric,
                                 0,
                                 1,
                                 f,
@@ -147,7 +160,7 @@ class InaFaultRerouteTestCase : public TestCase
         {
             Simulator::Schedule(MicroSeconds(60) + NanoSeconds(100 * f),
                                 &SendOne,
-                                fabric,
+                                rig.fabric,
                                 0,
                                 1,
                                 f,
@@ -157,19 +170,19 @@ class InaFaultRerouteTestCase : public TestCase
         uint32_t a = 0;
         uint32_t b = 0;
         uint32_t c = 0;
-        for (uint64_t s : sink.seqs)
+        for (uint64_t s : rig.sink.seqs)
         {
             (s < FLOWS ? a : s < 2 * FLOWS ? b : c)++;
         }
         NS_TEST_EXPECT_MSG_GT(a, 0, "before detection, flows on spine1 arrive");
         NS_TEST_EXPECT_MSG_LT(a, FLOWS, "before detection, flows hashed onto spine0 are lost");
-        NS_TEST_EXPECT_MSG_EQ(faults->GetFaultDrops(), FLOWS - a, "those are fault drops");
+        NS_TEST_EXPECT_MSG_EQ(rig.faults->GetFaultDrops(), FLOWS - a, "those are fault drops");
         NS_TEST_EXPECT_MSG_EQ(b, FLOWS, "once detected, every flow goes through spine1");
         NS_TEST_EXPECT_MSG_EQ(spine0AfterB, 0, "spine0 saw nothing while the link was down");
         NS_TEST_EXPECT_MSG_EQ(c, FLOWS, "after the repair every flow arrives");
         NS_TEST_EXPECT_MSG_GT(spine0->GetCounters().received, 0, "and spine0 carries some again");
-        NS_TEST_EXPECT_MSG_EQ(faults->GetReroutes(), 2, "converged twice: failure, repair");
-        faults->Dispose();
+        NS_TEST_EXPECT_MSG_EQ(rig.faults->GetReroutes(), 2, "converged twice: failure, repair");
+        rig.faults->Dispose();
         Simulator::Destroy();
     }
 };
@@ -186,28 +199,25 @@ class InaFaultSwitchDownTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(3, Gbps100()));
-        FaultSink sink(&fabric->GetPool());
-        fabric->GetHost(2)->Bind(TEST_PORT, &sink);
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetFabric(fabric);
-        const uint32_t tor = fabric->GetTopology().FindNode("tor0");
-        faults->ScheduleSwitchDown(tor, MicroSeconds(1));
-        faults->ScheduleSwitchUp(tor, MicroSeconds(20));
+        FaultRig rig(InaTopology::Star(3, Gbps100()), 2);
+        const uint32_t tor = rig.fabric->GetTopology().FindNode("tor0");
+        rig.faults->ScheduleSwitchDown(tor, MicroSeconds(1));
+        rig.faults->ScheduleSwitchUp(tor, MicroSeconds(20));
         for (uint32_t i = 0; i < 10; ++i)
         {
-            Simulator::Schedule(MicroSeconds(2 + i), &SendOne, fabric, i % 2, 2, i, i);
+            Simulator::Schedule(MicroSeconds(2 + i), &SendOne, rig.fabric, i % 2, 2, i, i);
         }
-        Simulator::Schedule(MicroSeconds(30), &SendOne, fabric, 0, 2, 99, 99);
+        Simulator::Schedule(MicroSeconds(30), &SendOne, rig.fabric, 0, 2, 99, 99);
         Simulator::Run();
-        NS_TEST_ASSERT_MSG_EQ(sink.seqs.size(), 1, "only the packet after the reboot arrived");
-        NS_TEST_EXPECT_MSG_EQ(sink.seqs[0], 99, "the packet after the reboot");
-        NS_TEST_EXPECT_MSG_EQ(faults->GetFaultDrops(), 10, "all ten sent meanwhile: fault drops");
-        NS_TEST_EXPECT_MSG_EQ(fabric->GetSwitch(tor)->GetCounters().received,
+        NS_TEST_ASSERT_MSG_EQ(rig.sink.seqs.size(), 1, "only the packet after the reboot arrived");
+        NS_TEST_EXPECT_MSG_EQ(rig.sink.seqs[0], 99, "the packet after the reboot");
+        NS_TEST_EXPECT_MSG_EQ(rig.faults->GetFaultDrops(),
+                              10,
+                              "all ten sent meanwhile: fault drops");
+        NS_TEST_EXPECT_MSG_EQ(rig.fabric->GetSwitch(tor)->GetCounters().received,
                               1,
                               "the dead switch received none of them");
-        faults->Dispose();
+        rig.faults->Dispose();
         Simulator::Destroy();
     }
 };

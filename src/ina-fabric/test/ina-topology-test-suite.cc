@@ -6,6 +6,8 @@
 // counts, and the routes of a k=4 fat-tree have the textbook ECMP fan-out. (The exhaustive checks
 // of the parser and the routing table are in test/gtest/topology-test.cc.)
 
+#include "error-of.h"
+
 #include "ns3/ina-routing-table.h"
 #include "ns3/ina-test-suite.h"
 #include "ns3/ina-topology.h"
@@ -140,16 +142,11 @@ class InaFatTreeCountsTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ(t.Neighbors(s).size(), e[0], "switch " << s);
             }
         }
-        bool threw = false;
-        try
-        {
-            InaTopology::FatTree(5, G100, G100);
-        }
-        catch (const std::invalid_argument&)
-        {
-            threw = true;
-        }
-        NS_TEST_EXPECT_MSG_EQ(threw, true, "odd k must be rejected");
+        NS_TEST_EXPECT_MSG_EQ(tests::Throws<std::invalid_argument>([] {
+                                  InaTopology::FatTree(5, G100, G100);
+                              }),
+                              true,
+                              "odd k must be rejected");
     }
 };
 

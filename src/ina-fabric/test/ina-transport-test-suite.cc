@@ -7,6 +7,8 @@
 // with backoff), DCTCP's alpha and window cut, exact values over a lossy fabric, incast with ECN
 // and with drops, the flow patterns, repeatability and the errors bad input gets.
 
+#include "error-of.h"
+
 #include "ns3/boolean.h"
 #include "ns3/ecn-codepoints.h"
 #include "ns3/ina-event.h"
@@ -1000,21 +1002,6 @@ class InaFlowAppDeterminismTestCase : public TestCase
 
 namespace
 {
-/// The message of the std::invalid_argument `f` throws, or "" if it throws none.
-template<typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 bool
 Contains(const std::string& s, const std::string& part)
@@ -1046,7 +1033,7 @@ class InaFlowAppErrorsTestCase : public TestCase
             app->SetAttribute("FlowBytes", UintegerValue(bytes));
             app->SetAttribute("CheckValues", BooleanValue(check));
             app->SetHosts(hosts);
-            return ErrorOf([&]() {
+            return tests::ErrorOf<std::invalid_argument>([&]() {
                 app->Install(fabric);
             });
         };
@@ -1062,18 +1049,18 @@ class InaFlowAppErrorsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Contains(e, "FlowBytes must be a multiple of 4, got 102"), true, e);
 
         Ptr<InaTransportSender> tx = CreateObject<InaTransportSender>();
-        e = ErrorOf([tx]() {
+        e = tests::ErrorOf<std::invalid_argument>([tx]() {
             tx->SendMessage(10);
         });
         NS_TEST_EXPECT_MSG_EQ(Contains(e, "SendMessage before Connect"), true, e);
         tx->SetAttribute("Mtu", UintegerValue(66));
-        e = ErrorOf([tx, fabric]() {
+        e = tests::ErrorOf<std::invalid_argument>([tx, fabric]() {
             tx->Connect(fabric->GetHost(0), 5000, 1, 5001, 9, 0);
         });
         NS_TEST_EXPECT_MSG_EQ(Contains(e, "Mtu (66) must exceed HeaderBytes (64)"), true, e);
         tx->SetAttribute("Mtu", UintegerValue(1500));
         tx->Connect(fabric->GetHost(0), 5000, 1, 5001, 9, 0);
-        e = ErrorOf([tx]() {
+        e = tests::ErrorOf<std::invalid_argument>([tx]() {
             tx->SendMessage(10, {1, 2});
         });
         NS_TEST_EXPECT_MSG_EQ(Contains(e, "10 bytes cannot carry 2 32-bit values"), true, e);

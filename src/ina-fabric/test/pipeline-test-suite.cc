@@ -9,6 +9,8 @@
 // serialisation and latency, is limited by the recirculation port's rate, and tail-drops when its
 // queue is full.
 
+#include "error-of.h"
+
 #include "ns3/double.h"
 #include "ns3/exact-match-table.h"
 #include "ns3/ina-event.h"
@@ -1488,16 +1490,11 @@ class PipelineAggregationQueueTestCase : public TestCase
              err.find("AggregationCapacityPps (1000000") != std::string::npos),
             true,
             "both named: " << err);
-        bool threw = false;
-        try
-        {
-            MakePipeline()->SetAggregationCapacity(1, 1);
-        }
-        catch (const PipelineFitError&)
-        {
-            threw = true;
-        }
-        NS_TEST_EXPECT_MSG_EQ(threw, true, "SetAggregationCapacity refuses both");
+        NS_TEST_EXPECT_MSG_EQ(tests::Throws<PipelineFitError>([] {
+                                  MakePipeline()->SetAggregationCapacity(1, 1);
+                              }),
+                              true,
+                              "SetAggregationCapacity refuses both");
     }
 };
 

@@ -9,6 +9,7 @@
 // pipeline whose switch is a RecordingSwitch, with one program installed; a packet handed to it
 // runs to the end of its passes. Each suite derives its own rig (its jobs, its packets).
 
+#include "../../ina-fabric/test/error-of.h"
 #include "recording-switch.h"
 
 #include "ns3/object-factory.h"
@@ -96,22 +97,6 @@ InstallError(const ObjectFactory& program,
     }
     p->Dispose();
     return error;
-}
-
-/// \return what `f` threw (a std::exception's what()), or "" if it returned
-template<class F>
-std::string
-ErrorOf(F&& f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::exception& e)
-    {
-        return e.what();
-    }
-    return "";
 }
 
 } // namespace tests

@@ -9,10 +9,13 @@
 // job run whose protocol and agents are typed, so a suite reads its protocol's own counters, and
 // the ways a suite runs its jobs and catches a set-up refusal.
 
+#include "../../ina-fabric/test/error-of.h"
+
 #include "ns3/all-reduce-runner.h"
 #include "ns3/ina-fabric-helper.h"
 
 #include <exception>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,18 @@ LeafSpine(uint32_t leaves, uint32_t spines, uint32_t perLeaf, double loss = 0, i
     helper.SetStreamBase(stream);
     return helper.Build(
         InaTopology::LeafSpine(leaves, spines, perLeaf, {GBPS_100, US}, {GBPS_100, US}));
+}
+
+/// The nodes of `topology` named `names`, in that order.
+inline std::vector<uint32_t>
+Nodes(const InaTopology& topology, std::initializer_list<const char*> names)
+{
+    std::vector<uint32_t> v;
+    for (const char* name : names)
+    {
+        v.push_back(topology.FindNode(name));
+    }
+    return v;
 }
 
 /// first, first + 1, ..., first + count - 1 (host indices).
@@ -87,6 +102,20 @@ class TypedJobRun : public AllReduceRunner
         return s;
     }
 
+    /// A switch program's reason at switch `node` (0 if the job has no program there).
+    template<typename R>
+    uint64_t ReasonAt(uint32_t node, R r) const
+    {
+        for (const auto& e : protocol->GetSwitches())
+        {
+            if (e.node == node)
+            {
+                return e.program->GetReasonCount(r);
+            }
+        }
+        return 0;
+    }
+
     /// One of the protocol's named counters (protocols with GetCounters()).
     double Counter(const std::string& name) const
     {
@@ -123,15 +152,9 @@ template<typename Run, typename Spec>
 std::string
 InstallError(Ptr<InaFabric> fabric, const Spec& spec)
 {
-    try
-    {
+    return ErrorOf([&] {
         Run run(fabric, spec);
-    }
-    catch (const std::exception& e)
-    {
-        return e.what();
-    }
-    return "";
+    });
 }
 
 /**

@@ -7,6 +7,8 @@
 // their effective configuration. (Parser details are covered by the GoogleTest files
 // test/gtest/scenario-*-test.cc.)
 
+#include "../../ina-fabric/test/error-of.h"
+
 #include "ns3/ina-test-suite.h"
 #include "ns3/scenario-loader.h"
 #include "ns3/test.h"
@@ -58,16 +60,11 @@ class InaScenarioDefaultFileTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(s.traffic[0].allHosts, true, "all hosts");
         NS_TEST_EXPECT_MSG_EQ(s.traffic[0].flowBytes, 1000000, "1MB flows");
         NS_TEST_EXPECT_MSG_EQ(s.traffic[0].startPs, 0, "start");
-        bool fits = true;
-        try
-        {
-            s.CheckHostIds(s.topology.GetHostCount());
-        }
-        catch (const ScenarioError&)
-        {
-            fits = false;
-        }
-        NS_TEST_EXPECT_MSG_EQ(fits, true, "host ids fit the topology");
+        NS_TEST_EXPECT_MSG_EQ(tests::Throws<ScenarioError>([&] {
+                                  s.CheckHostIds(s.topology.GetHostCount());
+                              }),
+                              false,
+                              "host ids fit the topology");
     }
 };
 

@@ -8,6 +8,7 @@
 // cap. The fluid model alone is in test/gtest/gpu-packet-mode-test.cc.
 
 #include "delay-protocol.h"
+#include "test-job-context.h"
 
 #include "ns3/aggregation-agent.h"
 #include "ns3/gpu-contention-compute-model.h"
@@ -29,6 +30,9 @@
 
 using namespace ns3;
 using tests::DelayProtocol;
+using tests::RunJobToEnd;
+using tests::TestJobContext;
+using tests::TestStar;
 using tests::TwoLayers;
 
 namespace
@@ -54,20 +58,11 @@ ParamsFile(const std::string& name, double alpha2)
     return path;
 }
 
+/// The context of every job here: two workers on hosts 0 and 1.
 JobContext
-Context(Ptr<InaFabric> fabric, uint32_t workers)
+Context(Ptr<InaFabric> fabric)
 {
-    JobContext ctx;
-    ctx.fabric = fabric;
-    ctx.jobId = 1;
-    ctx.name = "gpu";
-    for (uint32_t w = 0; w < workers; ++w)
-    {
-        ctx.workerHosts.push_back(w);
-    }
-    ctx.seed = 5;
-    ctx.flowIdBase = 1;
-    return ctx;
+    return TestJobContext(fabric, "gpu", {0, 1}, 5);
 }
 
 Ptr<TrainingJob>
@@ -80,6 +75,25 @@ GpuJob(const std::string& paramsFile, uint32_t threads)
     job->SetComputeModelAttribute("GpuThreads", UintegerValue(threads));
     return job;
 }
+
+/// A GpuJob of `iterations` iterations of `model` with `protocol`, run to its end on two hosts.
+struct GpuRun
+{
+    GpuRun(const std::string& paramsFile,
+           uint32_t threads,
+           uint32_t iterations,
+           const ModelSpec& model,
+           Ptr<AggregationProtocol> protocol)
+        : fabric(TestStar(2))
+        , job(GpuJob(paramsFile, threads))
+    {
+        job->SetAttribute("Iterations", UintegerValue(iterations));
+        RunJobToEnd(job, Context(fabric), model, protocol);
+    }
+
+    Ptr<InaFabric> fabric;
+    Ptr<TrainingJob> job;
+};
 
 } // namespace
 
@@ -105,14 +119,10 @@ class GpuContentionTinyJobTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, {100000000000ULL, US}));
         Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
         const std::string params = ParamsFile("round", 2.5e-4);
-        Ptr<TrainingJob> job = GpuJob(params, 2000);
-        job->Setup(Context(fabric, 2), TwoLayers(), protocol);
-        job->Start();
-        Simulator::Run();
+        const GpuRun run(params, 2000, 2, TwoLayers(), protocol);
+        Ptr<TrainingJob> job = run.job;
         NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
         const std::vector<Time> it = job->GetIterationTimes();
         NS_TEST_ASSERT_MSG_EQ(it.size(), 2, "two iterations");
@@ -171,8 +181,7 @@ class GpuContentionFreeTestCase : public TestCase
         std::vector<Time> times[2];
         for (int gpu = 0; gpu < 2; ++gpu)
         {
-            InaFabricHelper helper;
-            Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, {100000000000ULL, US}));
+            Ptr<InaFabric> fabric = TestStar(2);
             Ptr<DelayProtocol> protocol = CreateObject<DelayProtocol>();
             Ptr<TrainingJob> job = CreateObject<TrainingJob>();
             job->SetAttribute("Iterations", UintegerValue(2));
@@ -181,9 +190,7 @@ class GpuContentionFreeTestCase : public TestCase
                 const std::string params = ParamsFile("free", 0);
                 job = GpuJob(params, 2000);
             }
-            job->Setup(Context(fabric, 2), TwoLayers(), protocol);
-            job->Start();
-            Simulator::Run();
+            RunJobToEnd(job, Context(fabric), TwoLayers(), protocol);
             std::filesystem::remove(std::filesystem::temp_directory_path() /
                                     "inasim-gpu-free.yaml");
             handed[gpu] = {protocol->HandedAt(0), protocol->HandedAt(1)};
@@ -220,15 +227,11 @@ class GpuContentionPacedRingTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, {100000000000ULL, US}));
         Ptr<RingAllReduceProtocol> protocol = CreateObject<RingAllReduceProtocol>();
         const std::string params = ParamsFile("slow-q", 2.5e-4);
-        Ptr<TrainingJob> job = GpuJob(params, 1000);
-        job->SetAttribute("Iterations", UintegerValue(1));
-        job->Setup(Context(fabric, 2), ModelZoo::TensorWorkload(1000000), protocol);
-        job->Start();
-        Simulator::Run();
+        const GpuRun run(params, 1000, 1, ModelZoo::TensorWorkload(1000000), protocol);
+        Ptr<InaFabric> fabric = run.fabric;
+        Ptr<TrainingJob> job = run.job;
         NS_TEST_ASSERT_MSG_EQ(job->IsCompleted(), true, "completed");
         uint64_t maxTx = 0;
         const InaTopology& topo = fabric->GetTopology();

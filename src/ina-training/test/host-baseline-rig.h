@@ -8,21 +8,32 @@
 // The fixture the tests of the host baselines (ring all-reduce, sharded PS) share: one job of the
 // protocol on a star of 100 Gb/s, 1 us links, its agents created and their completions recorded.
 
+#include "test-job-context.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/gradient-values.h"
+#include "ns3/ina-event.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
+#include "ns3/test.h"
 #include "ns3/training-job.h"
 #include "ns3/uinteger.h"
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+namespace tests
+{
+constexpr uint64_t KIB = 1024;
+constexpr uint64_t MIB = 1024 * 1024;
+constexpr uint64_t HEADER = 64; // InaTransportSender::HeaderBytes
+} // namespace tests
 
 /**
  * A job of `Protocol` (agents of type `Agent`) on a star. The constructor builds the fabric and
@@ -37,14 +48,14 @@ class HostBaselineRig
     std::vector<Ptr<Agent>> agents;
     std::vector<std::vector<uint64_t>> doneIds; //!< per worker, in completion order
     std::vector<std::vector<int64_t>> doneAt;   //!< per worker, ps
+    /// per worker, per tensor handed by AllReduceAll or AllReduceAt: its values, then its sum
+    std::vector<std::vector<std::vector<float>>> values;
 
     /// A star of `hosts` hosts whose links lose `lossRate` of their packets.
     HostBaselineRig(uint32_t hosts, double lossRate)
+        : fabric(tests::TestStar(hosts, 100000000000ULL, lossRate))
+        , protocol(CreateObject<Protocol>())
     {
-        InaFabricHelper helper;
-        helper.SetLossRate(lossRate);
-        fabric = helper.Build(InaTopology::Star(hosts, {100000000000ULL, 1000000}));
-        protocol = CreateObject<Protocol>();
     }
 
     /// Install the job (workers on hosts 0..workers-1, servers on `psHosts`) and its agents.
@@ -54,18 +65,9 @@ class HostBaselineRig
                  uint64_t seed,
                  bool values)
     {
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = 1;
-        ctx.name = name;
-        for (uint32_t w = 0; w < workers; ++w)
-        {
-            ctx.workerHosts.push_back(w);
-        }
+        JobContext ctx =
+            tests::TestJobContext(fabric, name, tests::FirstHosts(workers), seed, values);
         ctx.psHosts = psHosts;
-        ctx.seed = seed;
-        ctx.checkValues = values;
-        ctx.flowIdBase = 1;
         protocol->Install(ctx);
         doneIds.resize(workers);
         doneAt.resize(workers);
@@ -82,7 +84,59 @@ class HostBaselineRig
         return protocol->GetContext().seed;
     }
 
+    /// Every worker fills tensor `ids[t]` (`sizes[t]` bytes) with its gradient and all-reduces it,
+    /// worker by worker, each its tensors in order.
+    void AllReduceAll(const std::vector<uint64_t>& ids, const std::vector<uint64_t>& sizes)
+    {
+        FillValues(ids, sizes);
+        for (uint32_t w = 0; w < agents.size(); ++w)
+        {
+            for (uint32_t t = 0; t < ids.size(); ++t)
+            {
+                agents[w]->AllReduce(ids[t], sizes[t], &values[w][t]);
+            }
+        }
+    }
+
+    /**
+     * As AllReduceAll, but worker w hands its tensors at `startUs[w]` microseconds, after calling
+     * `atStart(w)` (if set) to look at its agent before.
+     */
+    void AllReduceAt(const std::vector<uint64_t>& ids,
+                     const std::vector<uint64_t>& sizes,
+                     const std::vector<int64_t>& startUs,
+                     std::function<void(uint32_t)> atStart = {})
+    {
+        FillValues(ids, sizes);
+        for (uint32_t w = 0; w < agents.size(); ++w)
+        {
+            Simulator::Schedule(MicroSeconds(startUs[w]),
+                                MakeInaFunctorEvent([this, w, ids, sizes, atStart]() {
+                                    if (atStart)
+                                    {
+                                        atStart(w);
+                                    }
+                                    for (uint32_t t = 0; t < ids.size(); ++t)
+                                    {
+                                        agents[w]->AllReduce(ids[t], sizes[t], &values[w][t]);
+                                    }
+                                }));
+        }
+    }
+
   private:
+    void FillValues(const std::vector<uint64_t>& ids, const std::vector<uint64_t>& sizes)
+    {
+        values.assign(agents.size(), std::vector<std::vector<float>>(ids.size()));
+        for (uint32_t w = 0; w < agents.size(); ++w)
+        {
+            for (uint32_t t = 0; t < ids.size(); ++t)
+            {
+                GradientValues::Fill(Seed(), ids[t], w, sizes[t] / 4, values[w][t]);
+            }
+        }
+    }
+
     // A static function bound with MakeBoundCallback: ns-3 <= 3.35 Callbacks cannot wrap lambdas.
     static void RecordDone(HostBaselineRig* self, uint32_t w, uint64_t id)
     {
@@ -117,6 +171,38 @@ RunTwoLayerJob(const JobContext& ctx, const std::string& name, uint32_t iteratio
     Simulator::Run();
     return job;
 }
+
+/// A test case of a host baseline, with the checks every baseline's suite makes of its protocol.
+class HostBaselineTestCase : public TestCase
+{
+  protected:
+    using TestCase::TestCase;
+
+    /// `Protocol` is registered for scenarios as `name` (TypeId `typeId`) and says whether its
+    /// jobs place parameter servers (`usesPs`, `why`).
+    template<typename Protocol>
+    void ExpectRegistered(const std::string& name,
+                          const std::string& typeId,
+                          bool usesPs,
+                          const std::string& why)
+    {
+        NS_TEST_EXPECT_MSG_EQ(AggregationProtocolRegistry::Lookup(name),
+                              typeId,
+                              "registered as " << name);
+        NS_TEST_EXPECT_MSG_EQ(CreateObject<Protocol>()->UsesParameterServers(), usesPs, why);
+    }
+
+    /// A RunTwoLayerJob job of `workers` workers and `iterations` iterations with values checked
+    /// completed, every value checked and exact.
+    void ExpectTwoLayerJobExact(Ptr<TrainingJob> job, uint32_t workers, uint32_t iterations)
+    {
+        NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), true, "completed");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(),
+                              workers * iterations * (100000 + 300001),
+                              "all checked");
+        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "exact");
+    }
+};
 
 /// What Install throws for `ctx` (the job named by the protocol's message), "" if it does not.
 inline std::string

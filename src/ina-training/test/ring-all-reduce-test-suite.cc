@@ -29,14 +29,12 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::tests;
 
 namespace
 {
 
-constexpr uint64_t KIB = 1024;
-constexpr uint64_t MIB = 1024 * 1024;
 constexpr uint64_t MSS = 1436;      // payload of a 1500-byte packet after 64 bytes of headers
-constexpr uint64_t HEADER = 64;     // InaTransportSender::HeaderBytes
 constexpr uint64_t ACK = 64;        // InaTransportReceiver::AckBytes
 constexpr int64_t PS_PER_BYTE = 80; // 100 Gb/s
 
@@ -235,12 +233,7 @@ class RingLossTestCase : public TestCase
         for (const std::string transport : {"ideal", "tcp", "rdma"})
         {
             Ring ring(n, true, 0.01, 0, transport);
-            std::vector<std::vector<float>> values(n);
-            for (uint32_t r = 0; r < n; ++r)
-            {
-                GradientValues::Fill(ring.Seed(), 7, r, bytes / 4, values[r]);
-                ring.agents[r]->AllReduce(7, bytes, &values[r]);
-            }
+            ring.AllReduceAll({7}, {bytes});
             Simulator::Run();
             uint64_t retransmissions = 0;
             uint64_t goBacks = 0;
@@ -249,7 +242,7 @@ class RingLossTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(ring.doneIds[r].size(),
                                       1,
                                       transport << ": rank " << r << " completed");
-                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ring.Seed(), 7, n, values[r]),
+                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ring.Seed(), 7, n, ring.values[r][0]),
                                       0,
                                       transport << ": rank " << r);
                 const InaTransportSender::Stats& tx = ring.agents[r]->GetSender()->GetStats();
@@ -371,27 +364,10 @@ class RingSeveralTensorsTestCase : public TestCase
         Ring ring(n, true);
         const std::vector<uint64_t> ids = {10, 11, 12, 13, 14};
         const std::vector<uint64_t> sizes = {MIB, 4004, 0, 256 * KIB + 12, 8};
-        const std::vector<int64_t> startUs = {30, 0, 90, 60};
-        std::vector<std::vector<std::vector<float>>> values(n);
         uint32_t maxInbox = 0;
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            values[r].resize(ids.size());
-            for (uint32_t t = 0; t < ids.size(); ++t)
-            {
-                GradientValues::Fill(ring.Seed(), ids[t], r, sizes[t] / 4, values[r][t]);
-            }
-            Ptr<RingAllReduceAgent> agent = ring.agents[r];
-            auto* v = &values[r];
-            Simulator::Schedule(MicroSeconds(startUs[r]),
-                                MakeInaFunctorEvent([agent, v, ids, sizes, &maxInbox]() {
-                                    maxInbox = std::max(maxInbox, agent->GetInboxMessages());
-                                    for (uint32_t t = 0; t < ids.size(); ++t)
-                                    {
-                                        agent->AllReduce(ids[t], sizes[t], &(*v)[t]);
-                                    }
-                                }));
-        }
+        ring.AllReduceAt(ids, sizes, {30, 0, 90, 60}, [&ring, &maxInbox](uint32_t r) {
+            maxInbox = std::max(maxInbox, ring.agents[r]->GetInboxMessages());
+        });
         Simulator::Run();
         NS_TEST_EXPECT_MSG_GT(maxInbox, 0, "chunks arrived before a rank's own AllReduce");
         for (uint32_t r = 0; r < n; ++r)
@@ -399,8 +375,8 @@ class RingSeveralTensorsTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ((ring.doneIds[r] == ids), true, "rank " << r << ": FIFO order");
             for (uint32_t t = 0; t < ids.size(); ++t)
             {
-                NS_TEST_EXPECT_MSG_EQ(values[r][t].size(), sizes[t] / 4, "size kept");
-                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ring.Seed(), ids[t], n, values[r][t]),
+                NS_TEST_EXPECT_MSG_EQ(ring.values[r][t].size(), sizes[t] / 4, "size kept");
+                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ring.Seed(), ids[t], n, ring.values[r][t]),
                                       0,
                                       "rank " << r << " tensor " << ids[t]);
             }
@@ -486,31 +462,20 @@ class RingResultBytesTestCase : public TestCase
 };
 
 /// The protocol under a TrainingJob: three iterations of a two-layer model, every value checked.
-class RingTrainingJobTestCase : public TestCase
+class RingTrainingJobTestCase : public HostBaselineTestCase
 {
   public:
     RingTrainingJobTestCase()
-        : TestCase("a training job over the ring completes with exact aggregates")
+        : HostBaselineTestCase("a training job over the ring completes with exact aggregates")
     {
     }
 
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(4, {100000000000ULL, 1000000}));
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = 1;
-        ctx.name = "ring-job";
-        ctx.workerHosts = {3, 1, 0, 2};
-        ctx.seed = 9;
-        ctx.checkValues = true;
-        ctx.flowIdBase = 1;
+        const JobContext ctx = TestJobContext(TestStar(4), "ring-job", {3, 1, 0, 2}, 9, true);
         Ptr<TrainingJob> job = RunTwoLayerJob(ctx, "ring", 3);
-        NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), true, "completed");
-        NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(), 4 * 3 * (100000 + 300001), "all checked");
-        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "exact");
+        ExpectTwoLayerJobExact(job, 4, 3);
         const AggregationAgent::Stats s = job->GetAgentStats();
         NS_TEST_EXPECT_MSG_EQ(s.tensors, 4 * 3 * 2, "two tensors per iteration per worker");
         NS_TEST_EXPECT_MSG_GT(s.wireBytesSent, 4 * 3 * 2 * 3 * 1600004 / 4, "at least 2(n-1)/n");
@@ -519,25 +484,22 @@ class RingTrainingJobTestCase : public TestCase
 };
 
 /// Bad configuration is refused at Install with the job, the attribute and the value.
-class RingErrorsTestCase : public TestCase
+class RingErrorsTestCase : public HostBaselineTestCase
 {
   public:
     RingErrorsTestCase()
-        : TestCase("bad configuration is refused with a clear message")
+        : HostBaselineTestCase("bad configuration is refused with a clear message")
     {
     }
 
   private:
     void DoRun() override
     {
-        NS_TEST_EXPECT_MSG_EQ(AggregationProtocolRegistry::Lookup("ring"),
-                              "ns3::RingAllReduceProtocol",
-                              "registered as ring");
-        NS_TEST_EXPECT_MSG_EQ(CreateObject<RingAllReduceProtocol>()->UsesParameterServers(),
-                              false,
-                              "no parameter servers");
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(4, {100000000000ULL, 1000000}));
+        ExpectRegistered<RingAllReduceProtocol>("ring",
+                                                "ns3::RingAllReduceProtocol",
+                                                false,
+                                                "no parameter servers");
+        Ptr<InaFabric> fabric = TestStar(4);
         auto install = [fabric](std::vector<uint32_t> hosts,
                                 const std::string& attr,
                                 uint64_t value) -> std::string {
@@ -546,13 +508,7 @@ class RingErrorsTestCase : public TestCase
             {
                 p->SetAttribute(attr, UintegerValue(value));
             }
-            JobContext ctx;
-            ctx.fabric = fabric;
-            ctx.jobId = 1;
-            ctx.name = "j0";
-            ctx.workerHosts = hosts;
-            ctx.flowIdBase = 1;
-            return InstallError(p, ctx);
+            return InstallError(p, TestJobContext(fabric, "j0", hosts));
         };
         std::string e = install({0, 1}, "ChunkBytes", 1002);
         NS_TEST_EXPECT_MSG_EQ(e,

@@ -30,13 +30,10 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::tests;
 
 namespace
 {
-
-constexpr uint64_t KIB = 1024;
-constexpr uint64_t MIB = 1024 * 1024;
-constexpr uint64_t HEADER = 64; // InaTransportSender::HeaderBytes
 
 // Callback sinks are free/static functions bound with MakeBoundCallback: ns-3 <= 3.35
 // Callbacks cannot wrap lambdas.
@@ -95,15 +92,7 @@ class PsOneServerTestCase : public TestCase
         Ps ps(n, 1, true, MIB);
         const std::vector<uint64_t> ids = {1, 2};
         const std::vector<uint64_t> sizes = {3 * MIB + 8, 1000};
-        std::vector<std::vector<std::vector<float>>> values(n, std::vector<std::vector<float>>(2));
-        for (uint32_t w = 0; w < n; ++w)
-        {
-            for (uint32_t t = 0; t < 2; ++t)
-            {
-                GradientValues::Fill(ps.Seed(), ids[t], w, sizes[t] / 4, values[w][t]);
-                ps.agents[w]->AllReduce(ids[t], sizes[t], &values[w][t]);
-            }
-        }
+        ps.AllReduceAll(ids, sizes);
         Simulator::Run();
         const uint64_t payload = sizes[0] + sizes[1];
         const uint64_t packets = 3 * 731 + 1 + 1;
@@ -113,7 +102,7 @@ class PsOneServerTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(ps.doneIds[w].size(), 2, "worker " << w << " completed both");
             for (uint32_t t = 0; t < 2; ++t)
             {
-                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, values[w][t]),
+                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, ps.values[w][t]),
                                       0,
                                       "worker " << w << " tensor " << ids[t]);
             }
@@ -204,23 +193,14 @@ class PsTwoServersTestCase : public TestCase
             Ps ps(n, 2, true, 64 * KIB, placement);
             const std::vector<uint64_t> ids =
                 placement == "hash" ? std::vector<uint64_t>{1, 2, 3} : std::vector<uint64_t>{5};
-            std::vector<std::vector<std::vector<float>>> values(n);
-            for (uint32_t w = 0; w < n; ++w)
-            {
-                values[w].resize(ids.size());
-                for (uint32_t t = 0; t < ids.size(); ++t)
-                {
-                    GradientValues::Fill(ps.Seed(), ids[t], w, 512 * KIB / 4, values[w][t]);
-                    ps.agents[w]->AllReduce(ids[t], 512 * KIB, &values[w][t]);
-                }
-            }
+            ps.AllReduceAll(ids, std::vector<uint64_t>(ids.size(), 512 * KIB));
             Simulator::Run();
             for (uint32_t w = 0; w < n; ++w)
             {
                 NS_TEST_EXPECT_MSG_EQ(ps.doneIds[w].size(), ids.size(), placement << ": completed");
                 for (uint32_t t = 0; t < ids.size(); ++t)
                 {
-                    NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, values[w][t]),
+                    NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, ps.values[w][t]),
                                           0,
                                           placement << ": worker " << w << " tensor " << ids[t]);
                 }
@@ -277,19 +257,15 @@ class PsLossTestCase : public TestCase
     {
         const uint32_t n = 4;
         Ps ps(n, 2, true, 128 * KIB, "hash", 0.01);
-        const uint64_t bytes = MIB + 44;
-        std::vector<std::vector<float>> values(n);
-        for (uint32_t w = 0; w < n; ++w)
-        {
-            GradientValues::Fill(ps.Seed(), 9, w, bytes / 4, values[w]);
-            ps.agents[w]->AllReduce(9, bytes, &values[w]);
-        }
+        ps.AllReduceAll({9}, {MIB + 44});
         Simulator::Run();
         uint64_t retransmissions = 0;
         for (uint32_t w = 0; w < n; ++w)
         {
             NS_TEST_ASSERT_MSG_EQ(ps.doneIds[w].size(), 1, "worker " << w << " completed");
-            NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), 9, n, values[w]), 0, "worker " << w);
+            NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), 9, n, ps.values[w][0]),
+                                  0,
+                                  "worker " << w);
             retransmissions += ps.agents[w]->GetStats().retransmissions;
         }
         retransmissions += ps.protocol->GetCounters()["ps_retransmissions"];
@@ -317,32 +293,14 @@ class PsSeveralTensorsTestCase : public TestCase
         Ps ps(n, 2, true, 256 * KIB);
         const std::vector<uint64_t> ids = {20, 21, 22, 23};
         const std::vector<uint64_t> sizes = {MIB + 12, 0, 100, 300 * KIB};
-        const std::vector<int64_t> startUs = {40, 0, 15};
-        std::vector<std::vector<std::vector<float>>> values(n);
-        for (uint32_t w = 0; w < n; ++w)
-        {
-            values[w].resize(ids.size());
-            for (uint32_t t = 0; t < ids.size(); ++t)
-            {
-                GradientValues::Fill(ps.Seed(), ids[t], w, sizes[t] / 4, values[w][t]);
-            }
-            Ptr<ShardedPsAgent> agent = ps.agents[w];
-            auto* v = &values[w];
-            Simulator::Schedule(MicroSeconds(startUs[w]),
-                                MakeInaFunctorEvent([agent, v, ids, sizes]() {
-                                    for (uint32_t t = 0; t < ids.size(); ++t)
-                                    {
-                                        agent->AllReduce(ids[t], sizes[t], &(*v)[t]);
-                                    }
-                                }));
-        }
+        ps.AllReduceAt(ids, sizes, {40, 0, 15});
         Simulator::Run();
         for (uint32_t w = 0; w < n; ++w)
         {
             NS_TEST_EXPECT_MSG_EQ(ps.doneIds[w].size(), ids.size(), "worker " << w);
             for (uint32_t t = 0; t < ids.size(); ++t)
             {
-                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, values[w][t]),
+                NS_TEST_EXPECT_MSG_EQ(TrueSumErrors(ps.Seed(), ids[t], n, ps.values[w][t]),
                                       0,
                                       "worker " << w << " tensor " << ids[t]);
             }
@@ -365,32 +323,23 @@ class PsSeveralTensorsTestCase : public TestCase
 };
 
 /// The protocol under a TrainingJob, looked up by its scenario name.
-class PsTrainingJobTestCase : public TestCase
+class PsTrainingJobTestCase : public HostBaselineTestCase
 {
   public:
     PsTrainingJobTestCase()
-        : TestCase("a training job over sharded PS completes with exact aggregates")
+        : HostBaselineTestCase("a training job over sharded PS completes with exact aggregates")
     {
     }
 
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(6, {100000000000ULL, 1000000}));
-        JobContext ctx;
-        ctx.fabric = fabric;
+        JobContext ctx = TestJobContext(TestStar(6), "ps-job", {0, 2, 4, 5}, 4, true);
         ctx.jobId = 2;
-        ctx.name = "ps-job";
-        ctx.workerHosts = {0, 2, 4, 5};
         ctx.psHosts = {3, 1};
-        ctx.seed = 4;
-        ctx.checkValues = true;
         ctx.flowIdBase = 1u << 20;
         Ptr<TrainingJob> job = RunTwoLayerJob(ctx, "ps", 3);
-        NS_TEST_EXPECT_MSG_EQ(job->IsCompleted(), true, "completed");
-        NS_TEST_EXPECT_MSG_EQ(job->GetValuesChecked(), 4 * 3 * (100000 + 300001), "all checked");
-        NS_TEST_EXPECT_MSG_EQ(job->GetValueErrors(), 0, "exact");
+        ExpectTwoLayerJobExact(job, 4, 3);
         // Shards per iteration with the default 256 KiB: 2 (400000 B) + 5 (1200004 B).
         auto counters = job->GetProtocol()->GetCounters();
         NS_TEST_EXPECT_MSG_EQ(counters["ps_shards_reduced"], 3 * 7, "seven shards per iteration");
@@ -399,35 +348,27 @@ class PsTrainingJobTestCase : public TestCase
 };
 
 /// Bad configuration is refused at Install with the job, the attribute and the value.
-class PsErrorsTestCase : public TestCase
+class PsErrorsTestCase : public HostBaselineTestCase
 {
   public:
     PsErrorsTestCase()
-        : TestCase("bad configuration is refused with a clear message")
+        : HostBaselineTestCase("bad configuration is refused with a clear message")
     {
     }
 
   private:
     void DoRun() override
     {
-        NS_TEST_EXPECT_MSG_EQ(AggregationProtocolRegistry::Lookup("ps"),
-                              "ns3::ShardedPsProtocol",
-                              "registered as ps");
-        NS_TEST_EXPECT_MSG_EQ(CreateObject<ShardedPsProtocol>()->UsesParameterServers(),
-                              true,
-                              "the job must place ps_hosts");
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(4, {100000000000ULL, 1000000}));
+        ExpectRegistered<ShardedPsProtocol>("ps",
+                                            "ns3::ShardedPsProtocol",
+                                            true,
+                                            "the job must place ps_hosts");
+        Ptr<InaFabric> fabric = TestStar(4);
         auto install = [fabric](std::vector<uint32_t> ps, uint64_t shardBytes) -> std::string {
             Ptr<ShardedPsProtocol> p = CreateObject<ShardedPsProtocol>();
             p->SetAttribute("ShardBytes", UintegerValue(shardBytes));
-            JobContext ctx;
-            ctx.fabric = fabric;
-            ctx.jobId = 1;
-            ctx.name = "j1";
-            ctx.workerHosts = {0, 1};
+            JobContext ctx = TestJobContext(fabric, "j1", {0, 1});
             ctx.psHosts = ps;
-            ctx.flowIdBase = 1;
             return InstallError(p, ctx);
         };
         std::string e = install({}, MIB);

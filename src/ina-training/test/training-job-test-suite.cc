@@ -9,6 +9,7 @@
 // with the communication, and the workload the job tells its protocol.
 
 #include "delay-protocol.h"
+#include "test-job-context.h"
 
 #include "ns3/aggregation-agent.h"
 #include "ns3/aggregation-protocol-registry.h"
@@ -29,35 +30,14 @@
 
 using namespace ns3;
 using tests::DelayProtocol;
+using tests::FirstHosts;
 using tests::Handed;
+using tests::TestJobContext;
+using tests::TestStar;
 using tests::TwoLayers;
 
 namespace
 {
-
-JobContext
-Context(Ptr<InaFabric> fabric, uint32_t workers, bool values)
-{
-    JobContext ctx;
-    ctx.fabric = fabric;
-    ctx.jobId = 1;
-    ctx.name = "test";
-    for (uint32_t w = 0; w < workers; ++w)
-    {
-        ctx.workerHosts.push_back(w);
-    }
-    ctx.seed = 11;
-    ctx.checkValues = values;
-    ctx.flowIdBase = 1;
-    return ctx;
-}
-
-Ptr<InaFabric>
-Star(uint32_t hosts, uint64_t rateBps = 100000000000ULL)
-{
-    InaFabricHelper helper;
-    return helper.Build(InaTopology::Star(hosts, {rateBps, 1000000}));
-}
 
 /**
  * One training job with a DelayProtocol on a star of its workers: a test sets the protocol's and
@@ -69,7 +49,7 @@ struct DelayJobRig
                          uint32_t workers = 2,
                          uint64_t rateBps = 100000000000ULL)
         : workers(workers)
-        , fabric(Star(workers, rateBps))
+        , fabric(TestStar(workers, rateBps))
         , protocol(CreateObject<DelayProtocol>())
         , job(CreateObject<TrainingJob>())
     {
@@ -79,9 +59,9 @@ struct DelayJobRig
     /// Sets the job up on every host with `model`, checking values if `values`.
     void Setup(const ModelSpec& model, bool values, uint64_t seed = 11)
     {
-        JobContext ctx = Context(fabric, workers, values);
-        ctx.seed = seed;
-        job->Setup(ctx, model, protocol);
+        job->Setup(TestJobContext(fabric, "test", FirstHosts(workers), seed, values),
+                   model,
+                   protocol);
     }
 
     /// Sets the job up (as Setup) and runs the simulation to its end.
@@ -212,9 +192,8 @@ class TrainingSharedFabricTestCase : public TestCase
         std::vector<std::vector<uint32_t>> hosts{{0, 4}, {1, 5}};
         for (uint32_t j = 0; j < (both ? 2u : 1u); ++j)
         {
-            JobContext ctx = Context(fabric, 0, false);
+            JobContext ctx = TestJobContext(fabric, "test", hosts[j], 11);
             ctx.jobId = j + 1;
-            ctx.workerHosts = hosts[j];
             ctx.flowIdBase = (j + 1) * JobContext::FLOW_IDS_PER_JOB;
             ObjectFactory f(AggregationProtocolRegistry::Lookup("ring"));
             Ptr<TrainingJob> job = CreateObject<TrainingJob>();

@@ -5,6 +5,8 @@
 // Libra end to end on a star: training jobs whose sparse rounds go through the switch program
 // (hot) and the sparse PS (cold), with every value checked; several jobs on one switch; a job the
 // switch memory cannot hold; loss on every link; the sparse PS baseline (no hot keys).
+#include "../../ina-fabric/test/error-of.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/double.h"
 #include "ns3/ina-event.h"
@@ -816,15 +818,9 @@ class LibraFailoverConfigTestCase : public TestCase
         attrs.emplace_back("StandbySwitch", "spine1");
         // The message a job with these attributes is refused with ("" if it is not).
         auto refusal = [&fabric](uint32_t jobId, const Attrs& a) {
-            try
-            {
+            return tests::ErrorOf<std::runtime_error>([&] {
                 MakeJob(fabric, jobId, 0, 4, 1, a, "libra", 5, {"spine"});
-            }
-            catch (const std::runtime_error& e)
-            {
-                return std::string(e.what());
-            }
-            return std::string();
+            });
         };
         std::string what = refusal(1, attrs);
         NS_TEST_EXPECT_MSG_NE(what.find("MaxTimeouts 15 x Rto 200 us gives up before the failover"),

@@ -621,16 +621,9 @@ class SwitchMlSetupErrorTestCase : public TestCase
             a.attributes = {{"SwitchPoolSize", "1"}};
             JobRun ra(fabric, a);
             NS_TEST_EXPECT_MSG_EQ(ra.protocol->GetTree()[0].program->GetShare(1), 1, "all of it");
-            std::string twice;
-            try
-            {
-                ra.protocol->CreateAgent(0);
-            }
-            catch (const std::runtime_error& e)
-            {
-                twice = e.what();
-            }
-            NS_TEST_EXPECT_MSG_EQ(twice,
+            NS_TEST_EXPECT_MSG_EQ(ErrorOf<std::runtime_error>([&] {
+                                      ra.protocol->CreateAgent(0);
+                                  }),
                                   "job j1 (switchml): an agent for worker 0 exists already; every "
                                   "rank gets one agent (one endpoint on its host)",
                                   "one agent per rank");

@@ -5,6 +5,8 @@
 // A worker with a two-layer model on an idle fabric, aggregating with SwitchML, finishes its
 // iterations at the times computed by hand from the compute times, the link and the pipeline.
 
+#include "../../ina-training/test/test-job-context.h"
+
 #include "ns3/aggregation-protocol-registry.h"
 #include "ns3/ina-fabric-helper.h"
 #include "ns3/ina-test-suite.h"
@@ -39,16 +41,9 @@ class TrainingIterationOnFabricTestCase : public TestCase
   private:
     void DoRun() override
     {
-        InaFabricHelper helper;
-        Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(2, {100000000000ULL, 1000000}));
-        JobContext ctx;
-        ctx.fabric = fabric;
-        ctx.jobId = 1;
-        ctx.name = "two-layers";
-        ctx.workerHosts = {0, 1};
+        Ptr<InaFabric> fabric = tests::TestStar(2);
+        JobContext ctx = tests::TestJobContext(fabric, "two-layers", {0, 1}, 3, true);
         ctx.inaTiers = {"tor"};
-        ctx.seed = 3;
-        ctx.checkValues = true;
         ctx.flowIdBase = JobContext::FLOW_IDS_PER_JOB;
         ModelSpec model;
         model.name = "two-layers";
@@ -57,9 +52,7 @@ class TrainingIterationOnFabricTestCase : public TestCase
         ObjectFactory f(AggregationProtocolRegistry::Lookup("switchml"));
         Ptr<TrainingJob> job = CreateObject<TrainingJob>();
         job->SetAttribute("Iterations", UintegerValue(3));
-        job->Setup(ctx, model, f.Create<AggregationProtocol>());
-        job->Start();
-        Simulator::Run();
+        tests::RunJobToEnd(job, ctx, model, f.Create<AggregationProtocol>());
 
         const int64_t latency = fabric->GetSwitch(2)->GetPipeline()->GetLatency().GetTimeStep();
         const int64_t wire = SwitchMlHeader::WireBytes(32, false, true);
