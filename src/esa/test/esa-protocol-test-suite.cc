@@ -219,29 +219,12 @@ class EsaSelfCollisionTestCase : public TestCase
 
 /// Drops chosen results (the first copy of each) on their way into one worker's agent, and notes
 /// when every result reached it (the last copy: a recovered one after a drop).
-class ResultTap : public InaPacketSink
+class ResultTap : public EndpointTap
 {
   public:
     ResultTap(Ptr<InaHost> host, uint16_t endpoint, Ptr<EsaAgent> agent)
-        : m_pool(&host->GetPool())
-        , m_agent(agent)
+        : EndpointTap(host, endpoint, agent)
     {
-        host->Unbind(endpoint);
-        host->Bind(endpoint, this);
-    }
-
-    void Receive(InaPacket* p, uint32_t port) override
-    {
-        if ((p->Header<PoolHeader>()->flags & PoolHeader::FLAG_ACK) != 0)
-        {
-            if (drop.count(p->seq) != 0 && dropped.insert(p->seq).second)
-            {
-                m_pool->Free(p);
-                return;
-            }
-            arrivedPs[p->seq] = Simulator::Now().GetTimeStep();
-        }
-        m_agent->Receive(p, port);
     }
 
     std::set<uint64_t> drop;               //!< results to drop once
@@ -249,22 +232,34 @@ class ResultTap : public InaPacketSink
     std::map<uint64_t, int64_t> arrivedPs; //!< when each result last reached the agent
 
   private:
-    InaPacketPool* m_pool;
-    Ptr<EsaAgent> m_agent;
+    bool Pass(const InaPacket* p) override
+    {
+        if ((p->Header<PoolHeader>()->flags & PoolHeader::FLAG_ACK) == 0)
+        {
+            return true;
+        }
+        if (drop.count(p->seq) != 0 && dropped.insert(p->seq).second)
+        {
+            return false;
+        }
+        arrivedPs[p->seq] = Simulator::Now().GetTimeStep();
+        return true;
+    }
 };
 
 /// Notes when each worker reminder reaching a parameter server was sent, by fragment.
-class ReminderTap : public InaPacketSink
+class ReminderTap : public EndpointTap
 {
   public:
     ReminderTap(Ptr<InaHost> host, uint16_t endpoint, Ptr<PoolParameterServer> server)
-        : m_server(server)
+        : EndpointTap(host, endpoint, server)
     {
-        host->Unbind(endpoint);
-        host->Bind(endpoint, this);
     }
 
-    void Receive(InaPacket* p, uint32_t port) override
+    std::map<uint64_t, std::vector<int64_t>> sentPs; //!< send times of the reminders, by fragment
+
+  private:
+    bool Pass(const InaPacket* p) override
     {
         const PoolHeader* h = p->Header<PoolHeader>();
         if (EsaHeader::GetKind(h) == EsaHeader::CONTROL &&
@@ -272,13 +267,8 @@ class ReminderTap : public InaPacketSink
         {
             sentPs[p->seq].push_back(p->sentPs);
         }
-        m_server->Receive(p, port);
+        return true;
     }
-
-    std::map<uint64_t, std::vector<int64_t>> sentPs; //!< send times of the reminders, by fragment
-
-  private:
-    Ptr<PoolParameterServer> m_server;
 };
 
 /**
@@ -310,11 +300,7 @@ class EsaWorkerReminderTestCase : public TestCase
         for (const bool tail : {false, true})
         {
             Ptr<InaFabric> fabric = Star(9);
-            JobSpec spec;
-            spec.hosts = Range(0, 8);
-            spec.ps = {8};
-            spec.tensorBytes = {100 * 248};
-            JobRun run(fabric, spec);
+            JobRun run(fabric, OneRack(8, 100));
             const uint16_t endpoint = run.protocol->GetEndpoint();
             ResultTap results(fabric->GetHost(3), endpoint, run.agents[3]);
             const PoolProtocol::Tree& tree = run.protocol->GetTrees().at(0);
