@@ -79,26 +79,12 @@ class JobRun : public TypedJobRun<AtpProtocol, AtpAgent>
 const JobsRunner RunJobs(2);
 
 /// Drops chosen parameter packets on their way into one worker's agent.
-class ResultDropper : public InaPacketSink
+class ResultDropper : public EndpointTap
 {
   public:
     ResultDropper(Ptr<InaHost> host, uint16_t endpoint, Ptr<AtpAgent> agent)
-        : m_pool(&host->GetPool())
-        , m_agent(agent)
+        : EndpointTap(host, endpoint, agent)
     {
-        host->Unbind(endpoint);
-        host->Bind(endpoint, this);
-    }
-
-    void Receive(InaPacket* p, uint32_t port) override
-    {
-        if (p->seq == dropSeq && dropped < dropCount)
-        {
-            ++dropped;
-            m_pool->Free(p);
-            return;
-        }
-        m_agent->Receive(p, port);
     }
 
     uint64_t dropSeq = 0;
@@ -106,8 +92,15 @@ class ResultDropper : public InaPacketSink
     uint32_t dropped = 0;
 
   private:
-    InaPacketPool* m_pool;
-    Ptr<AtpAgent> m_agent;
+    bool Pass(const InaPacket* p) override
+    {
+        if (p->seq == dropSeq && dropped < dropCount)
+        {
+            ++dropped;
+            return false;
+        }
+        return true;
+    }
 };
 
 /**
@@ -299,11 +292,7 @@ class AtpLostResultTestCase : public TestCase
         for (const uint64_t lost : {10, 100})
         {
             Ptr<InaFabric> fabric = Star(9);
-            JobSpec spec;
-            spec.hosts = Range(0, 8);
-            spec.ps = {8};
-            spec.tensorBytes = {100 * 248};
-            JobRun run(fabric, spec);
+            JobRun run(fabric, OneRack(8, 100));
             ResultDropper drop(fabric->GetHost(3), run.protocol->GetEndpoint(), run.agents[3]);
             drop.dropSeq = lost;
             RunJobs({&run});

@@ -4,7 +4,8 @@
  */
 // End-to-end tests of EsaProtocol on real fabrics: exactness with check_values on one rack and on
 // two levels, jobs colliding on a small pool (preemptions and fallbacks, both exact, every
-// aggregator freed), loss from 0 to 1 % with 1 to 16 jobs (every job completes, no value error),
+// aggregator freed), the worker's reminders (at the third later result, on a tail loss after
+// RtoMin), loss from 0 to 1 % with 1 to 16 jobs (every job completes, no value error),
 // the ablations, the priority's inputs (as attributes, and derived from a training job's workload:
 // the worker and EsaJobProfile agree piece by piece), and set-up errors. INASIM_LONG_TESTS=1 adds
 // 16 jobs of 1 MB at 1 % loss.
@@ -29,7 +30,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -212,6 +215,149 @@ class EsaSelfCollisionTestCase : public TestCase
                               0u,
                               "per-fragment hashing collides with itself");
         NS_TEST_ASSERT_MSG_EQ(exact, true, "complete and exact all the same");
+    }
+};
+
+/// Drops chosen results (the first copy of each) on their way into one worker's agent, and notes
+/// when every result reached it (the last copy: a recovered one after a drop).
+class ResultTap : public EndpointTap
+{
+  public:
+    ResultTap(Ptr<InaHost> host, uint16_t endpoint, Ptr<EsaAgent> agent)
+        : EndpointTap(host, endpoint, agent)
+    {
+    }
+
+    std::set<uint64_t> drop;               //!< results to drop once
+    std::set<uint64_t> dropped;            //!< results dropped
+    std::map<uint64_t, int64_t> arrivedPs; //!< when each result last reached the agent
+
+  private:
+    bool Pass(const InaPacket* p) override
+    {
+        if ((p->Header<PoolHeader>()->flags & PoolHeader::FLAG_ACK) == 0)
+        {
+            return true;
+        }
+        if (drop.count(p->seq) != 0 && dropped.insert(p->seq).second)
+        {
+            return false;
+        }
+        arrivedPs[p->seq] = Simulator::Now().GetTimeStep();
+        return true;
+    }
+};
+
+/// Notes when each worker reminder reaching a parameter server was sent, by fragment.
+class ReminderTap : public EndpointTap
+{
+  public:
+    ReminderTap(Ptr<InaHost> host, uint16_t endpoint, Ptr<PoolParameterServer> server)
+        : EndpointTap(host, endpoint, server)
+    {
+    }
+
+    std::map<uint64_t, std::vector<int64_t>> sentPs; //!< send times of the reminders, by fragment
+
+  private:
+    bool Pass(const InaPacket* p) override
+    {
+        const PoolHeader* h = p->Header<PoolHeader>();
+        if (EsaHeader::GetKind(h) == EsaHeader::CONTROL &&
+            h->reserved == EsaHeader::WORKER_REMINDER)
+        {
+            sentPs[p->seq].push_back(p->sentPs);
+        }
+        return true;
+    }
+};
+
+/**
+ * \ingroup esa-test
+ * The worker's side of loss recovery (Sections 5.1, 5.3 and 6): 8 workers and their PS in one
+ * rack, 100 fragments, every one in flight at once; worker 3 misses chosen results.
+ * - Results 10 and 20 lost (Case 2, twice): worker 3 reminds its PS about 10 at the instant the
+ *   third result above it arrives ("three gradient fragments with larger sequence number than the
+ *   expected"), and about 20 only when 10's recovered result arrives: a reminder covers the
+ *   expected fragment, the first of the window, alone, so the second gap waits for the first. No
+ *   timeout, nobody else reminds.
+ * - The last result lost (a tail loss: nothing follows it to count): worker 3 reminds when its
+ *   timeout expires, exactly RtoMin (the paper's 1 ms) after the last result it received; the
+ *   PS, which never saw the fragment (the switch completed it), queries the other workers, whose
+ *   caches hold the result (Case 2).
+ */
+class EsaWorkerReminderTestCase : public TestCase
+{
+  public:
+    EsaWorkerReminderTestCase()
+        : TestCase("a worker reminds at the third later result, about the expected fragment "
+                   "alone; a tail loss waits RtoMin")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const bool tail : {false, true})
+        {
+            Ptr<InaFabric> fabric = Star(9);
+            JobRun run(fabric, OneRack(8, 100));
+            const uint16_t endpoint = run.protocol->GetEndpoint();
+            ResultTap results(fabric->GetHost(3), endpoint, run.agents[3]);
+            const PoolProtocol::Tree& tree = run.protocol->GetTrees().at(0);
+            ReminderTap reminders(fabric->GetHost(tree.psHost), endpoint, tree.server);
+            results.drop = tail ? std::set<uint64_t>{100} : std::set<uint64_t>{10, 20};
+            RunJobs({&run});
+            const std::string where = tail ? "tail" : "10 and 20";
+            NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "every worker done, " << where);
+            NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact, " << where);
+            NS_TEST_ASSERT_MSG_EQ(results.dropped.size(), results.drop.size(), "dropped");
+            const EsaAgent::EsaCounters& w3 = run.agents[3]->GetEsaCounters();
+            const auto& ps = DynamicCast<EsaParameterServer>(tree.server)->GetEsaCounters();
+            uint64_t othersReminders = 0;
+            for (uint32_t r = 0; r < 8; ++r)
+            {
+                const EsaAgent::EsaCounters& c = run.agents[r]->GetEsaCounters();
+                othersReminders += r == 3 ? 0
+                                          : c.dupAckReminders + c.timeoutReminders +
+                                                c.stallReminders + c.aheadReminders;
+            }
+            NS_TEST_EXPECT_MSG_EQ(othersReminders, 0, "only worker 3 reminds, " << where);
+            NS_TEST_EXPECT_MSG_EQ(w3.stallReminders + w3.aheadReminders, 0, where);
+            if (!tail)
+            {
+                NS_TEST_EXPECT_MSG_EQ(w3.dupAckReminders, 2, "one per gap");
+                NS_TEST_EXPECT_MSG_EQ(w3.timeoutReminders, 0, "no timeout");
+                NS_TEST_EXPECT_MSG_EQ(ps.workerReminders, 2, "both reach the PS");
+                NS_TEST_ASSERT_MSG_EQ(reminders.sentPs[10].size(), 1, "one about 10");
+                NS_TEST_ASSERT_MSG_EQ(reminders.sentPs[20].size(), 1, "one about 20");
+                NS_TEST_EXPECT_MSG_EQ(reminders.sentPs[10][0],
+                                      results.arrivedPs[13],
+                                      "10 is reminded about at the third result above it");
+                NS_TEST_EXPECT_MSG_GT(reminders.sentPs[10][0],
+                                      results.arrivedPs[12],
+                                      "not at the second");
+                NS_TEST_EXPECT_MSG_EQ(reminders.sentPs[20][0],
+                                      results.arrivedPs[10],
+                                      "20 waits until 10's recovered result is in");
+                NS_TEST_EXPECT_MSG_GT(results.arrivedPs[10],
+                                      results.arrivedPs[23],
+                                      "which came after the third result above 20");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(w3.dupAckReminders, 0, "nothing above the tail");
+                NS_TEST_EXPECT_MSG_EQ(w3.timeoutReminders, 1, "the timeout reminds");
+                NS_TEST_EXPECT_MSG_EQ(ps.pulls, 7, "the PS queries the 7 others (Case 2)");
+                NS_TEST_EXPECT_MSG_GT(ps.cachedResults, 0, "they answer from their caches");
+                NS_TEST_ASSERT_MSG_EQ(reminders.sentPs[100].size(), 1, "one about 100");
+                NS_TEST_EXPECT_MSG_EQ(reminders.sentPs[100][0] - results.arrivedPs[99],
+                                      1000 * US,
+                                      "RtoMin after the last result received");
+                NS_TEST_EXPECT_MSG_GT(run.FinishPs(3) - run.FinishPs(0), 1000 * US, "late");
+            }
+            Simulator::Destroy();
+        }
     }
 };
 
@@ -666,6 +812,7 @@ class EsaProtocolTestSuite : public InaTestSuite
         AddTestCase(new EsaCollisionTestCase("always"));
         AddTestCase(new EsaCollisionTestCase("random"));
         AddTestCase(new EsaSelfCollisionTestCase);
+        AddTestCase(new EsaWorkerReminderTestCase);
         AddTestCase(new EsaLossTestCase(0, 1, 100000));
         AddTestCase(new EsaLossTestCase(0.001, 4, 100000));
         AddTestCase(new EsaLossTestCase(0.01, 4, 100000));

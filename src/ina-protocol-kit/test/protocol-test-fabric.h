@@ -7,7 +7,8 @@
 
 // Shared by the protocol test suites: the fabrics they run jobs on (100 Gb/s, 1 us links), a
 // job run whose protocol and agents are typed, so a suite reads its protocol's own counters, and
-// the ways a suite runs its jobs and catches a set-up refusal.
+// the ways a suite runs its jobs and catches a set-up refusal, and a tap that drops or observes
+// the packets reaching a host's endpoint.
 
 #include "../../ina-fabric/test/error-of.h"
 
@@ -147,6 +148,18 @@ struct SmallJobSpec : AllReduceRunner::Spec
     }
 };
 
+/// `workers` workers (hosts 0 .. workers - 1) and their parameter server (host `workers`) on a
+/// star of workers + 1 hosts: one tensor of `fragments` full fragments of 62 int32.
+inline SmallJobSpec
+OneRack(uint32_t workers, uint32_t fragments)
+{
+    SmallJobSpec spec;
+    spec.hosts = Range(0, workers);
+    spec.ps = {workers};
+    spec.tensorBytes = {248ULL * fragments};
+    return spec;
+}
+
 /// What constructing the job run `Run` of `spec` on `fabric` threw, or "": the set-up refusals.
 template<typename Run, typename Spec>
 std::string
@@ -196,6 +209,44 @@ class JobsRunner
 
   private:
     double m_limitSeconds;
+};
+
+/**
+ * Takes the place of the sink bound at a host's endpoint (a worker's agent, a parameter server)
+ * and hands it every packet Pass() lets through; a packet Pass() stops is freed, as a loss on the
+ * last hop. Suites drop or observe chosen packets with it.
+ */
+class EndpointTap : public InaPacketSink
+{
+  public:
+    template<typename S>
+    EndpointTap(Ptr<InaHost> host, uint16_t endpoint, Ptr<S> sink)
+        : m_pool(&host->GetPool())
+        , m_keep(sink)
+        , m_sink(PeekPointer(sink))
+    {
+        host->Unbind(endpoint);
+        host->Bind(endpoint, this);
+    }
+
+    void Receive(InaPacket* p, uint32_t port) final
+    {
+        if (!Pass(p))
+        {
+            m_pool->Free(p);
+            return;
+        }
+        m_sink->Receive(p, port);
+    }
+
+  protected:
+    /// \return false to drop `p`
+    virtual bool Pass(const InaPacket* p) = 0;
+
+  private:
+    InaPacketPool* m_pool;
+    Ptr<Object> m_keep;
+    InaPacketSink* m_sink;
 };
 
 } // namespace tests
