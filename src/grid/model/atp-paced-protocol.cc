@@ -243,13 +243,7 @@ AtpPacedProtocol::Apply(double rateBps)
 void
 AtpPacedProtocol::Abandon(const std::string& why)
 {
-    for (const Ptr<PoolAgent>& agent : GetPoolAgents())
-    {
-        if (agent)
-        {
-            agent->Abandon(why);
-        }
-    }
+    AbandonAgents(why);
 }
 
 bool

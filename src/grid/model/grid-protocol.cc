@@ -686,13 +686,7 @@ GridProtocol::Reassign(const GridPlan& plan, double rateBps)
 void
 GridProtocol::Abandon(const std::string& why)
 {
-    for (const Ptr<PoolAgent>& agent : GetPoolAgents())
-    {
-        if (agent)
-        {
-            agent->Abandon(why);
-        }
-    }
+    AbandonAgents(why);
 }
 
 uint8_t
