@@ -57,13 +57,6 @@ constexpr uint32_t RESULT_FLOW_OFFSET = WORKER_FLOW_OFFSET + JobContext::FLOW_ID
 /// The PS's results to plan switch j, base + this + j, pinned along j's aggregate path reversed.
 constexpr uint32_t SWITCH_RESULT_FLOW_OFFSET = JobContext::FLOW_IDS_PER_JOB / 4;
 
-/// The PS's groups of `direct` workers sending straight to it: MAX_FAN_IN to a group (LayTrees).
-uint32_t
-DirectGroups(uint32_t direct)
-{
-    return (direct + PoolHeader::MAX_FAN_IN - 1) / PoolHeader::MAX_FAN_IN;
-}
-
 } // namespace
 
 TypeId
@@ -314,7 +307,9 @@ GridProtocol::CheckTrees(const GridPlan& plan) const
         }
         switches += s.fanIn > 0 ? 1 : 0;
     }
-    const uint32_t groups = DirectGroups(plan.directWorkers) + switches;
+    // The direct workers MAX_FAN_IN to a group, as LayTrees groups them.
+    const uint32_t groups =
+        GridProblem::PsGroups(plan.directWorkers, switches, PoolHeader::MAX_FAN_IN);
     if (groups > PoolHeader::MAX_FAN_IN)
     {
         return "the plan has " + std::to_string(groups) + " groups at the PS (" +
