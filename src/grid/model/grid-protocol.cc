@@ -148,11 +148,7 @@ GridProtocol::GridProtocol(const std::string& label,
 void
 GridProtocol::DoDispose()
 {
-    if (m_controller)
-    {
-        m_controller->RemoveJob(this);
-        m_controller = nullptr;
-    }
+    m_control.Leave();
     m_gridAgents.clear();
     PoolProtocol::DoDispose();
 }
@@ -198,8 +194,7 @@ GridProtocol::DoInstall()
     ConfigureGrid();
     if (FollowsFabricRoutes())
     {
-        m_controller = GridController::Of(ctx.fabric);
-        m_controller->AddJob(this, TimeStep(ctx.startPs));
+        m_control.Join(this, ctx);
     }
 }
 
@@ -801,10 +796,7 @@ GridProtocol::DescribeAssignment(const GridPlan& plan) const
 void
 GridProtocol::NotifyJobEnded()
 {
-    if (m_controller)
-    {
-        m_controller->JobEnded(this);
-    }
+    m_control.JobEnded();
 }
 
 const GridPlan&
