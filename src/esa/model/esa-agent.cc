@@ -210,19 +210,9 @@ EsaAgent::SendReminder(uint64_t seq)
     const PoolProtocol::WorkerRoute& r = m_protocol->GetWorkerRoute(t.ps, GetRank());
     m_reminded[seq & m_mask] = seq;
     m_sentPs[seq & m_mask] = Simulator::Now().GetTimeStep();
-    InaPacket* p = GetHost()->GetPool().Alloc();
-    p->dst = r.ps;
-    p->flowId = GetContext().flowIdBase + t.ps;
-    p->jobId = GetContext().jobId;
-    p->srcPort = m_protocol->GetEndpoint();
-    p->dstPort = p->srcPort;
-    p->protocol = m_protocol->GetSwitchProtocol();
-    p->wireBytes = PoolHeader::WIRE_BYTES;
-    p->seq = seq;
-    p->ecn = INA_ECN_ECT;
-    p->sentPs = Simulator::Now().GetTimeStep();
+    // ESA's routes pin no flow of their own (WorkerRoute::flowId 0): the job's flow to the PS.
+    InaPacket* p = NewFragment(seq, r, t.ps);
     PoolHeader* h = p->Header<PoolHeader>();
-    r.Stamp(h);
     EsaHeader::SetKind(h, EsaHeader::CONTROL);
     h->reserved = EsaHeader::WORKER_REMINDER;
     // The reminder is the worker's retransmission: "all retransmitted packets will be directly

@@ -5,6 +5,8 @@
 #ifndef ESA_PREEMPTION_POLICY_H
 #define ESA_PREEMPTION_POLICY_H
 
+#include "ns3/enum.h"
+
 #include <cstdint>
 
 namespace ns3
@@ -20,6 +22,23 @@ enum class EsaPreemptionMode : uint8_t
     ALWAYS,   //!< the paper's Straw1 ablation: every collision preempts
     RANDOM    //!< the paper's Straw2 ablation: a collision preempts with a probability (0.5)
 };
+
+/**
+ * \ingroup esa
+ * The names of EsaPreemptionMode in an Attribute: the protocol's Preemption and the program's
+ * it sets must accept the same names.
+ * \return the checker of an EnumValue holding an EsaPreemptionMode
+ */
+inline Ptr<const AttributeChecker>
+MakeEsaPreemptionModeChecker()
+{
+    return MakeEnumChecker(static_cast<int>(EsaPreemptionMode::PRIORITY),
+                           "priority",
+                           static_cast<int>(EsaPreemptionMode::ALWAYS),
+                           "always",
+                           static_cast<int>(EsaPreemptionMode::RANDOM),
+                           "random");
+}
 
 /**
  * \ingroup esa

@@ -4,8 +4,9 @@
  */
 #include "esa-priority.h"
 
+#include "ns3/ina-number-text.h"
+
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -15,12 +16,11 @@ namespace ns3
 
 namespace
 {
+/// Nine significant digits, not six: two inputs that differ past the sixth must read apart.
 std::string
 Num(double v)
 {
-    char buf[48];
-    std::snprintf(buf, sizeof(buf), "%.9g", v);
-    return buf;
+    return InaNumberText(v, 9);
 }
 } // namespace
 

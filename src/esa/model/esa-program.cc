@@ -63,12 +63,7 @@ EsaProgram::GetTypeId()
                           TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
                           EnumValue(static_cast<int>(EsaPreemptionMode::PRIORITY)),
                           MakeEnumAccessor(&EsaProgram::m_mode),
-                          MakeEnumChecker(static_cast<int>(EsaPreemptionMode::PRIORITY),
-                                          "priority",
-                                          static_cast<int>(EsaPreemptionMode::ALWAYS),
-                                          "always",
-                                          static_cast<int>(EsaPreemptionMode::RANDOM),
-                                          "random"))
+                          MakeEsaPreemptionModeChecker())
             .AddAttribute("PreemptProbability",
                           "Preemption policy random: the chance that a collision preempts (the "
                           "paper's Straw2: 0.5).",

@@ -51,12 +51,7 @@ EsaProtocol::GetTypeId()
                           "(Straw2, with PreemptProbability).",
                           EnumValue(static_cast<int>(EsaPreemptionMode::PRIORITY)),
                           MakeEnumAccessor(&EsaProtocol::m_mode),
-                          MakeEnumChecker(static_cast<int>(EsaPreemptionMode::PRIORITY),
-                                          "priority",
-                                          static_cast<int>(EsaPreemptionMode::ALWAYS),
-                                          "always",
-                                          static_cast<int>(EsaPreemptionMode::RANDOM),
-                                          "random"))
+                          MakeEsaPreemptionModeChecker())
             .AddAttribute("PreemptProbability",
                           "Preemption random: the chance that a collision preempts (Straw2: 0.5).",
                           DoubleValue(0.5),

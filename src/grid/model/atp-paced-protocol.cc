@@ -53,16 +53,10 @@ AtpPacedProtocol::AtpPacedProtocol()
 {
 }
 
-AtpPacedProtocol::~AtpPacedProtocol() = default;
-
 void
 AtpPacedProtocol::DoDispose()
 {
-    if (m_controller)
-    {
-        m_controller->RemoveJob(this);
-        m_controller = nullptr;
-    }
+    m_control.Leave();
     AtpProtocol::DoDispose();
 }
 
@@ -125,8 +119,7 @@ AtpPacedProtocol::DoInstall()
     }
     PaceWorkers();
     // Re-planned with the other jobs of GRID's controller when one starts or ends.
-    m_controller = GridController::Of(ctx.fabric);
-    m_controller->AddJob(this, TimeStep(ctx.startPs));
+    m_control.Join(this, ctx);
     NS_LOG_INFO("job " << ctx.name << ": every worker paced at " << m_rateBps / 1e9 << " Gb/s");
 }
 
@@ -159,10 +152,7 @@ AtpPacedProtocol::PaceWorkers()
 void
 AtpPacedProtocol::NotifyJobEnded()
 {
-    if (m_controller)
-    {
-        m_controller->JobEnded(this);
-    }
+    m_control.JobEnded();
 }
 
 const JobContext&
@@ -243,13 +233,7 @@ AtpPacedProtocol::Apply(double rateBps)
 void
 AtpPacedProtocol::Abandon(const std::string& why)
 {
-    for (const Ptr<PoolAgent>& agent : GetPoolAgents())
-    {
-        if (agent)
-        {
-            agent->Abandon(why);
-        }
-    }
+    AbandonAgents(why);
 }
 
 bool

@@ -7,6 +7,7 @@
 #define ATP_PACED_PROTOCOL_H
 
 #include "grid-controlled-job.h"
+#include "grid-controller-membership.h"
 #include "grid-problem.h"
 
 #include "ns3/atp-protocol.h"
@@ -17,8 +18,6 @@
 
 namespace ns3
 {
-
-class GridController;
 
 /**
  * \ingroup grid
@@ -55,8 +54,6 @@ class AtpPacedProtocol : public AtpProtocol, public GridControlledJob
     static TypeId GetTypeId();
 
     AtpPacedProtocol();
-    /// Out of line: a member holds a Ptr to a class this header only declares.
-    ~AtpPacedProtocol() override;
 
     /// \return ATP's counters plus plan_rate_bps, the rate every worker is paced at (alone on
     ///         the fabric), and paper_model_rate_bps, the paper's model of ATP's rate
@@ -110,7 +107,7 @@ class AtpPacedProtocol : public AtpProtocol, public GridControlledJob
     void PaceWorkers();
 
     std::vector<GridProblem::ProgrammableSwitch> m_set; //!< the job's programmable switches
-    Ptr<GridController> m_controller;                   //!< the fabric's, once installed
+    GridControllerMembership m_control;                 //!< its GridController, once installed
     double m_rateBps = 0;        //!< GridBaselines::Atp's rate for the job, at its racks
     double m_paperRateBps = 0;   //!< GridBaselines::Atp's rate, first programmable on the route
     std::string m_programmable;  //!< ProgrammableSwitches ("": every switch of the job's tiers)

@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace ns3
 {
@@ -21,6 +23,13 @@ namespace
 
 /// Loads below this fraction of a capacity are solver noise, not use.
 constexpr double kRelTol = 1e-9;
+
+/// Each scheme and the protocol name a scenario gives it: ParseScheme and SchemeName.
+const std::pair<GridOnlinePlanner::Scheme, const char*> SCHEME_NAMES[] = {
+    {GridOnlinePlanner::Scheme::GRID, "grid"},
+    {GridOnlinePlanner::Scheme::ATP, "atp"},
+    {GridOnlinePlanner::Scheme::SWITCHML, "switchml"},
+    {GridOnlinePlanner::Scheme::GERYON, "geryon"}};
 
 /// Loads of one assignment at a common rate: lambda on every worker's route to its node and on
 /// every used switch's route to the PS; lambda per worker at its switch.
@@ -62,39 +71,30 @@ AssignmentLoads(const GridProblem& problem,
 GridOnlinePlanner::Scheme
 GridOnlinePlanner::ParseScheme(const std::string& name)
 {
-    if (name == "grid")
+    std::string expected;
+    const size_t n = std::size(SCHEME_NAMES);
+    for (size_t i = 0; i < n; ++i)
     {
-        return Scheme::GRID;
+        if (name == SCHEME_NAMES[i].second)
+        {
+            return SCHEME_NAMES[i].first;
+        }
+        expected +=
+            (i == 0 ? "" : (i + 1 == n ? " or " : ", ")) + std::string(SCHEME_NAMES[i].second);
     }
-    if (name == "atp")
-    {
-        return Scheme::ATP;
-    }
-    if (name == "switchml")
-    {
-        return Scheme::SWITCHML;
-    }
-    if (name == "geryon")
-    {
-        return Scheme::GERYON;
-    }
-    throw std::invalid_argument("no planner-level model of protocol '" + name +
-                                "': expected grid, atp, switchml or geryon");
+    throw std::invalid_argument("no planner-level model of protocol '" + name + "': expected " +
+                                expected);
 }
 
 std::string
 GridOnlinePlanner::SchemeName(Scheme scheme)
 {
-    switch (scheme)
+    for (const auto& [s, name] : SCHEME_NAMES)
     {
-    case Scheme::GRID:
-        return "grid";
-    case Scheme::ATP:
-        return "atp";
-    case Scheme::SWITCHML:
-        return "switchml";
-    case Scheme::GERYON:
-        return "geryon";
+        if (s == scheme)
+        {
+            return name;
+        }
     }
     return "?";
 }

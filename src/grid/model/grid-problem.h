@@ -204,11 +204,24 @@ class GridProblem
      */
     uint32_t PsGroups(uint32_t direct, uint32_t switches) const
     {
-        if (m_maxFanIn == 0)
+        return PsGroups(direct, switches, m_maxFanIn);
+    }
+
+    /**
+     * PsGroups under a given limit: what a data plane checks a plan against (GridProtocol, whose
+     * pool header counts PoolHeader::MAX_FAN_IN to a group) without its problem.
+     * \param direct workers sending straight to the PS
+     * \param switches aggregating switches
+     * \param maxFanIn the limit, or 0 for none
+     * \return the groups the PS tells apart
+     */
+    static uint32_t PsGroups(uint32_t direct, uint32_t switches, uint32_t maxFanIn)
+    {
+        if (maxFanIn == 0)
         {
             return direct + switches;
         }
-        return switches + (direct + m_maxFanIn - 1) / m_maxFanIn;
+        return switches + (direct + maxFanIn - 1) / maxFanIn;
     }
 
     /**

@@ -57,13 +57,6 @@ constexpr uint32_t RESULT_FLOW_OFFSET = WORKER_FLOW_OFFSET + JobContext::FLOW_ID
 /// The PS's results to plan switch j, base + this + j, pinned along j's aggregate path reversed.
 constexpr uint32_t SWITCH_RESULT_FLOW_OFFSET = JobContext::FLOW_IDS_PER_JOB / 4;
 
-/// The PS's groups of `direct` workers sending straight to it: MAX_FAN_IN to a group (LayTrees).
-uint32_t
-DirectGroups(uint32_t direct)
-{
-    return (direct + PoolHeader::MAX_FAN_IN - 1) / PoolHeader::MAX_FAN_IN;
-}
-
 } // namespace
 
 TypeId
@@ -155,11 +148,7 @@ GridProtocol::GridProtocol(const std::string& label,
 void
 GridProtocol::DoDispose()
 {
-    if (m_controller)
-    {
-        m_controller->RemoveJob(this);
-        m_controller = nullptr;
-    }
+    m_control.Leave();
     m_gridAgents.clear();
     PoolProtocol::DoDispose();
 }
@@ -205,8 +194,7 @@ GridProtocol::DoInstall()
     ConfigureGrid();
     if (FollowsFabricRoutes())
     {
-        m_controller = GridController::Of(ctx.fabric);
-        m_controller->AddJob(this, TimeStep(ctx.startPs));
+        m_control.Join(this, ctx);
     }
 }
 
@@ -314,7 +302,9 @@ GridProtocol::CheckTrees(const GridPlan& plan) const
         }
         switches += s.fanIn > 0 ? 1 : 0;
     }
-    const uint32_t groups = DirectGroups(plan.directWorkers) + switches;
+    // The direct workers MAX_FAN_IN to a group, as LayTrees groups them.
+    const uint32_t groups =
+        GridProblem::PsGroups(plan.directWorkers, switches, PoolHeader::MAX_FAN_IN);
     if (groups > PoolHeader::MAX_FAN_IN)
     {
         return "the plan has " + std::to_string(groups) + " groups at the PS (" +
@@ -686,13 +676,7 @@ GridProtocol::Reassign(const GridPlan& plan, double rateBps)
 void
 GridProtocol::Abandon(const std::string& why)
 {
-    for (const Ptr<PoolAgent>& agent : GetPoolAgents())
-    {
-        if (agent)
-        {
-            agent->Abandon(why);
-        }
-    }
+    AbandonAgents(why);
 }
 
 uint8_t
@@ -812,10 +796,7 @@ GridProtocol::DescribeAssignment(const GridPlan& plan) const
 void
 GridProtocol::NotifyJobEnded()
 {
-    if (m_controller)
-    {
-        m_controller->JobEnded(this);
-    }
+    m_control.JobEnded();
 }
 
 const GridPlan&

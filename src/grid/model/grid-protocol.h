@@ -7,6 +7,7 @@
 #define GRID_PROTOCOL_H
 
 #include "grid-controlled-job.h"
+#include "grid-controller-membership.h"
 #include "grid-plan.h"
 #include "grid-planner.h"
 #include "grid-problem.h"
@@ -22,7 +23,6 @@ namespace ns3
 {
 
 class GridAgent;
-class GridController;
 
 /**
  * \ingroup grid
@@ -261,7 +261,7 @@ class GridProtocol : public PoolProtocol, public GridControlledJob
     std::vector<int32_t> m_groupSwitch;               //!< per group: plan switch entry (-1: PS)
     std::vector<uint32_t> m_aggNode;                  //!< per rank: aggregation node
     std::vector<InaAddress> m_resultGroups;           //!< per plan switch: its result group
-    Ptr<GridController> m_controller;                 //!< the fabric's, once installed
+    GridControllerMembership m_control;               //!< its GridController, once installed
     uint8_t m_epoch = 0;                              //!< plan epoch (Reassign)
     uint32_t m_reassignments = 0;                     //!< Reassign calls
     GridPlan m_prepared;                              //!< Prepare's or PrepareNew's plan

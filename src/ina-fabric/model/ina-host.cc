@@ -42,9 +42,6 @@ InaHost::GetTypeId()
     return tid;
 }
 
-InaHost::InaHost() = default;
-InaHost::~InaHost() = default;
-
 void
 InaHost::DoDispose()
 {

@@ -27,8 +27,6 @@ class InaHost : public Object, public InaPacketSink
 {
   public:
     static TypeId GetTypeId();
-    InaHost();
-    ~InaHost() override;
 
     void SetAddress(InaAddress address);
     InaAddress GetAddress() const;

@@ -1148,32 +1148,26 @@ AddFatTreeLinks(uint32_t k,
     {
         links.push_back({h, torBase + h / perTor, hostLink.rateBps, hostLink.delayPs});
     }
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        for (uint32_t i = 0; i < half; ++i)
+    // Switch i of every pod's tier at `base` to half switches above it, up(p, i, u) the u-th.
+    auto upLinks = [&](uint32_t base, auto up) {
+        for (uint32_t p = 0; p < k; ++p)
         {
-            for (uint32_t j = 0; j < half; ++j)
+            for (uint32_t i = 0; i < half; ++i)
             {
-                links.push_back({torBase + p * half + i,
-                                 aggBase + p * half + j,
-                                 fabricLink.rateBps,
-                                 fabricLink.delayPs});
+                for (uint32_t u = 0; u < half; ++u)
+                {
+                    links.push_back(
+                        {base + p * half + i, up(p, i, u), fabricLink.rateBps, fabricLink.delayPs});
+                }
             }
         }
-    }
-    for (uint32_t p = 0; p < k; ++p)
-    {
-        for (uint32_t j = 0; j < half; ++j)
-        {
-            for (uint32_t c = 0; c < half; ++c)
-            {
-                links.push_back({aggBase + p * half + j,
-                                 coreBase + j * half + c,
-                                 fabricLink.rateBps,
-                                 fabricLink.delayPs});
-            }
-        }
-    }
+    };
+    upLinks(torBase, [&](uint32_t p, uint32_t /* tor */, uint32_t j) {
+        return aggBase + p * half + j;
+    });
+    upLinks(aggBase, [&](uint32_t /* pod */, uint32_t j, uint32_t c) {
+        return coreBase + j * half + c;
+    });
 }
 
 } // namespace

@@ -205,17 +205,13 @@ class PipelinePass
         Claim(a, index, laneBegin, laneCount);
         uint64_t* cell = a.m_cells.data() + Cell(a, index, laneBegin);
         const uint64_t mask = a.m_mask;
-        const unsigned shift = a.m_signShift;
         for (uint32_t i = 0; i < laneCount; ++i)
         {
             cell[i] = (cell[i] + static_cast<uint64_t>(static_cast<int64_t>(in[i]))) & mask;
         }
         if (out != nullptr)
         {
-            for (uint32_t i = 0; i < laneCount; ++i)
-            {
-                out[i] = static_cast<int32_t>(static_cast<int64_t>(cell[i] << shift) >> shift);
-            }
+            SignedLanes(cell, a.m_signShift, laneCount, out);
         }
     }
 
@@ -234,12 +230,7 @@ class PipelinePass
                    int32_t* out)
     {
         Claim(a, index, laneBegin, laneCount);
-        const uint64_t* cell = a.m_cells.data() + Cell(a, index, laneBegin);
-        const unsigned shift = a.m_signShift;
-        for (uint32_t i = 0; i < laneCount; ++i)
-        {
-            out[i] = static_cast<int32_t>(static_cast<int64_t>(cell[i] << shift) >> shift);
-        }
+        SignedLanes(a.m_cells.data() + Cell(a, index, laneBegin), a.m_signShift, laneCount, out);
     }
 
     /**
@@ -262,13 +253,12 @@ class PipelinePass
         Claim(a, index, laneBegin, laneCount);
         uint64_t* cell = a.m_cells.data() + Cell(a, index, laneBegin);
         const uint64_t mask = a.m_mask;
-        const unsigned shift = a.m_signShift;
+        if (oldOut != nullptr)
+        {
+            SignedLanes(cell, a.m_signShift, laneCount, oldOut);
+        }
         for (uint32_t i = 0; i < laneCount; ++i)
         {
-            if (oldOut != nullptr)
-            {
-                oldOut[i] = static_cast<int32_t>(static_cast<int64_t>(cell[i] << shift) >> shift);
-            }
             cell[i] = static_cast<uint64_t>(static_cast<int64_t>(in[i])) & mask;
         }
     }
@@ -327,6 +317,16 @@ class PipelinePass
     static size_t Cell(const RegisterArray& a, uint32_t index, uint32_t lane)
     {
         return static_cast<size_t>(index) * a.m_lanes + lane;
+    }
+
+    /// `laneCount` lanes of a cell as int32, sign-extended from the array's width (`shift` is
+    /// its m_signShift): what RmwAdd, ReadLanes and WriteLanes hand back.
+    static void SignedLanes(const uint64_t* cell, unsigned shift, uint32_t laneCount, int32_t* out)
+    {
+        for (uint32_t i = 0; i < laneCount; ++i)
+        {
+            out[i] = static_cast<int32_t>(static_cast<int64_t>(cell[i] << shift) >> shift);
+        }
     }
 
     /// Enforce the access rules for lanes [laneBegin, laneBegin + laneCount) of `a`.

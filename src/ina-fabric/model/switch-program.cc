@@ -29,6 +29,42 @@ const char* const COUNTER_NAMES[] = {
 static_assert(sizeof(COUNTER_NAMES) / sizeof(COUNTER_NAMES[0]) ==
                   static_cast<size_t>(SwitchProgram::Counter::N_COUNTERS),
               "one name per counter");
+
+/**
+ * The register array or table named `name` of a program, or std::invalid_argument naming the
+ * ones it declared (or saying it is not installed yet, so it has none).
+ * \param items the program's arrays or tables, in declaration order
+ * \param name the name asked for
+ * \param program the program's name
+ * \param installed whether it is installed (has resolved its declaration)
+ * \param kind "register array" or "table", for the message
+ */
+template<typename T>
+T&
+FindDeclared(const std::vector<std::unique_ptr<T>>& items,
+             const std::string& name,
+             const std::string& program,
+             bool installed,
+             const char* kind)
+{
+    for (const auto& item : items)
+    {
+        if (item->GetName() == name)
+        {
+            return *item;
+        }
+    }
+    std::string declared;
+    for (const auto& item : items)
+    {
+        declared += (declared.empty() ? "\"" : ", \"") + item->GetName() + "\"";
+    }
+    throw std::invalid_argument(
+        "program \"" + program + "\" has no " + kind + " \"" + name + "\"" +
+        (installed ? "; it declared " + (declared.empty() ? std::string("none") : declared)
+                   : std::string("; it is not installed in a pipeline yet (resolve handles "
+                                 "in InitializeState)")));
+}
 } // namespace
 
 TypeId
@@ -266,45 +302,13 @@ SwitchProgram::DoResetState()
 RegisterArray&
 SwitchProgram::GetRegister(const std::string& name) const
 {
-    for (const auto& r : m_registers)
-    {
-        if (r->GetName() == name)
-        {
-            return *r;
-        }
-    }
-    std::string declared;
-    for (const auto& r : m_registers)
-    {
-        declared += (declared.empty() ? "\"" : ", \"") + r->GetName() + "\"";
-    }
-    throw std::invalid_argument(
-        "program \"" + GetName() + "\" has no register array \"" + name + "\"" +
-        (IsInstalled() ? "; it declared " + (declared.empty() ? std::string("none") : declared)
-                       : std::string("; it is not installed in a pipeline yet (resolve handles "
-                                     "in InitializeState)")));
+    return FindDeclared(m_registers, name, GetName(), IsInstalled(), "register array");
 }
 
 ExactMatchTable&
 SwitchProgram::GetTable(const std::string& name) const
 {
-    for (const auto& t : m_tables)
-    {
-        if (t->GetName() == name)
-        {
-            return *t;
-        }
-    }
-    std::string declared;
-    for (const auto& t : m_tables)
-    {
-        declared += (declared.empty() ? "\"" : ", \"") + t->GetName() + "\"";
-    }
-    throw std::invalid_argument(
-        "program \"" + GetName() + "\" has no table \"" + name + "\"" +
-        (IsInstalled() ? "; it declared " + (declared.empty() ? std::string("none") : declared)
-                       : std::string("; it is not installed in a pipeline yet (resolve handles "
-                                     "in InitializeState)")));
+    return FindDeclared(m_tables, name, GetName(), IsInstalled(), "table");
 }
 
 void

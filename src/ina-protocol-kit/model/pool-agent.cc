@@ -264,14 +264,12 @@ PoolAgent::SendNew()
     }
 }
 
-void
-PoolAgent::SendFragment(uint64_t seq, bool resend)
+InaPacket*
+PoolAgent::NewFragment(uint64_t seq, const PoolProtocol::WorkerRoute& r, uint8_t ps)
 {
-    const Tensor& t = TensorOf(seq);
-    const PoolProtocol::WorkerRoute& r = m_routes[t.ps];
     InaPacket* p = m_pool->Alloc();
     p->dst = r.ps;
-    p->flowId = r.flowId != 0 ? r.flowId : m_flowId + t.ps;
+    p->flowId = r.flowId != 0 ? r.flowId : m_flowId + ps;
     p->jobId = m_jobId;
     p->srcPort = m_endpoint;
     p->dstPort = m_endpoint;
@@ -280,8 +278,17 @@ PoolAgent::SendFragment(uint64_t seq, bool resend)
     p->seq = seq;
     p->ecn = INA_ECN_ECT;
     p->sentPs = Simulator::Now().GetTimeStep();
+    r.Stamp(p->Header<PoolHeader>());
+    return p;
+}
+
+void
+PoolAgent::SendFragment(uint64_t seq, bool resend)
+{
+    const Tensor& t = TensorOf(seq);
+    const PoolProtocol::WorkerRoute& r = m_routes[t.ps];
+    InaPacket* p = NewFragment(seq, r, t.ps);
     PoolHeader* h = p->Header<PoolHeader>();
-    r.Stamp(h);
     if (resend)
     {
         h->flags |= PoolHeader::FLAG_RESEND;

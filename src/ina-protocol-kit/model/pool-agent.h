@@ -129,6 +129,18 @@ class PoolAgent : public AggregationAgent, public InaPacketSink
      */
     virtual void SendFragment(uint64_t seq, bool resend);
 
+    /**
+     * A packet of fragment `seq` toward the server of route `r`, as every fragment a worker sends
+     * leaves: addressed (the route's flow, or the job's toward server `ps`), ECN-capable, ATP's
+     * wire size, sent now, its header stamped with the route (PoolProtocol::WorkerRoute::Stamp).
+     * The caller fills the rest of the header and its values.
+     * \param seq the fragment
+     * \param r its route
+     * \param ps its parameter server
+     * \return the packet, from the host's pool
+     */
+    InaPacket* NewFragment(uint64_t seq, const PoolProtocol::WorkerRoute& r, uint8_t ps);
+
     /// A tensor in the stream.
     struct Tensor
     {

@@ -4,8 +4,6 @@
  */
 #include "pool-program.h"
 
-#include "pool-sizing.h"
-
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/pipeline.h"
@@ -59,7 +57,8 @@ PoolProgram::PoolProgram(uint16_t protocolNumber,
                          const std::string& name,
                          const std::string& resultWord,
                          const std::vector<std::string>& extraReasons)
-    : m_protocolNumber(protocolNumber)
+    : PoolSizedProgram(MAX_POOL)
+    , m_protocolNumber(protocolNumber)
     , m_name(name)
 {
     SetReasonNames(PoolReasons::Names(resultWord, extraReasons));
@@ -202,29 +201,6 @@ PoolProgram::ProcessFcfs(InaPacket* p,
     }
     Settle(p, r);
     return false;
-}
-
-void
-PoolProgram::DeclareResources(ResourceDemand& demand) const
-{
-    PoolSizing::Declare(
-        [this](uint32_t s, const PipelineLimits& l) {
-            return Demand(s, l);
-        },
-        m_poolSize,
-        GetPipelineLimits(),
-        demand);
-}
-
-uint32_t
-PoolProgram::GetMaxPoolSize(const PipelineLimits& limits) const
-{
-    return PoolSizing::LargestFitting(
-        [this](uint32_t s, const PipelineLimits& l) {
-            return Demand(s, l);
-        },
-        limits,
-        MAX_POOL);
 }
 
 void

@@ -8,9 +8,9 @@
 #include "fcfs-aggregator-pool.h"
 #include "pool-header.h"
 #include "pool-reasons.h"
+#include "pool-sized-program.h"
 
 #include "ns3/pipeline-resources.h"
-#include "ns3/switch-program.h"
 
 #include <cstdint>
 #include <string>
@@ -29,11 +29,12 @@ namespace ns3
  * and GRID own an FcfsAggregatorPool, ESA its preemptive cells.
  *
  * The concrete program gives its ResourceDemand for a pool size (Demand, usually PoolDemand: the
- * "jobs" table and its registers) and resolves its registers in InitializePool; this class
- * declares and sizes from it (PoolSizing), checks every packet's job and level (LookupJob, Gate)
- * and, for a program that owns an FcfsAggregatorPool, runs a packet through it (ProcessFcfs).
+ * "jobs" table and its registers) and resolves its registers in InitializePool; its base
+ * declares and sizes from it (PoolSizedProgram), this class checks every packet's job and level
+ * (LookupJob, Gate) and, for a program that owns an FcfsAggregatorPool, runs a packet through it
+ * (ProcessFcfs).
  */
-class PoolProgram : public SwitchProgram, public PoolReasons
+class PoolProgram : public PoolSizedProgram, public PoolReasons
 {
   public:
     /// Which level of a job's aggregation this switch is.
@@ -71,18 +72,10 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     uint16_t GetProtocolNumber() const final;
     /// \return the name the concrete program gave PoolProgram's constructor
     std::string GetName() const final;
-    void DeclareResources(ResourceDemand& demand) const override;
     /// Every pool program touches VALUE_LANES value lanes in one pass.
     void CheckConfig() override;
     uint64_t GetAggregatorsInUse() const override;
     uint64_t GetPeakAggregatorsInUse() const override;
-
-    /**
-     * \param limits a pipeline
-     * \return the largest PoolSize whose registers fit that pipeline when nothing else is
-     *         installed (0 if not even one aggregator fits)
-     */
-    uint32_t GetMaxPoolSize(const PipelineLimits& limits) const;
 
     /**
      * Tell the switch about a (job, parameter server). Throws std::runtime_error when the program
@@ -149,13 +142,6 @@ class PoolProgram : public SwitchProgram, public PoolReasons
                 const std::string& name,
                 const std::string& resultWord,
                 const std::vector<std::string>& extraReasons);
-
-    /**
-     * \param poolSize aggregators
-     * \param limits the pipeline
-     * \return the program's registers and tables for a pool of that size
-     */
-    virtual ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const = 0;
 
     /// Resolve the pool's registers (the program is being installed; the job table is empty).
     virtual void InitializePool() = 0;
@@ -286,7 +272,6 @@ class PoolProgram : public SwitchProgram, public PoolReasons
     const std::string m_name;        //!< GetName()
 
     // Attributes
-    uint32_t m_poolSize; //!< aggregators
     uint32_t m_maxJobs;  //!< entries of the job table
     bool m_passWhenFull; //!< pass fragments the aggregation capacity cannot take
 

@@ -864,6 +864,18 @@ PoolProtocol::GetPoolAgents() const
     return m_agents;
 }
 
+void
+PoolProtocol::AbandonAgents(const std::string& why)
+{
+    for (const Ptr<PoolAgent>& agent : m_agents)
+    {
+        if (agent)
+        {
+            agent->Abandon(why);
+        }
+    }
+}
+
 const std::vector<PoolProtocol::SwitchEntry>&
 PoolProtocol::GetSwitches() const
 {

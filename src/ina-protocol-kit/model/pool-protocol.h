@@ -235,6 +235,10 @@ class PoolProtocol : public AggregationProtocol
     /// \return the workers' agents, by rank (empty before they are created)
     const std::vector<Ptr<PoolAgent>>& GetPoolAgents() const;
 
+    /// Every worker's agent gives up with `why` (PoolAgent::Abandon): a control plane that has
+    /// no plan left for the job (GRID's controller).
+    void AbandonAgents(const std::string& why);
+
     /// Whether the job may aggregate at `node` (its tier is in ctx.inaTiers; a protocol may
     /// narrow it to a set of switches, AtpPacedProtocol's ProgrammableSwitches).
     virtual bool AllowedAt(uint32_t node) const;

@@ -326,11 +326,8 @@ ReadBytes(const Item& it,
 }
 
 template<class E>
-using EnumTable = std::vector<std::pair<std::string, E>>;
-
-template<class E>
 E
-ReadEnum(const Item& it, Reader& r, const EnumTable<E>& table)
+ReadEnum(const Item& it, Reader& r, const ScenarioNames<E>& table)
 {
     std::vector<std::string> names;
     for (const auto& [name, value] : table)
@@ -713,7 +710,7 @@ BytesField(const char* key,
 
 template<class T, class E>
 Rule<T>
-EnumField(const char* key, E T::*member, const EnumTable<E>& table)
+EnumField(const char* key, E T::*member, const ScenarioNames<E>& table)
 {
     return Field<T, E>(
         key,
@@ -790,32 +787,6 @@ SectionListField(const char* key,
                    }};
 }
 
-const EnumTable<ScenarioTopology::Type> TOPOLOGY_TYPES = {
-    {"star", ScenarioTopology::Type::STAR},
-    {"fat-tree", ScenarioTopology::Type::FAT_TREE},
-    {"leaf-spine", ScenarioTopology::Type::LEAF_SPINE},
-    {"file", ScenarioTopology::Type::FROM_FILE}};
-
-const EnumTable<Scenario::LinkModel> LINK_MODELS = {{"fast", Scenario::LinkModel::FAST},
-                                                    {"p2p", Scenario::LinkModel::P2P}};
-
-// `grid` was a routing mode that nothing implemented: GRID's planned routes come with
-// `protocol: grid` (its plan pins them), and `level: planner` runs its planner alone.
-const EnumTable<Scenario::Routing> ROUTINGS = {{"ecmp", Scenario::Routing::ECMP}};
-
-const EnumTable<Scenario::Level> LEVELS = {{"packet", Scenario::Level::PACKET},
-                                           {"planner", Scenario::Level::PLANNER}};
-
-const EnumTable<ScenarioTraffic::Pattern> PATTERNS = {
-    {"permutation", ScenarioTraffic::Pattern::PERMUTATION},
-    {"incast", ScenarioTraffic::Pattern::INCAST},
-    {"all-to-all", ScenarioTraffic::Pattern::ALL_TO_ALL}};
-
-const EnumTable<ScenarioPlacement::Kind> PLACEMENT_KINDS = {
-    {"packed", ScenarioPlacement::Kind::PACKED},
-    {"spread", ScenarioPlacement::Kind::SPREAD},
-    {"random", ScenarioPlacement::Kind::RANDOM}};
-
 void
 ApplyPlacement(ScenarioPlacement& p, const Item& it, Reader& r)
 {
@@ -826,7 +797,7 @@ ApplyPlacement(ScenarioPlacement& p, const Item& it, Reader& r)
             r.Fail(it,
                    "an explicit placement is written as the list of host ids, e.g. [0, 1, 2, 3]");
         }
-        p.kind = ReadEnum(it, r, PLACEMENT_KINDS);
+        p.kind = ReadEnum(it, r, PlacementKindNames());
         p.hosts.clear();
         return;
     }
@@ -927,7 +898,7 @@ TopologyRules()
 {
     using T = ScenarioTopology;
     static const Rules<T> rules = {
-        EnumField("type", &T::type, TOPOLOGY_TYPES),
+        EnumField("type", &T::type, TopologyTypeNames()),
         UintField("hosts", &T::hosts),
         UintField("k", &T::k),
         UintField("hosts_per_tor", &T::hostsPerTor),
@@ -1241,7 +1212,7 @@ TrafficRules()
 {
     using T = ScenarioTraffic;
     static const Rules<T> rules = {
-        EnumField("pattern", &T::pattern, PATTERNS),
+        EnumField("pattern", &T::pattern, TrafficPatternNames()),
         Rule<T>{"hosts", ApplyTrafficHosts, EmitTrafficHosts},
         BytesField("flow_bytes", &T::flowBytes, 1),
         TimeField("start", &T::startPs),
@@ -1266,14 +1237,6 @@ LimitRules()
     static const Rules<T> rules = {TimeField("no_progress", &T::noProgressPs)};
     return rules;
 }
-
-const EnumTable<ScenarioEvent::Kind> EVENT_KINDS = {
-    {"link_down", ScenarioEvent::Kind::LINK_DOWN},
-    {"link_up", ScenarioEvent::Kind::LINK_UP},
-    {"link_flap", ScenarioEvent::Kind::LINK_FLAP},
-    {"switch_fail", ScenarioEvent::Kind::SWITCH_FAIL},
-    {"switch_reboot", ScenarioEvent::Kind::SWITCH_REBOOT},
-    {"loss", ScenarioEvent::Kind::LOSS}};
 
 /// Two names, like a link's ends `[tor0, h1]` or two tiers `[tor, agg]`.
 template<class T>
@@ -1305,7 +1268,7 @@ EventRules()
 {
     using T = ScenarioEvent;
     static const Rules<T> rules = {
-        EnumField("kind", &T::kind, EVENT_KINDS),
+        EnumField("kind", &T::kind, EventKindNames()),
         TimeField("at", &T::atPs),
         NamePairField("link", &T::link, "[tor0, h1] (the link's two ends)"),
         StringField("switch", &T::switchName),
@@ -1383,12 +1346,12 @@ ScenarioRules()
         StringField("name", &T::name),
         UintField("seed", &T::seed),
         BoolField("check_values", &T::checkValues),
-        EnumField("link", &T::link, LINK_MODELS),
+        EnumField("link", &T::link, LinkModelNames()),
         TimeField("stop_time", &T::stopTimePs),
         SectionField("topology", &T::topology, TopologyRules, false),
         SectionField("switch", &T::switchConfig, SwitchRules, false),
-        EnumField("routing", &T::routing, ROUTINGS),
-        EnumField("level", &T::level, LEVELS),
+        EnumField("routing", &T::routing, RoutingNames()),
+        EnumField("level", &T::level, LevelNames()),
         SectionField("planner", &T::planner, PlannerRules, false),
         SectionListField("jobs", &T::jobs, JobRules, "a list of jobs"),
         UintField("job_count", &T::jobCount),

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 /**
@@ -341,6 +342,23 @@ struct Scenario
      */
     void CheckHostIds(uint32_t hostCount) const;
 };
+
+/// \ingroup ina-scenario
+/// The YAML spellings of an enum's values, in the order an error lists them: what the loader
+/// reads and ToString writes.
+template<class E>
+using ScenarioNames = std::vector<std::pair<std::string, E>>;
+
+/// \ingroup ina-scenario
+/// \return the spellings of each enum (placements: the scalar ones; an explicit placement is a
+///         list of host ids)
+const ScenarioNames<ScenarioTopology::Type>& TopologyTypeNames();
+const ScenarioNames<ScenarioPlacement::Kind>& PlacementKindNames();
+const ScenarioNames<ScenarioTraffic::Pattern>& TrafficPatternNames();
+const ScenarioNames<Scenario::LinkModel>& LinkModelNames();
+const ScenarioNames<Scenario::Routing>& RoutingNames();
+const ScenarioNames<Scenario::Level>& LevelNames();
+const ScenarioNames<ScenarioEvent::Kind>& EventKindNames();
 
 /// \ingroup ina-scenario
 /// \return the YAML spelling of each enum value ("fat-tree", "all-to-all", ...)

@@ -21,9 +21,6 @@ AggregationAgent::GetTypeId()
     return tid;
 }
 
-AggregationAgent::AggregationAgent() = default;
-AggregationAgent::~AggregationAgent() = default;
-
 void
 AggregationAgent::DoDispose()
 {

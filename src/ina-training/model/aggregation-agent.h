@@ -49,8 +49,6 @@ class AggregationAgent : public Object
     };
 
     static TypeId GetTypeId();
-    AggregationAgent();
-    ~AggregationAgent() override;
 
     /// Called by the protocol before the first AllReduce.
     void Setup(const JobContext& ctx, uint32_t rank, Ptr<AggregationProtocol> protocol);

@@ -18,9 +18,6 @@ ComputeModel::GetTypeId()
     return tid;
 }
 
-ComputeModel::ComputeModel() = default;
-ComputeModel::~ComputeModel() = default;
-
 void
 ComputeModel::DoDispose()
 {

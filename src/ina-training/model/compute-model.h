@@ -55,8 +55,6 @@ class ComputeModel : public Object
     };
 
     static TypeId GetTypeId();
-    ComputeModel();
-    ~ComputeModel() override;
 
     /// Called once when the worker is set up, after it has planned its pieces (GetPlan()).
     virtual void Attach(Ptr<WorkerApp> worker);

@@ -121,17 +121,19 @@ GpuContentionModel::SlowedComputeS(double computeS, uint32_t threads) const
 double
 GpuContentionModel::OverlappedTransmitS(double bytes, uint32_t threads) const
 {
-    double wire = WireBytes(bytes);
-    if (wire == 0)
-    {
-        return 0;
-    }
-    CheckThreads(threads);
-    return wire / m_params.overlapped.Rate(threads);
+    return TransmitS(bytes, threads, m_params.overlapped);
 }
 
 double
 GpuContentionModel::AloneTransmitS(double bytes, uint32_t threads) const
+{
+    return TransmitS(bytes, threads, m_params.alone);
+}
+
+double
+GpuContentionModel::TransmitS(double bytes,
+                              uint32_t threads,
+                              const GpuContentionParams::RateCurve& x) const
 {
     double wire = WireBytes(bytes);
     if (wire == 0)
@@ -139,7 +141,7 @@ GpuContentionModel::AloneTransmitS(double bytes, uint32_t threads) const
         return 0;
     }
     CheckThreads(threads);
-    return wire / m_params.alone.Rate(threads);
+    return wire / x.Rate(threads);
 }
 
 GpuContentionModel::OverlapTimes

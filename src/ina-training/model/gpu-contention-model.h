@@ -149,6 +149,9 @@ class GpuContentionModel
     static std::vector<Layer> BackwardLayers(const ModelSpec& model);
 
   private:
+    /// \return c^ / x(r) on the given rate curve: OverlappedTransmitS (p), AloneTransmitS (q)
+    double TransmitS(double bytes, uint32_t threads, const GpuContentionParams::RateCurve& x) const;
+
     GpuContentionParams m_params;
     uint32_t m_nodes;
     Collective m_collective;

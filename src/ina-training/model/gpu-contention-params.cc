@@ -5,6 +5,7 @@
 #include "gpu-contention-params.h"
 
 #include "gpu-contention-text.h"
+#include "ina-number-text.h"
 
 #include <cerrno>
 #include <cmath>
@@ -167,14 +168,6 @@ Num(double v)
             break;
         }
     }
-    return buf;
-}
-
-std::string
-Short(double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.6g", v);
     return buf;
 }
 
@@ -352,12 +345,13 @@ std::string
 GpuContentionParams::Summary() const
 {
     std::ostringstream os;
-    os << "alpha1=" << Short(alpha1) << " alpha2=" << Short(alpha2) << " p=("
-       << Short(overlapped.gamma1) << "," << Short(overlapped.gamma2) << ","
-       << Short(overlapped.gamma3) << "," << Short(overlapped.gamma4) << ") q=("
-       << Short(alone.gamma1) << "," << Short(alone.gamma2) << "," << Short(alone.gamma3) << ","
-       << Short(alone.gamma4) << ") B/s alpha_hop=" << Short(alphaHopS)
-       << "s ina_startup=" << Short(inaStartupS) << "s";
+    os << "alpha1=" << InaNumberText(alpha1) << " alpha2=" << InaNumberText(alpha2) << " p=("
+       << InaNumberText(overlapped.gamma1) << "," << InaNumberText(overlapped.gamma2) << ","
+       << InaNumberText(overlapped.gamma3) << "," << InaNumberText(overlapped.gamma4) << ") q=("
+       << InaNumberText(alone.gamma1) << "," << InaNumberText(alone.gamma2) << ","
+       << InaNumberText(alone.gamma3) << "," << InaNumberText(alone.gamma4)
+       << ") B/s alpha_hop=" << InaNumberText(alphaHopS)
+       << "s ina_startup=" << InaNumberText(inaStartupS) << "s";
     return os.str();
 }
 

@@ -39,9 +39,6 @@ ParameterServerApp::GetTypeId()
     return tid;
 }
 
-ParameterServerApp::ParameterServerApp() = default;
-ParameterServerApp::~ParameterServerApp() = default;
-
 void
 ParameterServerApp::DoDispose()
 {

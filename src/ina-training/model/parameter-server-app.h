@@ -56,8 +56,6 @@ class ParameterServerApp : public Application
     };
 
     static TypeId GetTypeId();
-    ParameterServerApp();
-    ~ParameterServerApp() override;
 
     /**
      * Wire the server: `pushFlows[w]` is listening for worker w's pushes, `pullFlows[w]` is

@@ -96,9 +96,6 @@ RingAllReduceAgent::GetTypeId()
     return tid;
 }
 
-RingAllReduceAgent::RingAllReduceAgent() = default;
-RingAllReduceAgent::~RingAllReduceAgent() = default;
-
 void
 RingAllReduceAgent::DoDispose()
 {

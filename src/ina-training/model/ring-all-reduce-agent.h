@@ -74,8 +74,6 @@ class RingAllReduceAgent : public AggregationAgent
     };
 
     static TypeId GetTypeId();
-    RingAllReduceAgent();
-    ~RingAllReduceAgent() override;
 
     /**
      * Called by RingAllReduceProtocol before Setup: the connected flow to the next rank and the

@@ -59,9 +59,6 @@ RingAllReduceProtocol::GetTypeId()
     return tid;
 }
 
-RingAllReduceProtocol::RingAllReduceProtocol() = default;
-RingAllReduceProtocol::~RingAllReduceProtocol() = default;
-
 void
 RingAllReduceProtocol::DoDispose()
 {

@@ -38,8 +38,6 @@ class RingAllReduceProtocol : public AggregationProtocol
 {
   public:
     static TypeId GetTypeId();
-    RingAllReduceProtocol();
-    ~RingAllReduceProtocol() override;
 
     /// The flow rank `rank` sends on (null for a ring of one, or before Install).
     Ptr<InaTransportSender> GetSender(uint32_t rank) const;

@@ -28,9 +28,6 @@ ShardedPsAgent::GetTypeId()
     return tid;
 }
 
-ShardedPsAgent::ShardedPsAgent() = default;
-ShardedPsAgent::~ShardedPsAgent() = default;
-
 void
 ShardedPsAgent::DoDispose()
 {

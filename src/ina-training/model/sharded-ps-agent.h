@@ -37,8 +37,6 @@ class ShardedPsAgent : public AggregationAgent
     typedef std::function<uint32_t(uint64_t tensorId, uint32_t shard)> Placement;
 
     static TypeId GetTypeId();
-    ShardedPsAgent();
-    ~ShardedPsAgent() override;
 
     /**
      * Called by ShardedPsProtocol before Setup, with one entry per server: the push flow to it,

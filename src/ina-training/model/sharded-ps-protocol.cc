@@ -60,9 +60,6 @@ ShardedPsProtocol::GetTypeId()
     return tid;
 }
 
-ShardedPsProtocol::ShardedPsProtocol() = default;
-ShardedPsProtocol::~ShardedPsProtocol() = default;
-
 void
 ShardedPsProtocol::DoDispose()
 {

@@ -47,8 +47,6 @@ class ShardedPsProtocol : public AggregationProtocol
     };
 
     static TypeId GetTypeId();
-    ShardedPsProtocol();
-    ~ShardedPsProtocol() override;
 
     /// The server (0 .. servers - 1) that owns shard `shard` of tensor `tensorId`.
     static uint32_t ServerOf(uint64_t tensorId,

@@ -47,6 +47,34 @@ Helper2(double x)
     return 1.0 + x * 0.5 * (1.0 + x / 3.0 * (1.0 + 0.25 * x));
 }
 
+/**
+ * The share of the rows that rows(worker, iteration) lists, over the first `workers` workers and
+ * `iterations` iterations, whose rank is below h (0 when it lists none).
+ */
+template<typename Rows>
+double
+ShareBelowRank(const SparseWorkload& w,
+               uint32_t h,
+               uint32_t workers,
+               uint32_t iterations,
+               Rows rows)
+{
+    uint64_t hits = 0;
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < workers; ++k)
+    {
+        for (uint32_t i = 0; i < iterations; ++i)
+        {
+            for (uint32_t row : rows(k, i))
+            {
+                hits += w.RankOfRow(row) < h ? 1 : 0;
+                ++total;
+            }
+        }
+    }
+    return total == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(total);
+}
+
 } // namespace
 
 SparseWorkload::SparseWorkload(uint32_t rows,
@@ -290,39 +318,17 @@ SparseWorkload::ExpectedTopShare(uint64_t h) const
 double
 SparseWorkload::MeasuredTopShare(uint32_t h, uint32_t workers, uint32_t iterations) const
 {
-    uint64_t hits = 0;
-    uint64_t total = 0;
-    for (uint32_t w = 0; w < workers; ++w)
-    {
-        for (uint32_t i = 0; i < iterations; ++i)
-        {
-            for (uint32_t row : AccessesForIteration(w, i))
-            {
-                hits += RankOfRow(row) < h ? 1 : 0;
-                ++total;
-            }
-        }
-    }
-    return total == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(total);
+    return ShareBelowRank(*this, h, workers, iterations, [this](uint32_t w, uint32_t i) {
+        return AccessesForIteration(w, i);
+    });
 }
 
 double
 SparseWorkload::MeasuredUpdateTopShare(uint32_t h, uint32_t workers, uint32_t iterations) const
 {
-    uint64_t hits = 0;
-    uint64_t total = 0;
-    for (uint32_t w = 0; w < workers; ++w)
-    {
-        for (uint32_t i = 0; i < iterations; ++i)
-        {
-            for (uint32_t row : RowsForIteration(w, i))
-            {
-                hits += RankOfRow(row) < h ? 1 : 0;
-                ++total;
-            }
-        }
-    }
-    return total == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(total);
+    return ShareBelowRank(*this, h, workers, iterations, [this](uint32_t w, uint32_t i) {
+        return RowsForIteration(w, i);
+    });
 }
 
 double

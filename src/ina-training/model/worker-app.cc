@@ -92,9 +92,6 @@ WorkerApp::GetTypeId()
     return tid;
 }
 
-WorkerApp::WorkerApp() = default;
-WorkerApp::~WorkerApp() = default;
-
 void
 WorkerApp::DoDispose()
 {

@@ -84,8 +84,6 @@ class WorkerApp : public Application
     };
 
     static TypeId GetTypeId();
-    WorkerApp();
-    ~WorkerApp() override;
 
     /// Aborts if the model has no layers or the send order cannot be planned.
     void Setup(TrainingJob* job,

@@ -4,6 +4,7 @@
  */
 #include "libra-hot-set.h"
 
+#include "ns3/ina-number-text.h"
 #include "ns3/sparse-workload.h"
 
 #include <algorithm>
@@ -18,22 +19,13 @@ namespace ns3
 namespace
 {
 
-/// \return "0.05" style text of a probability, for messages
-std::string
-Num(double x)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%g", x);
-    return buf;
-}
-
 void
 CheckOpenUnit(double x, const char* what)
 {
     if (!(x > 0.0 && x < 1.0))
     {
         throw std::invalid_argument(std::string("Libra hot set: ") + what +
-                                    " must be in (0, 1), got " + Num(x));
+                                    " must be in (0, 1), got " + InaNumberText(x));
     }
 }
 
@@ -133,7 +125,7 @@ LibraHotSet::SampledIterations(uint32_t iterations, double fraction)
     if (!(fraction > 0.0 && fraction <= 1.0))
     {
         throw std::invalid_argument("Libra hot set: sampling fraction must be in (0, 1], got " +
-                                    Num(fraction));
+                                    InaNumberText(fraction));
     }
     if (iterations == 0)
     {
@@ -272,10 +264,10 @@ LibraHotSet::ChooseByPrinciple1(double p, double c, uint64_t sramBytes, uint32_t
                       "Libra hot set (Principle 1): reaching p = %s of the updates needs the top "
                       "%u keys (%llu B), but c = %s of the %llu-B switch SRAM holds only %u keys "
                       "of %u B (top-%u share %.4f); lower p or raise c",
-                      Num(p).c_str(),
+                      InaNumberText(p).c_str(),
                       k,
                       static_cast<unsigned long long>(k) * bytesPerKey,
-                      Num(c).c_str(),
+                      InaNumberText(c).c_str(),
                       static_cast<unsigned long long>(sramBytes),
                       cap,
                       bytesPerKey,

@@ -486,12 +486,20 @@ LibraProgram::AnswerHeartbeat(InaPacket* p)
 }
 
 uint32_t
-LibraProgram::PlanPasses(const InaPacket* p, const Job& job, uint32_t pass)
+LibraProgram::DropMalformed(InaPacket* p)
+{
+    CountReason(BAD_PACKET);
+    Consume(p);
+    return 0;
+}
+
+uint32_t
+LibraProgram::PlanPasses(InaPacket* p, const Job& job, uint32_t pass)
 {
     const uint32_t n = p->Header<LibraHeader>()->pairs;
     if (p->values == nullptr || p->values->words.size() < 2 * size_t{n} || n == 0)
     {
-        return 0;
+        return DropMalformed(p);
     }
     const uint32_t* words = p->values->words.data();
     m_passOf.resize(n);
@@ -502,7 +510,7 @@ LibraProgram::PlanPasses(const InaPacket* p, const Job& job, uint32_t pass)
         const uint32_t rank = words[2 * i];
         if (rank >= job.cfg.hotKeys)
         {
-            return 0;
+            return DropMalformed(p);
         }
         m_passOf[i] = m_laneCount[rank % m_registers]++;
         passesNeeded = std::max(passesNeeded, m_passOf[i] + 1);
@@ -527,8 +535,6 @@ LibraProgram::ProcessPush(InaPacket* p, PipelinePass& pass, Job& job)
     const uint32_t passesNeeded = PlanPasses(p, job, k);
     if (passesNeeded == 0)
     {
-        CountReason(BAD_PACKET);
-        Consume(p);
         return;
     }
     const uint32_t* words = p->values->words.data();
@@ -629,8 +635,6 @@ LibraProgram::ProcessPull(InaPacket* p, PipelinePass& pass, Job& job)
     const uint32_t passesNeeded = PlanPasses(p, job, k);
     if (passesNeeded == 0)
     {
-        CountReason(BAD_PACKET);
-        Consume(p);
         return;
     }
     uint32_t* words = p->values->words.data();

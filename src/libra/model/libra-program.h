@@ -295,9 +295,11 @@ class LibraProgram : public SwitchProgram
      * \param job the job (ranks must be below its K)
      * \param pass this pass's index
      * \return the passes the packet needs, or 0 for a malformed packet (no pairs, fewer words
-     *         than pairs, a rank out of range)
+     *         than pairs, a rank out of range), which is counted and consumed (DropMalformed)
      */
-    uint32_t PlanPasses(const InaPacket* p, const Job& job, uint32_t pass);
+    uint32_t PlanPasses(InaPacket* p, const Job& job, uint32_t pass);
+    /// Count a malformed push or pull (BAD_PACKET) and consume it. \return 0, the passes it needs
+    uint32_t DropMalformed(InaPacket* p);
     /// Keep a copy of a READY (to == ALL_WORKERS) or of a worker's RESULT until acknowledged.
     void Hold(const Job& job, const InaPacket* p, HeldId key, uint32_t to);
     /// Send a held copy to one worker.

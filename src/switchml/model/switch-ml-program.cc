@@ -6,7 +6,6 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
-#include "ns3/pool-sizing.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -72,7 +71,9 @@ SwitchMlProgram::GetTypeId()
     return tid;
 }
 
+// 1 << 24: the PoolSize attribute's ceiling.
 SwitchMlProgram::SwitchMlProgram()
+    : PoolSizedProgram(1u << 24)
 {
     NS_LOG_FUNCTION(this);
     SetReasonNames({"absorbed",
@@ -150,30 +151,6 @@ SwitchMlProgram::Demand(uint32_t poolSize, const PipelineLimits& limits) const
                        VALUE_LANES,
                        std::max<uint32_t>(1, limits.statefulAlusPerStage));
     return d;
-}
-
-void
-SwitchMlProgram::DeclareResources(ResourceDemand& demand) const
-{
-    PoolSizing::Declare(
-        [this](uint32_t s, const PipelineLimits& l) {
-            return Demand(s, l);
-        },
-        m_poolSize,
-        GetPipelineLimits(),
-        demand);
-}
-
-uint32_t
-SwitchMlProgram::GetMaxPoolSize(const PipelineLimits& limits) const
-{
-    // 1 << 24: the PoolSize attribute's ceiling.
-    return PoolSizing::LargestFitting(
-        [this](uint32_t s, const PipelineLimits& l) {
-            return Demand(s, l);
-        },
-        limits,
-        1u << 24);
 }
 
 void

@@ -8,7 +8,7 @@
 #include "switch-ml-header.h"
 
 #include "ns3/pipeline-resources.h"
-#include "ns3/switch-program.h"
+#include "ns3/pool-sized-program.h"
 
 #include <cstdint>
 #include <string>
@@ -58,7 +58,7 @@ namespace ns3
  * treated as Algorithm 3 treats it; it never occurs on inasim's FIFO links with one path per flow,
  * and tests assert that.
  */
-class SwitchMlProgram : public SwitchProgram
+class SwitchMlProgram : public PoolSizedProgram
 {
   public:
     /// Events counted per switch (SwitchProgram::GetReasonCount).
@@ -105,8 +105,7 @@ class SwitchMlProgram : public SwitchProgram
 
     SwitchMlProgram();
 
-    // SwitchProgram
-    void DeclareResources(ResourceDemand& demand) const override;
+    // SwitchProgram (PoolSizedProgram declares the resources)
     uint16_t GetProtocolNumber() const override;
     std::string GetName() const override;
     void CheckConfig() override;
@@ -123,13 +122,6 @@ class SwitchMlProgram : public SwitchProgram
      * stage). Call before Install; the default is a Tofino-1 pipeline (PipelineLimits{}).
      * \param limits the pipeline's limits
      */
-
-    /**
-     * \param limits a pipeline
-     * \return the largest PoolSize whose registers fit that pipeline when nothing else is
-     *         installed (0 if not even one slot fits)
-     */
-    uint32_t GetMaxPoolSize(const PipelineLimits& limits) const;
 
     /**
      * Add a job and re-partition the pool: explicit requests are granted in full, the rest is
@@ -229,10 +221,9 @@ class SwitchMlProgram : public SwitchProgram
     /// \return pool slot of (job, idx), range-checked for control-plane reads
     uint32_t ControlSlot(uint32_t jobId, uint16_t idx, uint8_t ver) const;
     /// \return the demand for `poolSize` slots laid out for `limits`
-    ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const;
+    ResourceDemand Demand(uint32_t poolSize, const PipelineLimits& limits) const override;
 
-    // Attributes
-    uint32_t m_poolSize;  //!< slots
+    // Attributes (PoolSize: m_poolSize, slots)
     uint32_t m_elements;  //!< elements per packet: 32 or 64
     bool m_blockExponent; //!< keep the per-slot exponent maximum
     uint32_t m_maxFanIn;  //!< contributors per job
