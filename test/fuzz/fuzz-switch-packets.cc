@@ -36,6 +36,7 @@
 
 #include <array>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,8 +55,9 @@ struct ProtocolCase
     Attrs attrs;
 };
 
-const std::array<ProtocolCase, 7>&
-Protocols()
+/// Protocols()'s cases, made once (the function is called several times per input).
+std::array<ProtocolCase, 7>
+MakeProtocols()
 {
     // Small pools: the two jobs meet in them (collisions, preemption) and an execution does not
     // spend its time zeroing 20,000 aggregators. Libra needs a sparse workload; a small one. Its
@@ -67,21 +69,52 @@ Protocols()
                      {"MinWindow", "4"},
                      {"InitialWindow", "16"},
                      {"MaxWindow", "16"}};
-    static const std::array<ProtocolCase, 7> cases{
-        {{"switchml", {{"PoolSize", "8"}, {"SwitchPoolSize", "32"}}},
-         {"atp", pool},
-         {"esa", pool},
-         {"grid", pool},
-         {"libra",
-          {{"Workload", "custom"},
-           {"Rows", "20000"},
-           {"Exponent", "1.0"},
-           {"AccessesPerIteration", "200"},
-           {"HotKeys", "300"},
-           {"MemoryShare", "0.0005"}}},
-         {"geryon", pool},
-         {"switchml-ps", pool}}};
+    const Attrs libra{{"Workload", "custom"},
+                      {"Rows", "20000"},
+                      {"Exponent", "1.0"},
+                      {"AccessesPerIteration", "200"},
+                      {"HotKeys", "300"},
+                      {"MemoryShare", "0.0005"}};
+    return {{{"switchml", {{"PoolSize", "8"}, {"SwitchPoolSize", "32"}}},
+             {"atp", pool},
+             {"esa", pool},
+             {"grid", pool},
+             {"libra", libra},
+             {"geryon", pool},
+             {"switchml-ps", pool}}};
+}
+
+const std::array<ProtocolCase, 7>&
+Protocols()
+{
+    static const std::array<ProtocolCase, 7> cases = MakeProtocols();
     return cases;
+}
+
+/**
+ * The factory of Protocols()[index], its attributes parsed from their strings: made on the first
+ * input that picks the case, then reused by every later one. Safe to keep across inputs: nothing
+ * in it comes from an input (the name and the strings are constants), ObjectFactory::Create is
+ * const, and every Create constructs a new protocol object from copies of the stored values (the
+ * attributes are numbers and strings, no PointerValue that would share an object), so what one
+ * input does to its protocol cannot reach the next. It saves ns-3's lookup of every attribute by
+ * name and the parse of its string, per job of every input.
+ */
+const ObjectFactory&
+Factory(size_t index)
+{
+    static std::array<std::optional<ObjectFactory>, 7> factories;
+    std::optional<ObjectFactory>& f = factories.at(index);
+    if (!f)
+    {
+        const ProtocolCase& pc = Protocols().at(index);
+        f.emplace(AggregationProtocolRegistry::Lookup(pc.name));
+        for (const auto& [name, value] : pc.attrs)
+        {
+            f->Set(name, StringValue(value));
+        }
+    }
+    return *f;
 }
 
 /// Every packet number a switch program answers to, and plain forwarding.
@@ -195,10 +228,12 @@ MakePacket(InaPacketPool& pool, const Record& r, uint16_t programProtocol, uint3
     return p;
 }
 
-/// Job `jobId` of protocol `pc` on `fabric`: two workers from host `first`, its PS the next host.
+/// Job `jobId` of the protocol case `index` on `fabric`: two workers from host `first`, its PS the
+/// next host.
 Ptr<TrainingJob>
-MakeJob(Ptr<InaFabric> fabric, const ProtocolCase& pc, uint32_t jobId, uint32_t first)
+MakeJob(Ptr<InaFabric> fabric, size_t index, uint32_t jobId, uint32_t first)
 {
+    const ProtocolCase& pc = Protocols()[index];
     JobContext ctx;
     ctx.fabric = fabric;
     ctx.jobId = jobId;
@@ -209,14 +244,12 @@ MakeJob(Ptr<InaFabric> fabric, const ProtocolCase& pc, uint32_t jobId, uint32_t 
     ctx.seed = 100 + jobId;
     ctx.checkValues = true;
     ctx.flowIdBase = (jobId + 1) * JobContext::FLOW_IDS_PER_JOB;
-    ObjectFactory f(AggregationProtocolRegistry::Lookup(pc.name));
-    for (const auto& [name, value] : pc.attrs)
-    {
-        f.Set(name, StringValue(value));
-    }
+    // The workload is a constant value, made once; Setup reads it (a const reference) and keeps
+    // its own copy of what it needs.
+    static const ModelSpec workload = ModelZoo::TensorWorkload(TENSOR_BYTES);
     Ptr<TrainingJob> job = CreateObject<TrainingJob>();
     job->SetAttribute("Iterations", UintegerValue(1));
-    job->Setup(ctx, ModelZoo::TensorWorkload(TENSOR_BYTES), f.Create<AggregationProtocol>());
+    job->Setup(ctx, workload, Factory(index).Create<AggregationProtocol>());
     return job;
 }
 
@@ -246,16 +279,20 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         return 0;
     }
     InaFabricHelper::ConfigureSimulator();
-    const ProtocolCase& pc = Protocols()[data[0] % Protocols().size()];
+    const size_t index = data[0] % Protocols().size();
+    const ProtocolCase& pc = Protocols()[index];
     if (!AggregationProtocolRegistry::Has(pc.name))
     {
         return 0; // grid, geryon and switchml-ps need the grid module (lp_solve)
     }
     InaFabricHelper helper;
     helper.SetQueue(1000000, 0);
-    Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(HOSTS, {100000000000ULL, 1000000}));
-    Ptr<TrainingJob> victim = MakeJob(fabric, pc, VICTIM, 0);
-    Ptr<TrainingJob> other = MakeJob(fabric, pc, OTHER, 3);
+    // A constant topology, made once: Build takes it by const reference and the fabric keeps a
+    // copy of its own (InaFabric::SetTopology), so no input's fabric shares it.
+    static const InaTopology star = InaTopology::Star(HOSTS, {100000000000ULL, 1000000});
+    Ptr<InaFabric> fabric = helper.Build(star);
+    Ptr<TrainingJob> victim = MakeJob(fabric, index, VICTIM, 0);
+    Ptr<TrainingJob> other = MakeJob(fabric, index, OTHER, 3);
     const uint16_t programProtocol = [&pc]() {
         const std::string n = pc.name;
         return n == "switchml" ? SWITCHML_PROTOCOL

@@ -22,6 +22,15 @@ set(INASIM_FUZZ_SOURCES_model-zoo
 # coverage and sanitizers) on ns-3's libraries as Debian ships them.
 set(INASIM_FUZZ_MODULES_switch-packets
     ina-fabric ina-training ina-protocol-kit switchml atp esa grid libra)
+# Sources compiled without libFuzzer's comparison tracing (-fno-sanitize-coverage=trace-cmp; their
+# edges are still counted, and ASan and UBSan check them as every other source). trace-cmp records
+# the operands of every comparison so that mutations can aim at them; it is worth it where an
+# input's bytes are compared. exact-match-table.cc holds only a match table's control plane
+# (construction, Insert, Remove, Clear; the data plane's lookup, Find, is inline in the header
+# and stays traced), which the target calls only at set-up with constants: the jobs' fixed ids
+# and Libra's 209,152 LNS entries, one Insert each with four traced comparisons: about 30 % of the
+# CPU of an execution that picks Libra (docs/reliability.md, "switch-packets made cheaper again").
+set(INASIM_FUZZ_NO_TRACE_CMP_switch-packets src/ina-fabric/model/exact-match-table.cc)
 
 # Seeds: the files users write, as the repository has them (relative to the root). The replay
 # tests run every target on its seeds and on test/fuzz/regressions/<target>/, where every input
