@@ -57,7 +57,7 @@ switch:                       # pipeline of every INA-capable switch; defaults a
   stateful_alus_per_stage: 4
   recirculation: {rate: 100Gbps, latency: 1us}
   ina_tiers: [tor]            # which tiers aggregate: tor, agg, core / leaf, spine
-routing: ecmp                 # ecmp | grid
+routing: ecmp                 # ecmp (the only routing; GRID pins its flows itself)
 jobs:
   - name: j0
     protocol: switchml        # switchml | atp | esa | libra | ring | ps
