@@ -4,7 +4,7 @@
  */
 // Fitting LIBRA's curves to (threads, time) samples, and reading samples and parameter files.
 
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/gpu-contention-fit.h"
 #include "ns3/gpu-contention-params.h"
@@ -31,7 +31,7 @@ template<class F>
 std::string
 ErrorOf(F f)
 {
-    return inasim_test::MessageOf<std::runtime_error>(f);
+    return ns3::tests::ErrorOf<std::runtime_error>(f);
 }
 
 /// Known parameters, deliberately unlike the illustrative ones.

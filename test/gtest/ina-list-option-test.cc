@@ -6,7 +6,7 @@
 // empty item an error naming the key and the item), and InaParsePositiveList, the examples'
 // count options on it: the counts in order, and an error naming the option and the bad item.
 
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/ina-list-option.h"
 
@@ -25,7 +25,7 @@ template<class F>
 std::string
 Thrown(F&& parse)
 {
-    return inasim_test::MessageOf<std::invalid_argument>(parse);
+    return ns3::tests::ErrorOf<std::invalid_argument>(parse);
 }
 
 /// The message InaParsePositiveList throws for `text`, or "" if it parsed.

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/libra-hot-set.h"
 #include "ns3/libra-rank-table.h"
@@ -54,7 +54,7 @@ TEST(LibraHotSet, RanksByCountThenAscendingKeyAndDropsKeysWithoutUpdates)
 
 TEST(LibraHotSet, RefusesAKeyListedTwice)
 {
-    const std::string msg = inasim_test::MessageOf<std::invalid_argument>([] {
+    const std::string msg = ns3::tests::ErrorOf<std::invalid_argument>([] {
         LibraHotSet({{3, 1}, {5, 2}, {3, 4}});
     });
     EXPECT_NE(msg.find("key 3 is listed twice"), std::string::npos) << msg;
@@ -73,7 +73,7 @@ TEST(LibraHotSet, Principle1TakesTheSmallestKReachingPWithinTheMemoryCap)
     // a 16-B switch with c = 0.75 holds 12 B = 3 keys of 4 B
     EXPECT_EQ(LibraHotSet::MaxHotKeys(0.75, 16, 4), 3u);
     EXPECT_EQ(h.ChooseByPrinciple1(0.7, 0.75, 16, 4), 3u);
-    const std::string msg = inasim_test::MessageOf<std::invalid_argument>([&] {
+    const std::string msg = ns3::tests::ErrorOf<std::invalid_argument>([&] {
         h.ChooseByPrinciple1(0.8, 0.75, 16, 4);
     });
     EXPECT_NE(msg.find("p = 0.8 of the updates needs the top 4 keys (16 B)"), std::string::npos)
@@ -115,11 +115,11 @@ TEST(LibraHotSet, PrecisionIsTheShareOfTheGlobalHotSetTheSampleFinds)
     EXPECT_DOUBLE_EQ(LibraHotSet::Precision({1, 2, 3, 4}, {2, 4, 9}), 0.5);
     EXPECT_DOUBLE_EQ(LibraHotSet::Precision({1, 2, 3, 4}, {4, 3, 2, 1, 8, 9}), 1.0);
     EXPECT_DOUBLE_EQ(LibraHotSet::Precision({5}, {}), 0.0);
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([] {
+    EXPECT_NE(ns3::tests::ErrorOf<std::invalid_argument>([] {
                   LibraHotSet::Precision({}, {1});
               }).find("empty global"),
               std::string::npos);
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([] {
+    EXPECT_NE(ns3::tests::ErrorOf<std::invalid_argument>([] {
                   LibraHotSet::Precision({1, 2}, {3, 3});
               }).find("key 3 appears twice in H_s"),
               std::string::npos);
@@ -128,32 +128,32 @@ TEST(LibraHotSet, PrecisionIsTheShareOfTheGlobalHotSetTheSampleFinds)
 TEST(LibraHotSet, BadParametersAreNamed)
 {
     const LibraHotSet h = TenKeys();
-    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
+    EXPECT_EQ(ns3::tests::ErrorOf<std::invalid_argument>([&] {
                   h.ChooseByPrinciple1(1.0, 0.05);
               }),
               "Libra hot set: p (traffic share) must be in (0, 1), got 1");
-    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([] {
+    EXPECT_EQ(ns3::tests::ErrorOf<std::invalid_argument>([] {
                   LibraHotSet::MaxHotKeys(0.0);
               }),
               "Libra hot set: c (share of switch SRAM) must be in (0, 1), got 0");
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([&] {
+    EXPECT_NE(ns3::tests::ErrorOf<std::invalid_argument>([&] {
                   h.ChooseByKnee(0, 0.01);
               }).find("at least one key"),
               std::string::npos);
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([&] {
+    EXPECT_NE(ns3::tests::ErrorOf<std::invalid_argument>([&] {
                   h.ChooseByKnee(1000, 1.5);
               }).find("minimum gain"),
               std::string::npos);
     const LibraHotSet empty({});
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([&] {
+    EXPECT_NE(ns3::tests::ErrorOf<std::invalid_argument>([&] {
                   empty.ChooseByKnee();
               }).find("no key has an update"),
               std::string::npos);
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([&] {
+    EXPECT_NE(ns3::tests::ErrorOf<std::invalid_argument>([&] {
                   h.MakeRankTable(11);
               }).find("only 10 keys have updates"),
               std::string::npos);
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([] {
+    EXPECT_NE(ns3::tests::ErrorOf<std::invalid_argument>([] {
                   LibraHotSet::SampledIterations(100, 0.0);
               }).find("sampling fraction must be in (0, 1], got 0"),
               std::string::npos);
@@ -225,7 +225,7 @@ TEST(LibraRankTable, MapsHotKeysToRanksAndColdKeysToNoRank)
     EXPECT_EQ(t.KeyOf(2), 1000000u);
     EXPECT_THROW(t.KeyOf(4), std::out_of_range);
     EXPECT_EQ(LibraRankTable().RankOf(3), LibraRankTable::NO_RANK);
-    EXPECT_NE(inasim_test::MessageOf<std::invalid_argument>([] {
+    EXPECT_NE(ns3::tests::ErrorOf<std::invalid_argument>([] {
                   LibraRankTable({4, 9, 4});
               }).find("key 4 has rank 0 and rank 2"),
               std::string::npos);

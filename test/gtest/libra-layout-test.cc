@@ -2,7 +2,7 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/libra-layout.h"
 
@@ -51,7 +51,7 @@ using Pkts = std::vector<std::vector<uint32_t>>;
 std::string
 ConfigError(const LibraLayout::Config& c)
 {
-    return inasim_test::MessageOf<std::invalid_argument>([&] {
+    return ns3::tests::ErrorOf<std::invalid_argument>([&] {
         LibraLayout l(c);
     });
 }
@@ -321,11 +321,11 @@ TEST(LibraLayout, BadConfigurationAndPushesAreNamed)
 
     const LibraLayout l = Heat(100, 4, 4);
     LibraPacking p;
-    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
+    EXPECT_EQ(ns3::tests::ErrorOf<std::invalid_argument>([&] {
                   l.Pack(std::vector<uint32_t>{3, 100, 5}, p);
               }),
               "Libra layout: pair 1 of the push has rank 100, not below the hot-key count 100");
-    EXPECT_EQ(inasim_test::MessageOf<std::invalid_argument>([&] {
+    EXPECT_EQ(ns3::tests::ErrorOf<std::invalid_argument>([&] {
                   l.Pack(std::vector<uint32_t>{3, 7, 3}, p);
               }),
               "Libra layout: rank 3 appears twice in one push (pairs 0 and 2); a push carries "

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/libra-sparse-model.h"
 #include "ns3/libra-workload-fit.h"
@@ -56,7 +56,7 @@ TEST(LibraSparseModel, SizesAreTheSourcesOnes)
 
 TEST(LibraSparseModel, UnknownNameListsTheModels)
 {
-    const std::string what = inasim_test::MessageOf<std::invalid_argument>([] {
+    const std::string what = ns3::tests::ErrorOf<std::invalid_argument>([] {
         LibraSparseModel::Lookup("dlrm");
     });
     EXPECT_NE(what.find("unknown sparse model 'dlrm': expected oa-like, se-like, deeplight, lstm, "

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 inasim authors
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/model-zoo.h"
 
@@ -28,7 +28,7 @@ template<class F>
 std::string
 ErrorOf(F f)
 {
-    return inasim_test::MessageOf<std::runtime_error>(f);
+    return ns3::tests::ErrorOf<std::runtime_error>(f);
 }
 
 std::string

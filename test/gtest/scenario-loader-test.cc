@@ -6,7 +6,7 @@
 // ScenarioLoader on files: defaults, the contract's example, unknown keys, wrong types, bad units,
 // cross-key rules and the location every error starts with.
 
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/scenario-loader.h"
 
@@ -26,7 +26,7 @@ namespace
 std::string
 ErrorOf(const std::string& yaml, const std::vector<std::string>& overrides = {})
 {
-    return inasim_test::MessageOf<ScenarioError>(
+    return ns3::tests::ErrorOf<ScenarioError>(
         [&] {
             ScenarioLoader::LoadString(yaml, "rack.yaml", overrides);
         },
@@ -335,7 +335,7 @@ TEST(ScenarioLoader, YamlProblemsAreLocated)
         "rack.yaml:1: expected a scenario: a section with keys (name, seed, check_values, "
         "link, stop_time, topology, switch, routing, level, planner, jobs, job_count, traffic, "
         "outputs, limits, events, fault_detection), got a list");
-    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+    EXPECT_EQ(ns3::tests::ErrorOf<ScenarioError>(
                   [&] {
                       ScenarioLoader::Load("/nonexistent/inasim/x.yaml");
                   },
@@ -346,7 +346,7 @@ TEST(ScenarioLoader, YamlProblemsAreLocated)
 
 TEST(ScenarioLoader, AFolderIsNotAScenario)
 {
-    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+    EXPECT_EQ(ns3::tests::ErrorOf<ScenarioError>(
                   [&] {
                       ScenarioLoader::Load("/tmp");
                   },
@@ -506,7 +506,7 @@ traffic:
               "rack.yaml:5: key 'jobs.0.protocol': unknown protocol 'x'");
 
     EXPECT_NO_THROW(s.CheckHostIds(4));
-    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+    EXPECT_EQ(ns3::tests::ErrorOf<ScenarioError>(
                   [&] {
                       s.CheckHostIds(3);
                   },
@@ -516,14 +516,14 @@ traffic:
     const Scenario t = ScenarioLoader::LoadString(
         "traffic:\n  - {pattern: incast, dst: 9}\njobs:\n  - {workers: 2}\ntopology: {hosts: 10}\n",
         "rack.yaml");
-    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+    EXPECT_EQ(ns3::tests::ErrorOf<ScenarioError>(
                   [&] {
                       t.CheckHostIds(8);
                   },
                   "no error"),
               "rack.yaml:2: key 'traffic.0.dst': host id 9 does not exist: host ids go from 0 "
               "to 7 (8 hosts)");
-    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+    EXPECT_EQ(ns3::tests::ErrorOf<ScenarioError>(
                   [&] {
                       t.CheckHostIds(1);
                   },

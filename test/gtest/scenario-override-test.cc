@@ -6,7 +6,7 @@
 // KEY=VALUE overrides: every form (scalars, sections, lists, list indices, params), their order,
 // and errors that name the override.
 
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/scenario-loader.h"
 
@@ -43,7 +43,7 @@ Load(const std::vector<std::string>& overrides)
 std::string
 ErrorOf(const std::vector<std::string>& overrides)
 {
-    return inasim_test::MessageOf<ScenarioError>(
+    return ns3::tests::ErrorOf<ScenarioError>(
         [&] {
             Load(overrides);
         },
@@ -187,7 +187,7 @@ TEST(ScenarioOverride, ErrorsNameTheOverride)
               "override 'topology.queue.ecn_threshold=2MB': key 'topology.queue.ecn_threshold': "
               "ecn_threshold 2MB is above the queue capacity 1MB");
     // A rule between two keys blames the one the last layer set.
-    EXPECT_EQ(inasim_test::MessageOf<ScenarioError>(
+    EXPECT_EQ(ns3::tests::ErrorOf<ScenarioError>(
                   [&] {
                       ScenarioLoader::LoadString("topology:\n  queue: {ecn_threshold: 50KB}\n",
                                                  "q.yaml",

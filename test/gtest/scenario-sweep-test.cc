@@ -6,7 +6,7 @@
 // SweepExpander: exact run order (product, last axis fastest, repeats innermost), zip groups,
 // ranges, run ids, seeds, JSON, and errors that name the sweep line and the axis.
 
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/scenario-error.h"
 #include "ns3/sweep-expander.h"
@@ -65,7 +65,7 @@ class ScenarioSweep : public ::testing::Test
 
     std::string ErrorOf(const std::string& text)
     {
-        return inasim_test::MessageOf<ScenarioError>(
+        return ns3::tests::ErrorOf<ScenarioError>(
             [&] {
                 Expand(text);
             },

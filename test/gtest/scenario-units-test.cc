@@ -5,7 +5,7 @@
 
 // InaUnits: exact parsing of rates, times and sizes, the error messages, canonical formatting.
 
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 
 #include "ns3/ina-units.h"
 
@@ -25,7 +25,7 @@ template<class F>
 std::string
 ErrorOf(F f)
 {
-    return inasim_test::MessageOf<std::invalid_argument>(f, "no error");
+    return ns3::tests::ErrorOf<std::invalid_argument>(f, "no error");
 }
 
 const std::string RATE = "expected a data rate like 100Gbps (units: bps, Kbps, Mbps, Gbps, Tbps)";

@@ -5,8 +5,9 @@
 #ifndef INASIM_TEST_MESSAGES_H
 #define INASIM_TEST_MESSAGES_H
 
-// What the GoogleTest cases compare against when a call must refuse its input: the message of the
-// exception it throws, so that the test checks the error names the right key and value.
+// What the GoogleTest cases compare against when a scenario must be refused: the message of the
+// error it throws (ns3::tests::ErrorOf), so that the test checks the error names the right key
+// and value.
 
 #include "../../src/ina-fabric/test/error-of.h"
 #include "test-temp-dir.h"
@@ -19,23 +20,9 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
-#include <utility>
 
 namespace inasim_test
 {
-
-/**
- * \param f the call
- * \param none what to return when it throws nothing
- * \return the message of the exception of type E that `f` throws, or `none` (an exception of
- *         another type goes on, and fails the test)
- */
-template<class E, class F>
-std::string
-MessageOf(F&& f, const std::string& none = "")
-{
-    return ns3::tests::ErrorOf<E>(std::forward<F>(f), none);
-}
 
 /**
  * Load and run a scenario given as text, its console output discarded and its outputs written to
@@ -48,7 +35,7 @@ inline std::string
 RunError(const std::string& yaml, const std::string& name)
 {
     const std::string out = (TempDir() / ("run-error-" + name)).string();
-    const std::string what = MessageOf<ns3::ScenarioError>(
+    const std::string what = ns3::tests::ErrorOf<ns3::ScenarioError>(
         [&] {
             ns3::ScenarioRunner runner(ns3::ScenarioLoader::LoadString(yaml, name), out);
             std::ostringstream quiet;

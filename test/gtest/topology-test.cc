@@ -5,7 +5,7 @@
 // Topology generators, the topology file format, and route computation (ECMP sets, multicast
 // trees). Expected values are worked out by hand in the comments.
 
-#include "test-messages.h"
+#include "../../src/ina-fabric/test/error-of.h"
 #include "test-temp-dir.h"
 
 #include "ns3/ina-fabric-helper.h"
@@ -36,7 +36,7 @@ const std::string TOPO_DIR = std::string(INASIM_SOURCE_DIR) + "/topologies/";
 std::string
 ParseError(const std::string& text)
 {
-    return inasim_test::MessageOf<std::runtime_error>([&] {
+    return ns3::tests::ErrorOf<std::runtime_error>([&] {
         InaTopology::FromString(text, "mem.topo");
     });
 }

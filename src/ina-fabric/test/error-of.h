@@ -6,8 +6,8 @@
 #define INASIM_ERROR_OF_H
 
 // The one way inasim's tests catch a refusal to compare its message: ns-3 TestSuites (this
-// module's and the others', through ../../ina-fabric/test/), the GoogleTest cases
-// (test-messages.h) and the load check.
+// module's and the others', through ../../ina-fabric/test/), the GoogleTest cases (test/gtest/,
+// directly or through test-messages.h) and the load check.
 
 #include <exception>
 #include <string>

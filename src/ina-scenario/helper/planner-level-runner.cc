@@ -41,6 +41,7 @@ constexpr double kGbps = 1e9;
 void
 CheckCapacityKeys(const Scenario& sc, const InaTopology& topo)
 {
+    // Called for its check: a capacity_min/capacity_max range it cannot draw from throws.
     ProgrammableDraw::DrawsCapacities(sc);
     for (const auto& [name, c] : sc.switchConfig.aggregation.perSwitch)
     {

@@ -40,7 +40,7 @@ SwitchMlProgram::GetTypeId()
                           TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
                           UintegerValue(8192),
                           MakeUintegerAccessor(&SwitchMlProgram::m_poolSize),
-                          MakeUintegerChecker<uint32_t>(1, 1u << 24))
+                          MakeUintegerChecker<uint32_t>(1, MAX_POOL))
             .AddAttribute("ElementsPerPacket",
                           "int32 elements per packet: 32 (the 2019 paper, one pass) or 64 "
                           "(NSDI'21: a second pass for every packet that carries a result out).",
@@ -71,9 +71,8 @@ SwitchMlProgram::GetTypeId()
     return tid;
 }
 
-// 1 << 24: the PoolSize attribute's ceiling.
 SwitchMlProgram::SwitchMlProgram()
-    : PoolSizedProgram(1u << 24)
+    : PoolSizedProgram(MAX_POOL)
 {
     NS_LOG_FUNCTION(this);
     SetReasonNames({"absorbed",

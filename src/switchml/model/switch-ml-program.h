@@ -61,6 +61,9 @@ namespace ns3
 class SwitchMlProgram : public PoolSizedProgram
 {
   public:
+    /// PoolSize's ceiling (and a job's SwitchPoolSize's): slots a program may have.
+    static constexpr uint32_t MAX_POOL = 1u << 24;
+
     /// Events counted per switch (SwitchProgram::GetReasonCount).
     enum Reason : uint32_t
     {

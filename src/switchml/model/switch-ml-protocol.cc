@@ -101,7 +101,7 @@ SwitchMlProtocol::GetTypeId()
                           "that join it later must agree). 0: ns3::SwitchMlProgram::PoolSize.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&SwitchMlProtocol::m_switchPoolSize),
-                          MakeUintegerChecker<uint32_t>(0, 1u << 24))
+                          MakeUintegerChecker<uint32_t>(0, SwitchMlProgram::MAX_POOL))
             .AddAttribute("SwitchMemory",
                           "Bytes of slot values the switch reserves for in-network aggregation "
                           "(the ESA paper's simulation: 5 MB); with SwitchPoolSize 0 the pool "
@@ -180,8 +180,8 @@ SwitchMlProtocol::CheckAttributes(uint32_t workers)
             Fail("attribute SwitchMemory is " + std::to_string(m_switchMemory) +
                  " B, less than one slot (" + std::to_string(slotBytes) + " B)");
         }
-        m_switchPoolSize =
-            static_cast<uint32_t>(std::min<uint64_t>(m_switchMemory / slotBytes, 1u << 24));
+        m_switchPoolSize = static_cast<uint32_t>(
+            std::min<uint64_t>(m_switchMemory / slotBytes, SwitchMlProgram::MAX_POOL));
     }
     if (m_wireFormat == FLOAT16 && m_quantizer != GLOBAL)
     {
