@@ -9,6 +9,8 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 using namespace ns3;
 
@@ -17,6 +19,18 @@ namespace
 
 using Sense = GridLp::Sense;
 using Status = GridLp::Status;
+
+/// Maximizes lp and checks the optimum's objective and each listed column's value.
+void
+ExpectOptimum(GridLp& lp, double objective, const std::vector<std::pair<uint32_t, double>>& values)
+{
+    ASSERT_EQ(lp.Maximize(), Status::OPTIMAL);
+    EXPECT_NEAR(lp.GetObjective(), objective, 1e-9);
+    for (const auto& [column, value] : values)
+    {
+        EXPECT_NEAR(lp.GetValue(column), value, 1e-9) << "column " << column;
+    }
+}
 
 TEST(GridLp, SolvesATextbookProgram)
 {
@@ -28,10 +42,7 @@ TEST(GridLp, SolvesATextbookProgram)
     lp.AddRow({{x, 1.0}, {y, 3.0}}, Sense::LESS_EQUAL, 6.0);
     EXPECT_EQ(lp.GetNColumns(), 2u);
     EXPECT_EQ(lp.GetNRows(), 2u);
-    ASSERT_EQ(lp.Maximize(), Status::OPTIMAL);
-    EXPECT_NEAR(lp.GetObjective(), 11.0, 1e-9);
-    EXPECT_NEAR(lp.GetValue(x), 3.0, 1e-9);
-    EXPECT_NEAR(lp.GetValue(y), 1.0, 1e-9);
+    ExpectOptimum(lp, 11.0, {{x, 3.0}, {y, 1.0}});
 }
 
 TEST(GridLp, EqualityAndGreaterRows)
@@ -42,10 +53,7 @@ TEST(GridLp, EqualityAndGreaterRows)
     const uint32_t y = lp.AddColumn(-1.0);
     lp.AddRow({{x, 1.0}, {y, 1.0}}, Sense::EQUAL, 10.0);
     lp.AddRow({{y, 1.0}}, Sense::GREATER_EQUAL, 4.0);
-    ASSERT_EQ(lp.Maximize(), Status::OPTIMAL);
-    EXPECT_NEAR(lp.GetObjective(), 2.0, 1e-9);
-    EXPECT_NEAR(lp.GetValue(x), 6.0, 1e-9);
-    EXPECT_NEAR(lp.GetValue(y), 4.0, 1e-9);
+    ExpectOptimum(lp, 2.0, {{x, 6.0}, {y, 4.0}});
 }
 
 TEST(GridLp, RepeatedColumnsInARowAddUp)
