@@ -411,20 +411,30 @@ TEST(TopologyOversubscription, Values)
 
 // ---------------------------------------------------------------- file format
 
+namespace
+{
+
+/// Checks a loaded topology's host, switch and link counts.
+void
+ExpectSize(const InaTopology& t, uint32_t hosts, uint32_t switches, uint32_t links)
+{
+    EXPECT_EQ(t.GetNHosts(), hosts);
+    EXPECT_EQ(t.GetNSwitches(), switches);
+    EXPECT_EQ(t.GetNLinks(), links);
+}
+
+} // namespace
+
 TEST(TopologyFile, ExamplesLoad)
 {
     InaTopology small = InaTopology::FromFile(TOPO_DIR + "small-2tier.topo");
-    EXPECT_EQ(small.GetNHosts(), 8u);
-    EXPECT_EQ(small.GetNSwitches(), 4u);
-    EXPECT_EQ(small.GetNLinks(), 12u);
+    ExpectSize(small, 8u, 4u, 12u);
     EXPECT_EQ(small.GetLink(8).delayPs, 500000); // tor0-spine0 overrides the default delay
     EXPECT_EQ(small.GetLink(0).delayPs, 1000000);
     EXPECT_DOUBLE_EQ(small.MaxOversubscription(), 2.0);
 
     InaTopology ls = InaTopology::FromFile(TOPO_DIR + "leaf-spine-oversub.topo");
-    EXPECT_EQ(ls.GetNHosts(), 56u);
-    EXPECT_EQ(ls.GetNSwitches(), 6u);
-    EXPECT_EQ(ls.GetNLinks(), 64u);
+    ExpectSize(ls, 56u, 6u, 64u);
     EXPECT_EQ(ls.FindNode("gpu0"), 48u);
     EXPECT_EQ(ls.FindNode("leaf0"), 56u);
     EXPECT_EQ(ls.GetLink(0).rateBps, 25000000000ULL);
@@ -436,9 +446,7 @@ TEST(TopologyFile, ExamplesLoad)
 
     // example.topo: 16 workers at 25G + ps0 at 100G; ps0 shares tor0, so it is node 4.
     InaTopology ex = InaTopology::FromFile(TOPO_DIR + "example.topo");
-    EXPECT_EQ(ex.GetNHosts(), 17u);
-    EXPECT_EQ(ex.GetNSwitches(), 9u);
-    EXPECT_EQ(ex.GetNLinks(), 29u);
+    ExpectSize(ex, 17u, 9u, 29u);
     EXPECT_EQ(ex.FindNode("ps0"), 4u);
     EXPECT_EQ(ex.FindNode("h4"), 5u);
     EXPECT_EQ(ex.FindNode("tor0"), 17u);
