@@ -368,9 +368,10 @@ LibraProgram::Admit(InaPacket* p, PipelinePass& pass)
     }
     // Header fields the switch CPU's records key on (a round or a push number no worker sends
     // would not fit the record key: they threw out of the pipeline, found by
-    // fuzz-switch-packets).
+    // fuzz-switch-packets). A pull names the push it wants, so its number keys the same way.
     else if (h->worker >= m_jobs[index].cfg.workers || h->round >= LibraSwitchRecords::MAX_ROUND ||
-             (h->type == LibraHeader::PUSH && h->seq >= LibraSwitchRecords::MAX_SEQ))
+             ((h->type == LibraHeader::PUSH || h->type == LibraHeader::PULL) &&
+              h->seq >= LibraSwitchRecords::MAX_SEQ))
     {
         reason = BAD_PACKET;
     }
