@@ -39,13 +39,13 @@ BenchPeakRssBytes()
     return 0;
 }
 
-/// The non-empty items of a comma-separated list.
+/// The non-empty items of a list separated by `separator` ("a,,b," gives a and b).
 inline std::vector<std::string>
-BenchSplitList(const std::string& list)
+BenchSplitList(const std::string& list, char separator = ',')
 {
     std::vector<std::string> v;
     std::stringstream ss(list);
-    for (std::string item; std::getline(ss, item, ',');)
+    for (std::string item; std::getline(ss, item, separator);)
     {
         if (!item.empty())
         {
@@ -53,6 +53,39 @@ BenchSplitList(const std::string& list)
         }
     }
     return v;
+}
+
+/**
+ * The integers from 1 to `max` of the comma-separated `list` given as `option`; anything else
+ * (no item, a word, 0, too large) exits 2 with a message naming `program` and `option`, so that a
+ * typo on a benchmark's command line ends in a sentence, not an uncaught exception.
+ */
+inline std::vector<uint32_t>
+BenchParseCounts(const char* program, const char* option, const std::string& list, uint32_t max)
+{
+    std::vector<uint32_t> counts;
+    for (const std::string& item : BenchSplitList(list))
+    {
+        char* end = nullptr;
+        const unsigned long long x = std::strtoull(item.c_str(), &end, 10);
+        if (*end != '\0' || item[0] == '-' || x == 0 || x > max)
+        {
+            std::fprintf(stderr,
+                         "%s: --%s: '%s' is not an integer from 1 to %u\n",
+                         program,
+                         option,
+                         item.c_str(),
+                         max);
+            std::exit(2);
+        }
+        counts.push_back(static_cast<uint32_t>(x));
+    }
+    if (counts.empty())
+    {
+        std::fprintf(stderr, "%s: --%s names no number\n", program, option);
+        std::exit(2);
+    }
+    return counts;
 }
 
 /**

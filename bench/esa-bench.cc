@@ -24,6 +24,7 @@
 // speed-ups of ESA (1.35x over ATP and up to 1.89x over SwitchML for all-DNN-A in its figures).
 // The driver runs the scheduler benchmark beside it (raw event rate, for the hop rate's context).
 
+#include "bench-process.h"
 #include "bench-report.h"
 
 #include "ns3/core-module.h"
@@ -144,21 +145,8 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "folder for the runs' outputs (one sub-folder per protocol)", outDir);
     cmd.Parse(argc, argv);
 
-    std::vector<std::string> names;
-    std::stringstream ss(protocols);
-    for (std::string item; std::getline(ss, item, ',');)
-    {
-        names.push_back(item);
-    }
-    std::vector<std::string> overrides;
-    std::stringstream os(overrideList);
-    for (std::string item; std::getline(os, item, ';');)
-    {
-        if (!item.empty())
-        {
-            overrides.push_back(item);
-        }
-    }
+    const std::vector<std::string> names = BenchSplitList(protocols);
+    const std::vector<std::string> overrides = BenchSplitList(overrideList, ';');
     if (names.empty())
     {
         std::fprintf(stderr, "esa-bench: --protocols is empty\n");

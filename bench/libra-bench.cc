@@ -12,6 +12,7 @@
 //   pairs_per_s                        sparse pairs absorbed per simulated second (all workers)
 //   hot_share, recirculations_per_packet
 // Options: --workers=8,16,32 --iterations=3 --accesses=10000.
+#include "bench-process.h"
 #include "bench-report.h"
 
 #include "ns3/aggregation-protocol-registry.h"
@@ -73,17 +74,7 @@ Parse(int argc, char** argv)
         const std::string v = eq == std::string::npos ? "" : a.substr(eq + 1);
         if (key == "--workers")
         {
-            o.workers.clear();
-            std::stringstream ss(v);
-            std::string item;
-            while (std::getline(ss, item, ','))
-            {
-                o.workers.push_back(Positive(key, item));
-            }
-            if (o.workers.empty())
-            {
-                Usage("--workers: expected a comma-separated list");
-            }
+            o.workers = BenchParseCounts("libra-bench", "workers", v, 100000000);
         }
         else if (key == "--iterations")
         {

@@ -17,6 +17,7 @@
 // workers (the driver runs the scheduler benchmark beside this one); sim_time within 2 % of the
 // bound.
 
+#include "bench-process.h"
 #include "bench-report.h"
 
 #include "ns3/aggregation-protocol-registry.h"
@@ -26,7 +27,6 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -97,12 +97,10 @@ main(int argc, char* argv[])
     cmd.AddValue("ring", "also run ring all-reduce (protocol \"ring\")", ring);
     cmd.Parse(argc, argv);
 
-    std::vector<uint32_t> counts;
-    std::stringstream ss(workerList);
-    for (std::string item; std::getline(ss, item, ',');)
-    {
-        counts.push_back(static_cast<uint32_t>(std::stoul(item)));
-    }
+    // Every worker has a port of the one switch, whose port numbers are 16 bits with one kept
+    // for "no port".
+    const std::vector<uint32_t> counts =
+        BenchParseCounts("switchml-bench", "workers", workerList, INA_NO_PORT - 1);
     std::string ringType;
     if (ring)
     {
