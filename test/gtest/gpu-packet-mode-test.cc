@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -40,26 +41,19 @@ constexpr int64_t US = 1000000; // ps
 /**
  * Round numbers: alpha1 = 1, alpha2 = 2.5e-4, so 2000 threads compute at half speed and 1000 at
  * 3/4; p and q flat (gamma2 = 0) at 5e9 and 6e9 B/s, i.e. caps of 40 and 48 Gb/s at any r.
+ * Parsed from the parameter file the scenario tests read (ROUND_YAML), so they are written once.
  */
-GpuContentionParams
-RoundParams()
-{
-    GpuContentionParams p;
-    p.alpha1 = 1;
-    p.alpha2 = 2.5e-4;
-    p.overlapped = {5e9, 0, 1, 0.6};
-    p.alone = {6e9, 0, 1, 0.6};
-    p.alphaHopS = 10e-6;
-    p.inaStartupS = 20e-6;
-    p.source = "test";
-    return p;
-}
-
 const char* ROUND_YAML = "alpha1: 1\nalpha2: 2.5e-4\n"
                          "p_gamma1_bytes_per_s: 5e9\np_gamma2_bytes_per_s: 0\np_gamma3: 1\n"
                          "p_gamma4: 0.6\n"
                          "q_gamma1_bytes_per_s: 6e9\nq_gamma2_bytes_per_s: 0\nq_gamma3: 1\n"
                          "q_gamma4: 0.6\nalpha_hop_s: 1e-5\nina_startup_s: 2e-5\n";
+
+GpuContentionParams
+RoundParams()
+{
+    return GpuContentionParams::FromYaml(ROUND_YAML, "test");
+}
 
 /// One GpuContentionComputeModel driven by hand: a one-layer model, pieces' threads, a recorder.
 class Fluid
@@ -106,14 +100,17 @@ class Fluid
                             }));
     }
 
-    /// Record the resident threads, the speed and the cap at `at`.
-    void ProbeAt(int64_t at)
+    /// Record the resident threads, the speed and the cap at each of `times`.
+    void ProbeAt(std::initializer_list<int64_t> times)
     {
-        Simulator::Schedule(TimeStep(at), MakeInaFunctorEvent([this]() {
-                                threads.push_back(model->GetResidentThreads());
-                                speeds.push_back(model->GetComputeSpeed());
-                                caps.push_back(model->GetInjectionCapBps());
-                            }));
+        for (int64_t at : times)
+        {
+            Simulator::Schedule(TimeStep(at), MakeInaFunctorEvent([this]() {
+                                    threads.push_back(model->GetResidentThreads());
+                                    speeds.push_back(model->GetComputeSpeed());
+                                    caps.push_back(model->GetInjectionCapBps());
+                                }));
+        }
     }
 
     void Done()
@@ -155,9 +152,7 @@ TEST(GpuPacketFluid, KernelStartsAndEndsMidLayer)
         f.StartAt(0);
         f.CommAt(2 * US, 0, true);
         f.CommAt(6 * US, 0, false);
-        f.ProbeAt(1 * US);
-        f.ProbeAt(3 * US);
-        f.ProbeAt(7 * US);
+        f.ProbeAt({1 * US, 3 * US, 7 * US});
         Simulator::Schedule(TimeStep(3 * US), MakeInaFunctorEvent([&]() {
                                 deviceCapAt3us = device->GetInjectionRateCap();
                             }));
@@ -179,9 +174,7 @@ TEST(GpuPacketFluid, KernelOutlastsTheLayer)
     f.StartAt(0);
     f.CommAt(4 * US, 0, true);
     f.CommAt(20 * US, 0, false);
-    f.ProbeAt(5 * US);
-    f.ProbeAt(17 * US);
-    f.ProbeAt(21 * US);
+    f.ProbeAt({5 * US, 17 * US, 21 * US});
     Simulator::Run();
     EXPECT_EQ(f.doneAt, (std::vector<int64_t>{16 * US}));
     EXPECT_EQ(f.caps, (std::vector<uint64_t>{X_O, X_N, 0}));
@@ -208,8 +201,7 @@ TEST(GpuPacketFluid, KernelResidentBeforeTheLayerStarts)
     f.CommAt(0, 0, true);
     f.StartAt(1 * US);
     f.CommAt(5 * US, 0, false);
-    f.ProbeAt(US / 2);
-    f.ProbeAt(2 * US);
+    f.ProbeAt({US / 2, 2 * US});
     Simulator::Run();
     EXPECT_EQ(f.doneAt, (std::vector<int64_t>{8 * US}));
     EXPECT_EQ(f.caps, (std::vector<uint64_t>{X_N, X_O}));
@@ -227,9 +219,7 @@ TEST(GpuPacketFluid, TheOldestOutstandingPieceIsTheKernel)
     f.CommAt(1 * US, 1, true);
     f.CommAt(3 * US, 0, false);
     f.CommAt(7 * US, 1, false);
-    f.ProbeAt(2 * US);
-    f.ProbeAt(4 * US);
-    f.ProbeAt(8 * US);
+    f.ProbeAt({2 * US, 4 * US, 8 * US});
     Simulator::Run();
     EXPECT_EQ(f.doneAt, (std::vector<int64_t>{12500000}));
     EXPECT_EQ(f.threads, (std::vector<uint32_t>{2000, 1000, 0}));
@@ -245,7 +235,7 @@ TEST(GpuPacketFluid, APieceBackOutOfOrderLeavesTheOldestResident)
     f.CommAt(0, 1, true);
     f.CommAt(2 * US, 1, false);
     f.CommAt(4 * US, 0, false);
-    f.ProbeAt(3 * US);
+    f.ProbeAt({3 * US});
     Simulator::Run();
     EXPECT_EQ(f.doneAt, (std::vector<int64_t>{12 * US}));
     EXPECT_EQ(f.threads, (std::vector<uint32_t>{2000}));

@@ -6,19 +6,12 @@
 // at both levels: the packet level gives the switches the planner level draws the capacities it
 // draws, so that one scenario file is one set-up at either level.
 
-#include "test-temp-dir.h"
-
-#include "ns3/scenario-loader.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/simulator.h"
+#include "test-messages.h"
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 using namespace ns3;
@@ -46,18 +39,7 @@ Scenario(const std::string& level, const std::string& programmable)
 json
 Run(const std::string& yaml)
 {
-    const std::filesystem::path out = inasim_test::TempDir() / "drawn-capacity-run";
-    {
-        ScenarioRunner runner(ScenarioLoader::LoadString(yaml, "drawn.yaml"), out.string());
-        std::ostringstream quiet;
-        runner.SetConsole(&quiet, &quiet);
-        runner.Run();
-    }
-    Simulator::Destroy();
-    std::ifstream in(out / "summary.json");
-    json summary = json::parse(in);
-    std::filesystem::remove_all(out);
-    return summary;
+    return json::parse(inasim_test::RunSummaryText(yaml, "drawn.yaml"));
 }
 
 /// Each switch's aggregation capacity in the packet level's summary (0: line rate, no limit).

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -19,14 +20,22 @@ namespace
 
 constexpr double G = 1e9;
 
-/// Eight 10 Gb/s hosts on one switch tor0 with C = 20 Gb/s.
-InaTopology
+/// Eight 10 Gb/s hosts on one switch tor0 (one instance: the planners keep a reference).
+const InaTopology&
 Star8()
 {
-    return InaTopology::FromString("defaults rate=10Gbps delay=1us\n"
-                                   "switch tor0 tier=tor\n"
-                                   "host h0..h7 attach=tor0\n",
-                                   "star8.topo");
+    static const InaTopology t = InaTopology::FromString("defaults rate=10Gbps delay=1us\n"
+                                                         "switch tor0 tier=tor\n"
+                                                         "host h0..h7 attach=tor0\n",
+                                                         "star8.topo");
+    return t;
+}
+
+/// Star8's tor0 programmable with C = 20 Gb/s.
+std::vector<GridProblem::ProgrammableSwitch>
+Tor0At20G()
+{
+    return {{Star8().FindNode("tor0"), 20 * G}};
 }
 
 GridOnlinePlanner::Job
@@ -57,9 +66,7 @@ MakeJob(const std::string& name,
  */
 TEST(GridOnlinePlanner, ReplansWhenAJobStartsAndEnds)
 {
-    const InaTopology t = Star8();
-    const uint32_t tor = t.FindNode("tor0");
-    GridOnlinePlanner online(t, {{tor, 20 * G}}, GridPlanner::Options());
+    GridOnlinePlanner online(Star8(), Tor0At20G(), GridPlanner::Options());
     online.AddJob(MakeJob("a", GridOnlinePlanner::Scheme::GRID, {0, 1}, 2, 0, 20 * G));
     online.AddJob(MakeJob("b", GridOnlinePlanner::Scheme::GRID, {3, 4}, 5, 1, 10 * G));
     online.Run();
@@ -102,9 +109,7 @@ TEST(GridOnlinePlanner, ReplansWhenAJobStartsAndEnds)
  */
 TEST(GridOnlinePlanner, BaselinesSeeTheSameResidualCapacities)
 {
-    const InaTopology t = Star8();
-    const uint32_t tor = t.FindNode("tor0");
-    GridOnlinePlanner ger(t, {{tor, 20 * G}}, GridPlanner::Options());
+    GridOnlinePlanner ger(Star8(), Tor0At20G(), GridPlanner::Options());
     ger.AddJob(MakeJob("g1", GridOnlinePlanner::Scheme::GERYON, {0, 1}, 2, 0, 10 * G));
     ger.AddJob(MakeJob("g2", GridOnlinePlanner::Scheme::GERYON, {3, 4}, 5, 0, 10 * G));
     ger.Run();
@@ -115,7 +120,7 @@ TEST(GridOnlinePlanner, BaselinesSeeTheSameResidualCapacities)
 
     // ATP first takes 20 of tor0's 20 Gb/s (both workers at 10); SwitchML then finds tor0 full:
     // not programmable for it, so its workers go direct: 5 Gb/s.
-    GridOnlinePlanner mixed(t, {{tor, 20 * G}}, GridPlanner::Options());
+    GridOnlinePlanner mixed(Star8(), Tor0At20G(), GridPlanner::Options());
     mixed.AddJob(MakeJob("atp", GridOnlinePlanner::Scheme::ATP, {0, 1}, 2, 0, 10 * G));
     mixed.AddJob(MakeJob("sml", GridOnlinePlanner::Scheme::SWITCHML, {3, 4}, 5, 0, 10 * G));
     mixed.Run();

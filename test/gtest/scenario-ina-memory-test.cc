@@ -5,16 +5,9 @@
 // switch.ina_memory: the switch's INA memory sizes every pool-based protocol's pool, and
 // SwitchML's jobs split theirs equally (the ESA paper, Section 7.2.1).
 
-#include "test-temp-dir.h"
+#include "test-messages.h"
 
-#include "ns3/scenario-loader.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/simulator.h"
-
-#include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
-#include <sstream>
 #include <string>
 
 using namespace ns3;
@@ -26,18 +19,7 @@ namespace
 double
 RunAndRead(const std::string& yaml, const std::string& key)
 {
-    const std::filesystem::path out = inasim_test::TempDir() / "ina-memory-run";
-    {
-        ScenarioRunner runner(ScenarioLoader::LoadString(yaml, "mem.yaml"), out.string());
-        std::ostringstream quiet;
-        runner.SetConsole(&quiet, &quiet);
-        runner.Run();
-    }
-    Simulator::Destroy();
-    std::ifstream summary(out / "summary.json");
-    const std::string text((std::istreambuf_iterator<char>(summary)),
-                           std::istreambuf_iterator<char>());
-    std::filesystem::remove_all(out);
+    const std::string text = inasim_test::RunSummaryText(yaml, "mem.yaml");
     const std::string k = "\"" + key + "\": ";
     const size_t at = text.find(k);
     return at == std::string::npos ? -1 : std::stod(text.substr(at + k.size()));

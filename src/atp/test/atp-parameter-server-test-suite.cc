@@ -26,8 +26,7 @@ using namespace ns3;
 namespace
 {
 
-using tests::Ramp;
-using tests::Sum;
+using namespace ns3::tests;
 
 constexpr uint32_t JOB = 6;
 constexpr uint16_t ENDPOINT = POOL_ENDPOINT_BASE + JOB;
@@ -95,10 +94,7 @@ class AtpPsMergeTestCase : public TestCase
     void DoRun() override
     {
         Rig rig;
-        const auto g0 = Ramp(1);
-        const auto g1 = Ramp(10);
-        const auto g2 = Ramp(100);
-        const auto rack1 = Ramp(1000);
+        const auto [g0, g1, g2, rack1] = Ramps({1, 10, 100, 1000});
         rig.Send(1, false, 1, 1, g0, PoolHeader::FLAG_COLLISION);
         rig.Send(1, false, 3, 1, Sum({g0, g1}), PoolHeader::FLAG_RESEND);
         NS_TEST_EXPECT_MSG_EQ(rig.Counts().overlapDiscarded, 1, "overlap discarded");

@@ -31,6 +31,7 @@ namespace
 {
 
 using tests::Ramp;
+using tests::Ramps;
 using tests::Sum;
 
 constexpr InaAddress SWITCH = 40;
@@ -132,9 +133,7 @@ class AtpOneLevelTestCase : public TestCase
         Rig rig;
         rig.AddJob(JOB, AtpProgram::Role::LEVEL1);
         auto& rec = rig.sw.records;
-        const auto u0 = Ramp(1);
-        const auto u1 = Ramp(-300);
-        const auto u2 = Ramp(7000);
+        const auto [u0, u1, u2] = Ramps({1, -300, 7000});
 
         size_t r = rig.Send(Worker(0, u0));
         NS_TEST_EXPECT_MSG_EQ(rec[r].action, 'C', "absorbed");
@@ -266,9 +265,7 @@ class AtpResendTestCase : public TestCase
         Rig rig;
         rig.AddJob(JOB, AtpProgram::Role::LEVEL1);
         auto& rec = rig.sw.records;
-        const auto u0 = Ramp(10);
-        const auto u1 = Ramp(20);
-        const auto u2 = Ramp(30);
+        const auto [u0, u1, u2] = Ramps({10, 20, 30});
 
         // w2's packet was lost; w0 times out first.
         rig.Send(Worker(0, u0));

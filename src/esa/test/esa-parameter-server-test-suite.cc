@@ -27,8 +27,7 @@ using namespace ns3;
 namespace
 {
 
-using tests::Ramp;
-using tests::Sum;
+using namespace ns3::tests;
 
 constexpr uint32_t JOB = 6;
 constexpr uint16_t ENDPOINT = POOL_ENDPOINT_BASE + JOB;
@@ -149,9 +148,7 @@ class EsaPsRaceTestCase : public TestCase
     void DoRun() override
     {
         Rig rig;
-        const auto v0 = Ramp(1000);
-        const auto v1 = Ramp(20000);
-        const auto v2 = Ramp(300000);
+        const auto [v0, v1, v2] = Ramps({1000, 20000, 300000});
         rig.Send(5, EsaHeader::CONTROL, EsaHeader::CONTRIBUTION, 1, v0);
         rig.Send(5, EsaHeader::EVICTED, 0, 3, Sum({v0, v1}));
         NS_TEST_ASSERT_MSG_EQ(rig.ps->GetCounters().overlapDiscarded, 1u, "discarded whole");
@@ -265,9 +262,7 @@ class EsaPsReminderCarriesGradientTestCase : public TestCase
     void DoRun() override
     {
         Rig rig;
-        const auto v0 = Ramp(7);
-        const auto v1 = Ramp(800);
-        const auto v2 = Ramp(-90000);
+        const auto [v0, v1, v2] = Ramps({7, 800, -90000});
         rig.Send(9, EsaHeader::CONTROL, EsaHeader::WORKER_REMINDER, 4, v2, 2);
         NS_TEST_ASSERT_MSG_EQ(rig.sinks[FAKE_SWITCH]->rx.size(), 1u, "the switch reminded");
         NS_TEST_ASSERT_MSG_EQ(rig.sinks[2]->Pulls(9), 0u, "worker 2 not asked: its gradient is in");

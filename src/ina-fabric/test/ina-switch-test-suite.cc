@@ -157,11 +157,11 @@ class InaSwitchMulticastTestCase : public TestCase
   private:
     void DoRun() override
     {
+        const std::vector<uint32_t> members{1, 2, 5, 8, 9, 14};
+        const std::set<uint32_t> memberSet(members.begin(), members.end());
         InaFabricHelper helper;
         Ptr<InaFabric> fabric = helper.Build(InaTopology::FatTree(4, Gbps100(), Gbps100()));
         const InaTopology& topo = fabric->GetTopology();
-        std::vector<uint32_t> members{1, 2, 5, 8, 9, 14};
-        std::set<uint32_t> memberSet(members.begin(), members.end());
         uint32_t core = topo.NodesInTier("core").at(0);
         InaAddress group = fabric->CreateMulticastGroup(core, members);
         std::vector<std::unique_ptr<CountingSink>> sinks;

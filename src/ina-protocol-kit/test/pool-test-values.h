@@ -12,6 +12,8 @@
 #include "ns3/ina-packet-pool.h"
 #include "ns3/pool-header.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -30,6 +32,19 @@ Ramp(int32_t base)
     std::vector<int32_t> v(PoolHeader::VALUES);
     std::iota(v.begin(), v.end(), base);
     return v;
+}
+
+/// One Ramp per base, for several contributions at once: `const auto [a, b] = Ramps({1, 10});`.
+template<size_t N>
+inline std::array<std::vector<int32_t>, N>
+Ramps(const int32_t (&bases)[N])
+{
+    std::array<std::vector<int32_t>, N> r;
+    for (size_t i = 0; i < N; ++i)
+    {
+        r[i] = Ramp(bases[i]);
+    }
+    return r;
 }
 
 /// The element-wise sum of packets' values.

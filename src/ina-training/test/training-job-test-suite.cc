@@ -26,6 +26,9 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -54,6 +57,16 @@ struct DelayJobRig
         , job(CreateObject<TrainingJob>())
     {
         job->SetAttribute("Iterations", UintegerValue(iterations));
+    }
+
+    /// Sets the workers' Attributes (TrainingJob::SetWorkerAttribute), each a name and its value
+    /// as the scenario files write it.
+    void SetWorkers(std::initializer_list<std::pair<std::string, std::string>> attributes)
+    {
+        for (const auto& [name, value] : attributes)
+        {
+            job->SetWorkerAttribute(name, StringValue(value));
+        }
     }
 
     /// Sets the job up on every host with `model`, checking values if `values`.
@@ -130,8 +143,7 @@ class TrainingFusionTestCase : public TestCase
     {
         DelayJobRig rig(1);
         const Ptr<TrainingJob>& job = rig.job;
-        job->SetWorkerAttribute("FusionBytes", UintegerValue(100000));
-        job->SetWorkerAttribute("PartitionBytes", UintegerValue(5000));
+        rig.SetWorkers({{"FusionBytes", "100000"}, {"PartitionBytes", "5000"}});
         rig.Run(TwoLayers(), true);
         const auto& h = rig.protocol->Rank0();
         NS_TEST_ASSERT_MSG_EQ(h.size(), 3, "12000 B fused, in pieces of 5000, 5000, 2000");
@@ -254,8 +266,7 @@ class TrainingSendJitterTestCase : public TestCase
     static std::vector<std::vector<Handed>> Run(uint64_t seed, Time* jct)
     {
         DelayJobRig rig(1);
-        rig.job->SetWorkerAttribute("PartitionBytes", UintegerValue(4000));
-        rig.job->SetWorkerAttribute("SendJitter", TimeValue(MicroSeconds(100)));
+        rig.SetWorkers({{"PartitionBytes", "4000"}, {"SendJitter", "100us"}});
         rig.Run(OneLayer(), true, seed);
         *jct = rig.job->GetJct();
         auto h = rig.protocol->handed;
@@ -327,9 +338,8 @@ class TrainingJitterScopeTestCase : public TestCase
     {
         DelayJobRig rig(2);
         const Ptr<TrainingJob>& job = rig.job;
-        job->SetWorkerAttribute("PartitionBytes", UintegerValue(4000));
-        job->SetWorkerAttribute("SendJitter", TimeValue(MicroSeconds(100)));
-        job->SetWorkerAttribute("JitterScope", StringValue("iteration"));
+        rig.SetWorkers(
+            {{"PartitionBytes", "4000"}, {"SendJitter", "100us"}, {"JitterScope", "iteration"}});
         rig.Run(OneLayer(), false);
         const auto& h = rig.protocol->handed;
         NS_TEST_ASSERT_MSG_EQ(h[0].size(), 8, "four pieces, twice");
@@ -377,8 +387,7 @@ class TrainingSendOrderTestCase : public TestCase
         m.layers.push_back({"l1", 9000, 0, 0});
         DelayJobRig rig(1);
         const Ptr<TrainingJob>& job = rig.job;
-        job->SetWorkerAttribute("PartitionBytes", UintegerValue(5000));
-        job->SetWorkerAttribute("SendOrder", StringValue(order));
+        rig.SetWorkers({{"PartitionBytes", "5000"}, {"SendOrder", order}});
         rig.Run(m, true);
         *plan = job->GetWorkers()[1]->GetPlan();
         *checked = job->GetValuesChecked();
@@ -450,9 +459,9 @@ class TrainingOverlapTestCase : public TestCase
         DelayJobRig rig(2, 2, 1000000000ULL);
         rig.protocol->serial = true;
         const Ptr<TrainingJob>& job = rig.job;
-        job->SetWorkerAttribute("PartitionBytes", UintegerValue(4000));
-        job->SetWorkerAttribute("SendOrder", StringValue("bytescheduler"));
-        job->SetWorkerAttribute("OverlapForward", BooleanValue(overlap));
+        rig.SetWorkers({{"PartitionBytes", "4000"},
+                        {"SendOrder", "bytescheduler"},
+                        {"OverlapForward", overlap ? "true" : "false"}});
         rig.Run(m, true);
         *checked = job->GetValueErrors() == 0 ? job->GetValuesChecked() : 0;
         *handed = rig.protocol->Rank0();
@@ -504,9 +513,9 @@ class TrainingJobContextTestCase : public TestCase
     {
         DelayJobRig rig(4);
         const Ptr<TrainingJob>& job = rig.job;
-        job->SetWorkerAttribute("FusionBytes", UintegerValue(100000));
-        job->SetWorkerAttribute("PartitionBytes", UintegerValue(5000));
-        job->SetWorkerAttribute("SendOrder", StringValue("bytescheduler"));
+        rig.SetWorkers({{"FusionBytes", "100000"},
+                        {"PartitionBytes", "5000"},
+                        {"SendOrder", "bytescheduler"}});
         rig.Setup(TwoLayers(), false);
         const JobContext& c = rig.protocol->GetContext();
         NS_TEST_ASSERT_MSG_EQ((c.model != nullptr), true, "the model");

@@ -82,6 +82,22 @@ FailoverModel(const std::string& standby)
 }
 
 /**
+ * Switch `name` of each of `downs` fails at its time.
+ * \return the injector (kept alive by the caller for the run)
+ */
+Ptr<InaFaultInjector>
+SwitchesDown(Ptr<InaFabric> fabric, const std::vector<std::pair<std::string, Time>>& downs)
+{
+    Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
+    faults->SetFabric(fabric);
+    for (const auto& [name, at] : downs)
+    {
+        faults->ScheduleSwitchDown(fabric->GetTopology().FindNode(name), at);
+    }
+    return faults;
+}
+
+/**
  * Every link of switch `name` starts losing `rate` of its packets at 10 us (fixed loss streams
  * from 1000 in link order): enough for the failover controller to take it for about to fail.
  * \return the injector (kept alive by the caller for the run)
@@ -499,9 +515,7 @@ class LibraFailoverTestCase : public LibraFailoverCase
 
         // A round takes about 27 us here (no computation): the second is under way at 40 us
         // when spine0 fails. That it was mid-round is asserted below (a round replayed).
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetFabric(fabric);
-        faults->ScheduleSwitchDown(fabric->GetTopology().FindNode("spine0"), MicroSeconds(40));
+        Ptr<InaFaultInjector> faults = SwitchesDown(fabric, {{"spine0", MicroSeconds(40)}});
         job->Start();
         Simulator::Run();
 
@@ -636,14 +650,11 @@ class LibraTwoFailuresTestCase : public LibraFailoverCase
         Ptr<LibraProtocol> protocol = DynamicCast<LibraProtocol>(job->GetProtocol());
         const std::vector<Ptr<LibraProgram>> standbys = protocol->GetStandbyPrograms();
         NS_TEST_ASSERT_MSG_EQ(standbys.size(), 2, "two standbys, Libra on both from the start");
-        const InaTopology& topo = fabric->GetTopology();
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetFabric(fabric);
         // spine0 fails in the second round; spine1 takes over at 9.9 ms (the heartbeat
         // timeout) and fails 60 us later, while a round is out on it (asserted below: two
         // rounds replayed, the second after 9.9 ms).
-        faults->ScheduleSwitchDown(topo.FindNode("spine0"), MicroSeconds(40));
-        faults->ScheduleSwitchDown(topo.FindNode("spine1"), MicroSeconds(9960));
+        Ptr<InaFaultInjector> faults =
+            SwitchesDown(fabric, {{"spine0", MicroSeconds(40)}, {"spine1", MicroSeconds(9960)}});
         job->Start();
         Simulator::Run();
 
@@ -774,11 +785,8 @@ class LibraNoStandbyLeftTestCase : public TestCase
         Ptr<InaFabric> fabric = TwoSpines(3);
         Ptr<TrainingJob> job =
             MakeJob(fabric, 1, 0, 4, 12, FailoverModel("spine1"), "libra", 5, {"spine"});
-        const InaTopology& topo = fabric->GetTopology();
-        Ptr<InaFaultInjector> faults = CreateObject<InaFaultInjector>();
-        faults->SetFabric(fabric);
-        faults->ScheduleSwitchDown(topo.FindNode("spine0"), MicroSeconds(40));
-        faults->ScheduleSwitchDown(topo.FindNode("spine1"), MicroSeconds(9960));
+        Ptr<InaFaultInjector> faults =
+            SwitchesDown(fabric, {{"spine0", MicroSeconds(40)}, {"spine1", MicroSeconds(9960)}});
         job->Start();
         Simulator::Run();
 
