@@ -13,7 +13,7 @@ import time
 from collections import namedtuple
 from pathlib import Path
 
-from . import bootstrap, building
+from . import bench_htsim, bootstrap, building
 from .common import ROOT, UserError, cpu_count, display_path, say
 
 SUMMARY = "run performance benchmarks; write DIR/bench.json"
@@ -59,6 +59,15 @@ BENCHMARKS = {
                       "80-switch fat-tree (plan wall time, rate), and GRID at packet level on "
                       "Fig. 1's fabric (wall time, hops/s)", ("scheduler",)),
 }
+
+#: Run only when named (`./inasim bench htsim --htsim PATH`), never by default: htsim is the
+#: user's own build of another simulator. It runs scale-bench at these hops (a shorter default than
+#: `scale`'s: htsim runs every size twice) and htsim beside it (tools/inasim_driver/bench_htsim.py).
+HTSIM = "htsim"
+HTSIM_HOPS = 5000000
+HTSIM_ABOUT = ("htsim (EQDS, its htsim_eqds binary; --htsim PATH or INASIM_HTSIM) and scale-bench "
+               "on the same fat-trees k = 4, 8, 16, 24 and permutation: CPU ns per packet-hop, "
+               "ours/htsim and k/k=4 for each; only when named")
 
 DEFAULT_OUT = ROOT / "results" / "bench"
 
@@ -149,10 +158,26 @@ def run_benchmark(name, bench):
         raise UserError(f"benchmark {name}: {bench.program} {e}") from None
 
 
+#: scale-bench as the htsim benchmark runs it: the sizes and hops htsim gets.
+HTSIM_SCALE = Benchmark("scale-bench", ("--k=" + ",".join(map(str, bench_htsim.SIZES)),
+                                        f"--hops={HTSIM_HOPS}"), "")
+
+
+def run_htsim(binary):
+    """scale-bench, then htsim on the same sizes; returns (htsim.* metrics, wall seconds)."""
+    start = time.monotonic()
+    scale, _ = run_benchmark("scale", HTSIM_SCALE)
+    say(f"bench {HTSIM}: $ {display_path(binary)} (k = "
+        + ", ".join(map(str, bench_htsim.SIZES)) + ", two flow lengths each)")
+    metrics = bench_htsim.compare(binary, scale, HTSIM_HOPS)
+    return metrics, time.monotonic() - start
+
+
 def list_benchmarks():
     print("registered benchmarks:")
     for name, bench in BENCHMARKS.items():
         print(f"  {name:<12} {bench.program:<20} {bench.about}")
+    print(f"  {HTSIM:<12} {'(htsim) scale-bench':<20} {HTSIM_ABOUT}")
 
 
 def main(argv):
@@ -163,12 +188,15 @@ def main(argv):
             "after another, and merge their metrics into one flat JSON object in DIR/bench.json "
             "(metric name -> number, plus 'machine'). The file is replaced, not appended to."
         ),
-        epilog="registered: " + ", ".join(BENCHMARKS) + " (see --list)",
+        epilog="registered: " + ", ".join(BENCHMARKS) + f"; {HTSIM} only when named (see --list)",
     )
     parser.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run")
     parser.add_argument("--out", metavar="DIR",
                         help=f"output directory (default {display_path(DEFAULT_OUT)}/)")
     parser.add_argument("--list", action="store_true", help="list the registered benchmarks")
+    parser.add_argument("--htsim", metavar="PATH",
+                        help=f"htsim's htsim_eqds binary, for the {HTSIM} benchmark (default "
+                        f"${bench_htsim.ENV})")
     parser.add_argument("-j", "--jobs", type=int, metavar="N",
                         help="parallel compile jobs if a build is needed")
     args = parser.parse_intermixed_args(argv)
@@ -177,19 +205,21 @@ def main(argv):
         list_benchmarks()
         return 0
     names = list(dict.fromkeys(args.names)) or list(BENCHMARKS)
-    unknown = [n for n in names if n not in BENCHMARKS]
+    unknown = [n for n in names if n not in BENCHMARKS and n != HTSIM]
     if not unknown:
         names = list(dict.fromkeys(
-            [a for n in names for a in BENCHMARKS[n].also] + names))
+            [a for n in names if n != HTSIM for a in BENCHMARKS[n].also] + names))
     if unknown:
         raise UserError(f"unknown benchmark {', '.join(unknown)}; registered: "
-                        + ", ".join(BENCHMARKS), code=2)
+                        + ", ".join([*BENCHMARKS, HTSIM]), code=2)
     if args.out is not None and not args.out.strip():
         raise UserError("--out needs a directory", code=2)
     out_dir = Path(args.out).resolve() if args.out else DEFAULT_OUT
+    htsim = bench_htsim.htsim_path(args.htsim) if HTSIM in names else None
 
     bootstrap.ensure_setup()
-    programs = list(dict.fromkeys(BENCHMARKS[n].program for n in names))
+    programs = list(dict.fromkeys(
+        HTSIM_SCALE.program if n == HTSIM else BENCHMARKS[n].program for n in names))
     try:
         building.build(programs, args.jobs)
     except building.UnknownTarget as e:
@@ -201,7 +231,10 @@ def main(argv):
     failures = []
     for name in names:
         try:
-            metrics, wall = run_benchmark(name, BENCHMARKS[name])
+            if name == HTSIM:
+                metrics, wall = run_htsim(htsim)
+            else:
+                metrics, wall = run_benchmark(name, BENCHMARKS[name])
         except UserError as e:
             print(f"inasim: error: {e}", file=sys.stderr, flush=True)
             failures.append(name)

@@ -19,7 +19,8 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inasim_driver import bootstrap, building, cli, cmd_bench, cmd_fuzz, cmd_run, cmd_test  # noqa: E402
+from inasim_driver import (bench_htsim, bootstrap, building, cli, cmd_bench, cmd_fuzz,  # noqa: E402
+                           cmd_run, cmd_test)
 from inasim_driver.common import ROOT, UserError  # noqa: E402
 
 
@@ -413,13 +414,71 @@ class BenchCommandTest(unittest.TestCase):
         code, _ = self.run_bench(["gamma"])
         self.assertIsInstance(code, UserError)
         self.assertEqual(code.code, 2)
-        self.assertEqual(str(code), "unknown benchmark gamma; registered: alpha, beta, broken")
+        self.assertEqual(str(code),
+                         "unknown benchmark gamma; registered: alpha, beta, broken, htsim")
         self.assertEqual(self.built, [])
+
+    def test_default_leaves_htsim_out(self):
+        code, _ = self.run_bench(["--out", str(self.dir / "d")])
+        self.assertIsInstance(code, UserError)  # broken fails; the others ran
+        self.assertEqual(self.built, [["alpha-bench", "beta-bench", "broken-bench"]])
+
+    def check_htsim_rejected(self, argv, expected):
+        with mock.patch.dict(os.environ, {}, clear=False):
+            os.environ.pop(bench_htsim.ENV, None)
+            code, _ = self.run_bench(argv)
+        self.assertIsInstance(code, UserError)
+        self.assertEqual(code.code, 2)
+        self.assertIn(expected, str(code))
+        self.assertEqual(self.built, [])  # refused before any build
+
+    def test_htsim_needs_a_path(self):
+        self.check_htsim_rejected(["htsim"], "htsim is not set")
+        self.check_htsim_rejected(["htsim"], "--htsim PATH or INASIM_HTSIM=PATH")
+        missing = self.dir / "no-htsim"
+        self.check_htsim_rejected(["htsim", "--htsim", str(missing)],
+                                  f"--htsim {missing}: no such file")
+        plain = self.dir / "plain"
+        plain.write_text("", encoding="utf-8")
+        self.check_htsim_rejected(["htsim", "--htsim", str(plain)], "not executable")
+        self.check_htsim_rejected(["htsim", "--htsim", str(self.dir)], "no such file")
+        with mock.patch.dict(os.environ, {bench_htsim.ENV: str(missing)}):
+            code, _ = self.run_bench(["htsim"])
+        self.assertIn(f"--htsim {missing}: no such file", str(code))
 
     def test_real_registry_has_scheduler(self):
         for p in self.patches:
             p.stop()  # the cleanup's second stop of each does nothing
         self.assertEqual(cmd_bench.BENCHMARKS["scheduler"].program, "scheduler-bench")
+
+
+class HtsimCompareTest(unittest.TestCase):
+    def test_derangement(self):
+        for n in (16, 128, 1024):
+            perm = bench_htsim.derangement(n)
+            self.assertEqual(sorted(perm), list(range(n)))
+            self.assertTrue(all(d != i for i, d in enumerate(perm)))
+
+    def test_path_hops(self):
+        # k=4: two hosts per ToR, four per pod.
+        self.assertEqual(bench_htsim.path_hops(4, 0, 1), 2)
+        self.assertEqual(bench_htsim.path_hops(4, 1, 2), 4)
+        self.assertEqual(bench_htsim.path_hops(4, 3, 4), 6)
+
+    def test_connection_matrix(self):
+        self.assertEqual(bench_htsim.connection_matrix([1, 0], 2872),
+                         "Nodes 2\nConnections 2\n0->1 start 0 size 2872\n"
+                         "1->0 start 0 size 2872\n")
+
+    def test_parse_output(self):
+        text = ("Flow Eqds_0_1 flowId 1 eqdsSrc 0 finished at 9.5 total packets 2 RTS 0\n"
+                "Flow Eqds_1_0 flowId 2 eqdsSrc 1 finished at 9.7 total packets 2 RTS 0\n"
+                ".Done\nNew: 4 Rtx: 1 RTS: 0 Bounced: 0\n")
+        self.assertEqual(bench_htsim.parse_htsim_output(text, 2), (4, 1))
+        with self.assertRaisesRegex(ValueError, "1 of 2 flows finished"):
+            bench_htsim.parse_htsim_output(text.split("\n", 1)[1], 2)
+        with self.assertRaisesRegex(ValueError, "no 'New: N Rtx: N' line"):
+            bench_htsim.parse_htsim_output("Done\n", 2)
 
 
 class BuildErrorsTest(unittest.TestCase):
