@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -221,6 +222,57 @@ TEST_F(EventBatcher, ABatcherGoneBeforeItsBatchRunsLeavesAnEventThatDoesNothing)
     Simulator::Schedule(PicoSeconds(200), &Mark, &log, "x");
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<std::string>{"x@200"}));
+}
+
+TEST_F(EventBatcher, NowPsIsTheSimulatorsTimeInsideAndOutsideItsBatches)
+{
+    // NowPs() answers from the running batch instead of asking ns-3: it must equal
+    // Simulator::Now() in a batch's targets (first and joiners), in plain events between
+    // batches, in another batcher's batch, and after a target threw out of its wake.
+    struct Clock
+    {
+        std::vector<std::string>* log;
+        const InaEventBatcher* asked;
+        bool fail = false;
+
+        void OnBatchedEvent()
+        {
+            log->push_back(std::to_string(asked->NowPs()) + "=" +
+                           std::to_string(Simulator::Now().GetPicoSeconds()));
+            if (fail)
+            {
+                fail = false;
+                throw std::runtime_error("a wake that throws");
+            }
+        }
+
+        void PrefetchBatchedEvent() const
+        {
+        }
+    };
+
+    InaEventBatcher batcher;
+    InaEventBatcher other;
+    Clock first{&log, &batcher};
+    Clock joiner{&log, &batcher};
+    Clock foreign{&log, &batcher}; // woken by the other batcher, asks this one
+    Clock thrower{&log, &batcher, true};
+    auto plain = [this, &batcher] {
+        log.push_back(std::to_string(batcher.NowPs()) + "=" +
+                      std::to_string(Simulator::Now().GetPicoSeconds()));
+    };
+    EXPECT_EQ(batcher.NowPs(), 0);
+    batcher.ScheduleAt(100, &first);
+    batcher.ScheduleAt(100, &joiner);
+    Simulator::Schedule(PicoSeconds(150), plain);
+    other.ScheduleAt(300, &foreign);
+    batcher.ScheduleAt(400, &thrower);
+    Simulator::Schedule(PicoSeconds(500), plain);
+    EXPECT_THROW(Simulator::Run(), std::runtime_error); // at 400, out of the thrower's wake
+    EXPECT_EQ(log,
+              (std::vector<std::string>{"100=100", "100=100", "150=150", "300=300", "400=400"}));
+    Simulator::Run(); // the plain event at 500: a stale clock would say 400
+    EXPECT_EQ(log.back(), "500=500");
 }
 
 } // namespace

@@ -120,7 +120,7 @@ EsaAgent::PriorityOf(uint64_t seq)
     {
         return m_prio;
     }
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     if (m_startPs < 0)
     {
         m_startPs = now;
@@ -187,7 +187,7 @@ EsaAgent::SendFragment(uint64_t seq, bool resend)
             }
             return;
         }
-        m_sentPs[seq & m_mask] = Simulator::Now().GetTimeStep();
+        m_sentPs[seq & m_mask] = NowPs();
         m_reminded[seq & m_mask] = 0;
         PoolAgent::SendFragment(seq, false);
         return;
@@ -209,7 +209,7 @@ EsaAgent::SendReminder(uint64_t seq)
     const Tensor& t = TensorOf(seq);
     const PoolProtocol::WorkerRoute& r = m_protocol->GetWorkerRoute(t.ps, GetRank());
     m_reminded[seq & m_mask] = seq;
-    m_sentPs[seq & m_mask] = Simulator::Now().GetTimeStep();
+    m_sentPs[seq & m_mask] = NowPs();
     // ESA's routes pin no flow of their own (WorkerRoute::flowId 0): the job's flow to the PS.
     InaPacket* p = NewFragment(seq, r, t.ps);
     PoolHeader* h = p->Header<PoolHeader>();
@@ -317,7 +317,7 @@ EsaAgent::AnswerPull(InaPacket* p)
     p->dstPort = p->srcPort;
     p->wireBytes = PoolHeader::WIRE_BYTES;
     p->ecn = INA_ECN_ECT;
-    p->sentPs = Simulator::Now().GetTimeStep();
+    p->sentPs = NowPs();
     ++m_stats.packetsSent;
     m_stats.wireBytesSent += p->wireBytes;
     GetHost()->Send(p);
@@ -380,7 +380,7 @@ EsaAgent::Receive(InaPacket* p, uint32_t port)
     }
     const bool result = ours && (h->flags & PoolHeader::FLAG_ACK) != 0;
     const uint64_t s = p->seq;
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     if (result && s >= GetNextSeq() && m_pulled[s & m_mask] == s)
     {
         // The result of a fragment this worker gave to a pull before sending it: kept until the

@@ -25,6 +25,7 @@ class alignas(64) InaEventBatcher::Batch final : public EventImpl
     }
 
     InaEventBatcher* m_owner;    //!< null once the batcher is gone (then the batch does nothing)
+    int64_t atPs = 0;            //!< when it runs (the owner's NowPs() while it does)
     Target first{};              //!< the target that opened the batch
     std::vector<Target> joiners; //!< the others, in request order (capacity kept across reuse)
 
@@ -40,6 +41,20 @@ class alignas(64) InaEventBatcher::Batch final : public EventImpl
             // Requests made from here on are for later times or belong after this event.
             m_owner->m_open = nullptr;
         }
+
+        // The clock goes back to the simulator's however the targets return (an exception that
+        // ends the run must not leave a stale time behind for the next one).
+        struct Clock
+        {
+            InaEventBatcher* owner;
+
+            ~Clock()
+            {
+                owner->m_runningAtPs = NOT_RUNNING;
+            }
+        } clock{m_owner};
+
+        m_owner->m_runningAtPs = atPs;
         const size_t n = joiners.size();
         if (n > 0)
         {
@@ -109,7 +124,7 @@ InaEventBatcher::JoinOpen(const Target& target)
 void
 InaEventBatcher::ScheduleNew(int64_t atPs, const Target& target)
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     NS_ASSERT_MSG(atPs >= now, "InaEventBatcher: an event in the past");
     Batch* b;
     if (m_idle.empty())
@@ -123,6 +138,7 @@ InaEventBatcher::ScheduleNew(int64_t atPs, const Target& target)
         m_idle.pop_back();
     }
     b->first = target;
+    b->atPs = atPs;
     Simulator::Schedule(TimeStep(atPs - now), Ptr<EventImpl>(b));
     m_open = b;
     m_openAtPs = atPs;
@@ -177,6 +193,12 @@ InaEventBatcher::LookAhead(const EventImpl* event)
     {
         __builtin_prefetch(batch->joiners.data());
     }
+}
+
+int64_t
+InaEventBatcher::SimulatorNowPs()
+{
+    return Simulator::Now().GetTimeStep();
 }
 
 uint64_t

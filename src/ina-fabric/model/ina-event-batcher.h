@@ -70,6 +70,21 @@ class InaEventBatcher
     uint64_t GetBatchesScheduled() const;
 
     /**
+     * The simulation's time in picoseconds, as Simulator::Now().GetTimeStep(). While one of this
+     * batcher's batches runs it is that batch's time stamp, read from here: Simulator::Now() is
+     * three calls into ns-3's core (GetImpl, Now, the Time) of about 50 instructions, asked
+     * twice a hop by the send and the hosts' agents (docs/performance.md, "Seventh pass").
+     * At any other moment (a timer, an application's event) it asks the simulator.
+     */
+    int64_t NowPs() const
+    {
+        return m_runningAtPs != NOT_RUNNING ? m_runningAtPs : SimulatorNowPs();
+    }
+
+    /// Simulator::Now().GetTimeStep(), for callers that have no batcher to ask.
+    static int64_t SimulatorNowPs();
+
+    /**
      * The scheduler's look-ahead (InaWheelScheduler): `event` runs soon. When it is a batch, ask
      * for the lines its targets will read when woken (their PrefetchBatchedEvent()), so those
      * misses overlap the events that run before it. Any other event is left alone. Only a hint:
@@ -123,6 +138,9 @@ class InaEventBatcher
     std::vector<Ptr<Batch>> m_all;  //!< every batch made, to disown them when this dies
     Ptr<DestroyHook> m_destroyHook; //!< registered with the current simulation, or null
     uint64_t m_scheduled = 0;
+
+    static constexpr int64_t NOT_RUNNING = -1; //!< m_runningAtPs when none of its batches runs
+    int64_t m_runningAtPs = NOT_RUNNING;       //!< the time stamp of the batch running now
 };
 
 } // namespace ns3

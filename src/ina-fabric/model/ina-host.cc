@@ -186,6 +186,12 @@ InaHost::Receive(InaPacket* p, uint32_t port)
     sink->Receive(p, port);
 }
 
+int64_t
+InaHost::NowPs() const
+{
+    return m_device != nullptr ? m_device->NowPs() : InaEventBatcher::SimulatorNowPs();
+}
+
 uint64_t
 InaHost::GetUnboundDrops() const
 {

@@ -54,6 +54,12 @@ class InaHost : public Object, public InaPacketSink
 
     void Receive(InaPacket* p, uint32_t port) override;
 
+    /**
+     * Simulator::Now() in picoseconds, the cheap way while the fabric's event batcher runs (an
+     * arrival): InaNetDevice::NowPs. Agents stamp every packet they send and receive with it.
+     */
+    int64_t NowPs() const;
+
     /// Packets that arrived for an endpoint nobody bound (a bug in a scenario, counted not hidden).
     uint64_t GetUnboundDrops() const;
 

@@ -274,7 +274,7 @@ InaNetDevice::Send(InaPacket* p, int64_t extraDelayPs)
     }
 
     // FIFO: retire from the backlog every packet whose transmission has started by now.
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = m_batcher->NowPs(); // wired above, so there is a batcher
     RetireStarted(now);
     if (!Admit(p, bytes))
     {

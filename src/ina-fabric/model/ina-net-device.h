@@ -73,6 +73,12 @@ class alignas(64) InaNetDevice final : public NetDevice, public InaPort
      */
     void SetEventBatcher(InaEventBatcher* batcher);
 
+    /// Simulator::Now() in picoseconds, from the batcher while it runs a batch (its NowPs()).
+    int64_t NowPs() const
+    {
+        return m_batcher != nullptr ? m_batcher->NowPs() : InaEventBatcher::SimulatorNowPs();
+    }
+
     /// Write every packet this device sends to a pcap file (LINKTYPE_USER0, inasim header).
     void EnablePcap(const std::string& filename);
 

@@ -248,7 +248,7 @@ PoolAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float>* va
     {
         // A new burst: the other workers may not have reached this tensor yet.
         m_gotFirst = false;
-        m_lastActivityPs = Simulator::Now().GetTimeStep();
+        m_lastActivityPs = NowPs();
         NoteBurstStart();
     }
     SendNew();
@@ -277,7 +277,7 @@ PoolAgent::NewFragment(uint64_t seq, const PoolProtocol::WorkerRoute& r, uint8_t
     p->wireBytes = PoolHeader::WIRE_BYTES;
     p->seq = seq;
     p->ecn = INA_ECN_ECT;
-    p->sentPs = Simulator::Now().GetTimeStep();
+    p->sentPs = NowPs();
     r.Stamp(p->Header<PoolHeader>());
     return p;
 }
@@ -391,7 +391,7 @@ PoolAgent::Receive(InaPacket* p, uint32_t port)
         m_pool->Free(p);
         return;
     }
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     m_lastActivityPs = now;
     const uint64_t s = p->seq;
     if (s <= m_lastAck || s >= m_nextSeq || m_done[s & m_ringMask] != 0)
@@ -527,7 +527,7 @@ PoolAgent::ArmTimer()
 void
 PoolAgent::ScheduleTimer(int64_t atPs)
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     m_timerDuePs = std::max(atPs, now);
     m_timer = Simulator::Schedule(TimeStep(m_timerDuePs - now), &PoolAgent::OnTimer, this);
 }
@@ -539,7 +539,7 @@ PoolAgent::OnTimer()
     {
         return; // idle: the next AllReduce re-arms
     }
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     const int64_t rto = RtoPs();
     if (now < m_lastActivityPs + rto)
     {

@@ -80,7 +80,7 @@ AggregationAgent::NotifyDone(uint64_t tensorId)
 bool
 AggregationAgent::NoteTimeout()
 {
-    if (m_timeoutGracePs > 0 && Simulator::Now().GetTimeStep() - m_lastHeardPs < m_timeoutGracePs)
+    if (m_timeoutGracePs > 0 && NowPs() - m_lastHeardPs < m_timeoutGracePs)
     {
         return false; // within the grace: not counted (SetTimeoutGrace)
     }
@@ -103,7 +103,7 @@ AggregationAgent::NoteTimeout()
 bool
 AggregationAgent::NoteTimeoutAtMostEvery(int64_t gapPs)
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     if (m_lastCountedTimeoutPs >= 0 && now - m_lastCountedTimeoutPs < gapPs)
     {
         return false;
@@ -122,7 +122,7 @@ void
 AggregationAgent::NoteReceived()
 {
     m_timeoutsInARow = 0;
-    m_lastHeardPs = Simulator::Now().GetTimeStep();
+    m_lastHeardPs = NowPs();
 }
 
 void
@@ -134,7 +134,7 @@ AggregationAgent::SetTimeoutGrace(Time grace)
 void
 AggregationAgent::NoteBurstStart()
 {
-    m_lastHeardPs = Simulator::Now().GetTimeStep();
+    m_lastHeardPs = NowPs();
 }
 
 void
@@ -196,6 +196,12 @@ Ptr<InaHost>
 AggregationAgent::GetHost() const
 {
     return m_host;
+}
+
+int64_t
+AggregationAgent::NowPs() const
+{
+    return m_host ? m_host->NowPs() : Simulator::Now().GetTimeStep();
 }
 
 } // namespace ns3

@@ -76,6 +76,8 @@ class AggregationAgent : public Object
 
   protected:
     void DoDispose() override;
+    /// Simulator::Now() in picoseconds; cheaper through the host during an arrival (InaHost).
+    int64_t NowPs() const;
     /// Subclasses report a finished tensor here (values, if any, already hold the sum).
     void NotifyDone(uint64_t tensorId);
 

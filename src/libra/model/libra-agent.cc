@@ -129,7 +129,7 @@ LibraAgent::StartRound(uint32_t iteration)
 {
     m_active = true;
     m_round = iteration;
-    m_roundStartPs = Simulator::Now().GetTimeStep();
+    m_roundStartPs = NowPs();
     RoundPairs pairs = DrawPairs(iteration);
     // Hot pairs: Algorithm 1, then the recirculation cap (pairs beyond it go to the PS).
     PackHotPairs(pairs, iteration);
@@ -295,7 +295,7 @@ LibraAgent::NewPacket(uint8_t type, uint32_t round, uint32_t seq, bool retx)
     p->protocol = LIBRA_PROTOCOL;
     p->wireBytes = LibraHeader::MIN_FRAME_BYTES;
     p->seq = seq;
-    p->sentPs = Simulator::Now().GetTimeStep();
+    p->sentPs = NowPs();
     LibraHeader* h = p->Header<LibraHeader>();
     std::memset(h, 0, sizeof(LibraHeader));
     h->type = type;
@@ -352,7 +352,7 @@ LibraAgent::SendTracked(InaPacket* p, Item kind, uint32_t seq, bool retx)
     }
     else
     {
-        m_retx.Sent(ItemId(kind, m_round, seq), Simulator::Now().GetTimeStep());
+        m_retx.Sent(ItemId(kind, m_round, seq), NowPs());
     }
     m_host->Send(p);
     ArmTimer();
@@ -695,7 +695,7 @@ LibraAgent::MaybeFinish()
     }
     m_active = false;
     ++m_counters.rounds;
-    m_counters.sparseBusyPs += Simulator::Now().GetTimeStep() - m_roundStartPs;
+    m_counters.sparseBusyPs += NowPs() - m_roundStartPs;
     RefreshStats();
     NotifyDone(m_roundTensor);
 }
@@ -713,15 +713,14 @@ LibraAgent::ArmTimer()
         return;
     }
     m_timerPending = true;
-    Simulator::Schedule(TimeStep(std::max<int64_t>(0, next - Simulator::Now().GetTimeStep())),
-                        m_timer);
+    Simulator::Schedule(TimeStep(std::max<int64_t>(0, next - NowPs())), m_timer);
 }
 
 void
 LibraAgent::OnTimer()
 {
     m_timerPending = false;
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     m_retx.Expired(now, m_expired);
     // One timeout per Rto counts towards MaxTimeouts, however many packets were out: a window
     // of packets sent one after another expires one after another, and counting each would give

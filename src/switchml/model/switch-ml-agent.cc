@@ -196,7 +196,7 @@ SwitchMlAgent::SendPhase(uint32_t s, bool retransmission)
     p->protocol = SWITCHML_PROTOCOL;
     p->wireBytes = data ? m_wireData : m_wireBoot;
     p->seq = st.chunk;
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     p->sentPs = now;
     SwitchMlHeader* h = p->Header<SwitchMlHeader>();
     h->type = SwitchMlHeader::UPDATE;
@@ -429,7 +429,7 @@ SwitchMlAgent::OnTimer()
     // Still "pending" while re-sending, so Arm does not schedule for the tail: the event is
     // re-armed once, below, for whatever is then the earliest deadline.
     m_timerPending = true;
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     // At most one timeout per RTO counts towards MaxTimeouts, however many slots expire in it.
     if (m_head != m_window && m_slots[m_head].deadlinePs <= now)
     {
