@@ -14,6 +14,8 @@
 namespace ns3
 {
 
+class SimulatorImpl;
+
 /**
  * \ingroup ina-fabric
  * One scheduler event for every group of link arrivals due at the same picosecond.
@@ -137,6 +139,8 @@ class InaEventBatcher
     std::vector<Batch*> m_idle;     //!< batches that ran, ready for reuse
     std::vector<Ptr<Batch>> m_all;  //!< every batch made, to disown them when this dies
     Ptr<DestroyHook> m_destroyHook; //!< registered with the current simulation, or null
+    /// The current simulation's implementation, looked up once (forgotten with m_destroyHook).
+    SimulatorImpl* m_impl = nullptr;
     uint64_t m_scheduled = 0;
 
     static constexpr int64_t NOT_RUNNING = -1; //!< m_runningAtPs when none of its batches runs
