@@ -44,14 +44,7 @@ using namespace ns3::tests;
 using JobSpec = AllReduceRunner::Spec;
 
 /// One SwitchML job.
-class JobRun : public TypedJobRun<SwitchMlProtocol, SwitchMlAgent>
-{
-  public:
-    JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : TypedJobRun(fabric, "ns3::SwitchMlProtocol", spec)
-    {
-    }
-};
+using JobRun = TypedJobRun<SwitchMlProtocol, SwitchMlAgent>;
 
 /// A job of hosts 0 to `workers` - 1 (the star's first), reducing `tensorBytes`.
 JobSpec
