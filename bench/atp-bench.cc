@@ -20,6 +20,7 @@
 // and atp.ratio.jct_mean_ps_over_atp. Options shrink or change the workload (--models, --jobs,
 // --workers, --iterations).
 
+#include "bench-main.h"
 #include "bench-process.h"
 #include "bench-report.h"
 
@@ -41,9 +42,6 @@ using namespace ns3;
 
 namespace
 {
-
-constexpr uint64_t RATE_BPS = 100000000000ULL;
-constexpr int64_t DELAY_PS = 1000000;
 
 struct Options
 {
@@ -83,7 +81,7 @@ Run(const std::string& name, const Options& o)
     InaFabricHelper helper;
     helper.SetQueue(1000000, 100000);
     helper.SetEcmpSeed(1);
-    const InaTopology::LinkSpec link{RATE_BPS, DELAY_PS};
+    const InaTopology::LinkSpec link{BENCH_RATE_BPS, BENCH_DELAY_PS};
     Ptr<InaFabric> fabric =
         helper.Build(InaTopology::LeafSpine(o.leaves, o.spines, o.hostsPerLeaf, link, link));
     const InaTopology& topo = fabric->GetTopology();
@@ -155,12 +153,12 @@ Run(const std::string& name, const Options& o)
 int
 main(int argc, char* argv[])
 {
-    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     Options o;
     std::string models = "resnet50,vgg16";
-    CommandLine cmd(__FILE__);
-    cmd.Usage("ATP benchmark: 8 jobs x 8 workers (ResNet-50, VGG16) on a leaf-spine, ATP and the "
-              "sharded parameter server: wall time, packet-hops/s, JCT per job, PS fallback.");
+    CommandLine cmd = BenchCommandLine(
+        __FILE__,
+        "ATP benchmark: 8 jobs x 8 workers (ResNet-50, VGG16) on a leaf-spine, ATP and the "
+        "sharded parameter server: wall time, packet-hops/s, JCT per job, PS fallback.");
     cmd.AddValue("jobs", "training jobs", o.jobs);
     cmd.AddValue("workers", "workers per job", o.workers);
     cmd.AddValue("iterations", "iterations per job", o.iterations);

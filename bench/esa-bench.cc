@@ -24,6 +24,7 @@
 // speed-ups of ESA (1.35x over ATP and up to 1.89x over SwitchML for all-DNN-A in its figures).
 // The driver runs the scheduler benchmark beside it (raw event rate, for the hop rate's context).
 
+#include "bench-main.h"
 #include "bench-process.h"
 #include "bench-report.h"
 
@@ -130,15 +131,15 @@ RunOnce(const std::string& scenarioPath,
 int
 main(int argc, char* argv[])
 {
-    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     std::string scenario = std::string(INASIM_SOURCE_DIR) + "/examples/scenarios/esa-paper.yaml";
     std::string protocols = "esa,atp,switchml";
     std::string outDir = "/tmp/inasim-esa-bench";
     std::string overrideList;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("ESA benchmark: the paper's simulation set-up (8 jobs x 8 workers on one 100 Gb/s "
-              "switch, sender jitter, send order and overlap) with ESA, ATP and SwitchML: wall "
-              "time, packet-hops/s, mean JCT, memory utilisation.");
+    CommandLine cmd = BenchCommandLine(
+        __FILE__,
+        "ESA benchmark: the paper's simulation set-up (8 jobs x 8 workers on one 100 Gb/s "
+        "switch, sender jitter, send order and overlap) with ESA, ATP and SwitchML: wall "
+        "time, packet-hops/s, mean JCT, memory utilisation.");
     cmd.AddValue("scenario", "the scenario file", scenario);
     cmd.AddValue("protocols", "comma-separated protocols; the first is the reference", protocols);
     cmd.AddValue("overrides", "semicolon-separated KEY=VALUE scenario overrides", overrideList);

@@ -6,6 +6,7 @@
 // PointToPointNetDevice on the same traffic, a permutation on a k=4 fat-tree, in one process so the
 // ratio is meaningful on a noisy machine. Prints one flat JSON object (docs/driver.md).
 
+#include "bench-main.h"
 #include "bench-permutation-traffic.h"
 #include "bench-report.h"
 
@@ -69,11 +70,10 @@ RunOnce(InaFabricHelper::LinkKind kind, uint64_t packetsPerHost)
 int
 main(int argc, char* argv[])
 {
-    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     uint64_t packets = 200000;
     uint64_t p2pPackets = 0;
-    CommandLine cmd(__FILE__);
-    cmd.Usage(
+    CommandLine cmd = BenchCommandLine(
+        __FILE__,
         "Fabric benchmark: permutation traffic on a k=4 fat-tree, inasim link vs PointToPoint.");
     cmd.AddValue("packets", "packets each host sends (inasim link)", packets);
     cmd.AddValue("p2p-packets", "packets each host sends on the p2p run (0: same)", p2pPackets);

@@ -21,6 +21,7 @@
 // A smaller case (--k=4 --jobs=2 --workers=4 --tensor-bytes=... --check-values) is the ctest
 // bench/large-smoke. Prints one flat JSON object (docs/driver.md).
 
+#include "bench-main.h"
 #include "bench-process.h"
 
 #include "ns3/core-module.h"
@@ -128,13 +129,13 @@ RunProtocol(const Options& o, const std::string& protocol)
 int
 main(int argc, char* argv[])
 {
-    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     Options o;
     std::string protocols = "switchml,atp,ring";
     bool fork = true;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("The large case: a k=16 fat-tree, 8 jobs x 128 workers, one ResNet-50 iteration "
-              "each, with SwitchML, ATP and the ring: wall time, peak RSS, completion.");
+    CommandLine cmd = BenchCommandLine(
+        __FILE__,
+        "The large case: a k=16 fat-tree, 8 jobs x 128 workers, one ResNet-50 iteration "
+        "each, with SwitchML, ATP and the ring: wall time, peak RSS, completion.");
     cmd.AddValue("k", "fat-tree size (even, >= 4)", o.k);
     cmd.AddValue("jobs", "jobs", o.jobs);
     cmd.AddValue("workers",

@@ -6,6 +6,7 @@
 // star, virtual payloads: wall time, packet-hops per wall second, and the simulated time against
 // the bus-bandwidth bound 2(n-1)/n x B / rate. Prints one flat JSON object (docs/driver.md).
 
+#include "bench-main.h"
 #include "bench-report.h"
 
 #include "ns3/all-reduce-runner.h"
@@ -63,11 +64,9 @@ RunRing(uint32_t n, uint64_t bytes)
 int
 main(int argc, char* argv[])
 {
-    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     uint64_t bytes = 100000000;
     std::string sizes = "8,64";
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Ring all-reduce benchmark on a 100 Gb/s star.");
+    CommandLine cmd = BenchCommandLine(__FILE__, "Ring all-reduce benchmark on a 100 Gb/s star.");
     cmd.AddValue("bytes", "tensor bytes", bytes);
     cmd.AddValue("hosts", "comma-separated ring sizes", sizes);
     cmd.Parse(argc, argv);

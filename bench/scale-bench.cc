@@ -8,6 +8,7 @@
 // its own so its peak RSS is its own. The ratios to the smallest k are what to read on a noisy
 // machine: every size runs in the same invocation. Prints one flat JSON object (docs/driver.md).
 
+#include "bench-main.h"
 #include "bench-permutation-traffic.h"
 #include "bench-process.h"
 
@@ -122,14 +123,14 @@ RunSize(uint32_t k, uint64_t hopBudget, bool run)
 int
 main(int argc, char* argv[])
 {
-    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     std::string sizes = "4,8,16,24";
     uint64_t hops = 20000000;
     bool inChild = true;
     bool run = true;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Scaling benchmark: the same permutation per host on fat-trees of growing k; cost "
-              "per packet-hop, peak RSS and set-up time per size, and their ratios to the first.");
+    CommandLine cmd = BenchCommandLine(
+        __FILE__,
+        "Scaling benchmark: the same permutation per host on fat-trees of growing k; cost "
+        "per packet-hop, peak RSS and set-up time per size, and their ratios to the first.");
     cmd.AddValue("k", "comma-separated fat-tree sizes, smallest first", sizes);
     cmd.AddValue("hops", "packet-hops to simulate at every size (about)", hops);
     cmd.AddValue("fork",

@@ -16,8 +16,9 @@
  * Output (the `./inasim bench` protocol, docs/driver.md): one flat JSON object on stdout.
  */
 
+#include "bench-main.h"
+
 #include "ns3/command-line.h"
-#include "ns3/ina-fabric-helper.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -99,15 +100,13 @@ RunChains(uint64_t events, uint32_t chains, uint64_t seed)
 int
 main(int argc, char* argv[])
 {
-    // The scheduler every inasim program uses (and picosecond time steps), as they make it.
-    InaFabricHelper::ConfigureSimulator();
     uint64_t events = 8000000;
     uint32_t chains = 1000;
     uint64_t seed = 88172645463325252ULL;
-
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Raw ns-3 event rate: CHAINS self-rescheduling chains of trivial events, random "
-              "delays in [1 ps, 1 us], EVENTS events in total. Prints one flat JSON object.");
+    CommandLine cmd = BenchCommandLine(
+        __FILE__,
+        "Raw ns-3 event rate: CHAINS self-rescheduling chains of trivial events, random "
+        "delays in [1 ps, 1 us], EVENTS events in total. Prints one flat JSON object.");
     cmd.AddValue("events", "events to execute in total (>= chains)", events);
     cmd.AddValue("chains", "concurrent chains, i.e. pending events (>= 1)", chains);
     cmd.AddValue("seed", "xorshift64 seed (non-zero)", seed);

@@ -17,6 +17,7 @@
 // workers (the driver runs the scheduler benchmark beside this one); sim_time within 2 % of the
 // bound.
 
+#include "bench-main.h"
 #include "bench-process.h"
 #include "bench-report.h"
 
@@ -35,9 +36,6 @@ using namespace ns3;
 namespace
 {
 
-constexpr uint64_t RATE_BPS = 100000000000ULL;
-constexpr int64_t DELAY_PS = 1000000;
-
 struct Outcome
 {
     double wallS = 0;
@@ -53,7 +51,8 @@ RunOnce(const std::string& typeId, uint32_t workers, uint64_t bytes, InaFabricHe
 {
     InaFabricHelper helper;
     helper.SetLinkKind(kind);
-    Ptr<InaFabric> fabric = helper.Build(InaTopology::Star(workers, {RATE_BPS, DELAY_PS}));
+    Ptr<InaFabric> fabric =
+        helper.Build(InaTopology::Star(workers, {BENCH_RATE_BPS, BENCH_DELAY_PS}));
     AllReduceRunner::Spec spec;
     for (uint32_t w = 0; w < workers; ++w)
     {
@@ -83,14 +82,14 @@ RunOnce(const std::string& typeId, uint32_t workers, uint64_t bytes, InaFabricHe
 int
 main(int argc, char* argv[])
 {
-    InaFabricHelper::ConfigureSimulator(); // picosecond time steps, the scheduler: before any Time
     uint64_t tensorBytes = 100000000;
     uint64_t p2pBytes = 10000000;
     std::string workerList = "8,64";
     bool ring = true;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("SwitchML benchmark: one all-reduce on one 100 Gb/s switch, inasim links vs "
-              "PointToPoint, simulated time vs the line-rate bound and vs ring all-reduce.");
+    CommandLine cmd = BenchCommandLine(
+        __FILE__,
+        "SwitchML benchmark: one all-reduce on one 100 Gb/s switch, inasim links vs "
+        "PointToPoint, simulated time vs the line-rate bound and vs ring all-reduce.");
     cmd.AddValue("tensor-bytes", "tensor of the inasim and ring runs", tensorBytes);
     cmd.AddValue("p2p-bytes", "tensor of the PointToPoint run", p2pBytes);
     cmd.AddValue("workers", "comma-separated worker counts", workerList);
@@ -128,7 +127,7 @@ main(int argc, char* argv[])
             return 1;
         }
         const double packets = static_cast<double>((tensorBytes / 4 + 31) / 32);
-        const double bound = packets * 180 * 8 / RATE_BPS;
+        const double bound = packets * 180 * 8 / BENCH_RATE_BPS;
         json.Put(p + "inasim.wall_s", fast.wallS, "%.6f");
         json.Put(p + "inasim.hops", fast.hops, "%.0f");
         json.Put(p + "inasim.events", fast.events, "%.0f");

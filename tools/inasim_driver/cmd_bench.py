@@ -20,7 +20,12 @@ SUMMARY = "run performance benchmarks; write DIR/bench.json"
 
 #: `also`: benchmarks whose metrics this one is judged against, run in the same invocation
 #: (ratios between runs of one invocation are meaningful on a noisy machine).
-Benchmark = namedtuple("Benchmark", "program args about also", defaults=((),))
+#: `named_only`: run only when named, never by default.
+#: `check(args)`: called before anything is built (may raise UserError); what it returns goes to
+#: `run(name, bench, checked)`, which returns (metrics, wall seconds). Without them the program is
+#: run with its arguments (run_benchmark).
+Benchmark = namedtuple("Benchmark", "program args about also named_only check run",
+                       defaults=((), False, None, None))
 
 #: The registry: benchmark name -> program (a CMake target of the same name) + arguments.
 #: The program prints ONE flat JSON object on stdout, every key "<name>.<case>.<metric>", every
@@ -59,15 +64,6 @@ BENCHMARKS = {
                       "80-switch fat-tree (plan wall time, rate), and GRID at packet level on "
                       "Fig. 1's fabric (wall time, hops/s)", ("scheduler",)),
 }
-
-#: Run only when named (`./inasim bench htsim --htsim PATH`), never by default: htsim is the
-#: user's own build of another simulator. It runs scale-bench at these hops (a shorter default than
-#: `scale`'s: htsim runs every size twice) and htsim beside it (tools/inasim_driver/bench_htsim.py).
-HTSIM = "htsim"
-HTSIM_HOPS = 5000000
-HTSIM_ABOUT = ("htsim (EQDS, its htsim_eqds binary; --htsim PATH or INASIM_HTSIM) and scale-bench "
-               "on the same fat-trees k = 4, 8, 16, 24 and permutation: CPU ns per packet-hop, "
-               "ours/htsim and k/k=4 for each; only when named")
 
 DEFAULT_OUT = ROOT / "results" / "bench"
 
@@ -158,26 +154,38 @@ def run_benchmark(name, bench):
         raise UserError(f"benchmark {name}: {bench.program} {e}") from None
 
 
-#: scale-bench as the htsim benchmark runs it: the sizes and hops htsim gets.
-HTSIM_SCALE = Benchmark("scale-bench", ("--k=" + ",".join(map(str, bench_htsim.SIZES)),
-                                        f"--hops={HTSIM_HOPS}"), "")
+#: Packet-hops of the htsim benchmark's scale-bench: a shorter default than `scale`'s (htsim runs
+#: every size twice).
+HTSIM_HOPS = 5000000
 
 
-def run_htsim(binary):
-    """scale-bench, then htsim on the same sizes; returns (htsim.* metrics, wall seconds)."""
+def run_htsim(name, bench, binary):
+    """scale-bench (`bench`), then htsim on the same sizes; returns (metrics, wall seconds)."""
     start = time.monotonic()
-    scale, _ = run_benchmark("scale", HTSIM_SCALE)
-    say(f"bench {HTSIM}: $ {display_path(binary)} (k = "
+    scale, _ = run_benchmark("scale", bench)
+    say(f"bench {name}: $ {display_path(binary)} (k = "
         + ", ".join(map(str, bench_htsim.SIZES)) + ", two flow lengths each)")
     metrics = bench_htsim.compare(binary, scale, HTSIM_HOPS)
     return metrics, time.monotonic() - start
 
 
+#: Only when named (`./inasim bench htsim --htsim PATH`): htsim is the user's own build of another
+#: simulator. It runs scale-bench on htsim's sizes and htsim beside it
+#: (tools/inasim_driver/bench_htsim.py).
+BENCHMARKS["htsim"] = Benchmark(
+    "scale-bench", ("--k=" + ",".join(map(str, bench_htsim.SIZES)), f"--hops={HTSIM_HOPS}"),
+    "htsim (EQDS, its htsim_eqds binary; --htsim PATH or INASIM_HTSIM) and scale-bench on the "
+    "same fat-trees k = 4, 8, 16, 24 and permutation: CPU ns per packet-hop, ours/htsim and "
+    "k/k=4 for each; only when named",
+    named_only=True, check=lambda args: bench_htsim.htsim_path(args.htsim), run=run_htsim)
+
+
 def list_benchmarks():
     print("registered benchmarks:")
     for name, bench in BENCHMARKS.items():
-        print(f"  {name:<12} {bench.program:<20} {bench.about}")
-    print(f"  {HTSIM:<12} {'(htsim) scale-bench':<20} {HTSIM_ABOUT}")
+        # A benchmark with a run of its own runs more than its program.
+        program = f"({name}) {bench.program}" if bench.run else bench.program
+        print(f"  {name:<12} {program:<20} {bench.about}")
 
 
 def main(argv):
@@ -188,14 +196,16 @@ def main(argv):
             "after another, and merge their metrics into one flat JSON object in DIR/bench.json "
             "(metric name -> number, plus 'machine'). The file is replaced, not appended to."
         ),
-        epilog="registered: " + ", ".join(BENCHMARKS) + f"; {HTSIM} only when named (see --list)",
+        epilog="registered: " + ", ".join(n for n, b in BENCHMARKS.items() if not b.named_only)
+        + "; " + ", ".join(n for n, b in BENCHMARKS.items() if b.named_only)
+        + " only when named (see --list)",
     )
     parser.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run")
     parser.add_argument("--out", metavar="DIR",
                         help=f"output directory (default {display_path(DEFAULT_OUT)}/)")
     parser.add_argument("--list", action="store_true", help="list the registered benchmarks")
     parser.add_argument("--htsim", metavar="PATH",
-                        help=f"htsim's htsim_eqds binary, for the {HTSIM} benchmark (default "
+                        help="htsim's htsim_eqds binary, for the htsim benchmark (default "
                         f"${bench_htsim.ENV})")
     parser.add_argument("-j", "--jobs", type=int, metavar="N",
                         help="parallel compile jobs if a build is needed")
@@ -204,22 +214,20 @@ def main(argv):
     if args.list:
         list_benchmarks()
         return 0
-    names = list(dict.fromkeys(args.names)) or list(BENCHMARKS)
-    unknown = [n for n in names if n not in BENCHMARKS and n != HTSIM]
-    if not unknown:
-        names = list(dict.fromkeys(
-            [a for n in names if n != HTSIM for a in BENCHMARKS[n].also] + names))
+    names = (list(dict.fromkeys(args.names))
+             or [n for n, b in BENCHMARKS.items() if not b.named_only])
+    unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:
         raise UserError(f"unknown benchmark {', '.join(unknown)}; registered: "
-                        + ", ".join([*BENCHMARKS, HTSIM]), code=2)
+                        + ", ".join(BENCHMARKS), code=2)
+    names = list(dict.fromkeys([a for n in names for a in BENCHMARKS[n].also] + names))
     if args.out is not None and not args.out.strip():
         raise UserError("--out needs a directory", code=2)
     out_dir = Path(args.out).resolve() if args.out else DEFAULT_OUT
-    htsim = bench_htsim.htsim_path(args.htsim) if HTSIM in names else None
+    checked = {n: BENCHMARKS[n].check(args) for n in names if BENCHMARKS[n].check}
 
     bootstrap.ensure_setup()
-    programs = list(dict.fromkeys(
-        HTSIM_SCALE.program if n == HTSIM else BENCHMARKS[n].program for n in names))
+    programs = list(dict.fromkeys(BENCHMARKS[n].program for n in names))
     try:
         building.build(programs, args.jobs)
     except building.UnknownTarget as e:
@@ -231,10 +239,11 @@ def main(argv):
     failures = []
     for name in names:
         try:
-            if name == HTSIM:
-                metrics, wall = run_htsim(htsim)
+            bench = BENCHMARKS[name]
+            if bench.run:
+                metrics, wall = bench.run(name, bench, checked.get(name))
             else:
-                metrics, wall = run_benchmark(name, BENCHMARKS[name])
+                metrics, wall = run_benchmark(name, bench)
         except UserError as e:
             print(f"inasim: error: {e}", file=sys.stderr, flush=True)
             failures.append(name)

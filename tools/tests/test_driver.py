@@ -372,6 +372,7 @@ class BenchCommandTest(unittest.TestCase):
             "alpha": cmd_bench.Benchmark("alpha-bench", ("7",), "a"),
             "beta": cmd_bench.Benchmark("beta-bench", (), "b"),
             "broken": cmd_bench.Benchmark("broken-bench", (), "c"),
+            "htsim": cmd_bench.BENCHMARKS["htsim"],  # the real entry: named only, checks first
         }
         self.built = []
         self.patches = start_patches(self, [
@@ -422,6 +423,24 @@ class BenchCommandTest(unittest.TestCase):
         code, _ = self.run_bench(["--out", str(self.dir / "d")])
         self.assertIsInstance(code, UserError)  # broken fails; the others ran
         self.assertEqual(self.built, [["alpha-bench", "beta-bench", "broken-bench"]])
+
+    def test_named_only_runs_its_own_run_after_its_check(self):
+        calls = []
+        delta = cmd_bench.Benchmark(
+            "beta-bench", (), "d", named_only=True,
+            check=lambda args: calls.append("check") or "checked",
+            run=lambda name, bench, checked: (calls.append((name, bench.program, checked))
+                                              or ({"delta.w.rate": 1.5}, 0.0)))
+        with mock.patch.dict(cmd_bench.BENCHMARKS, {"delta": delta}):
+            code, _ = self.run_bench(["alpha", "--out", str(self.dir / "n")])
+            self.assertEqual(code, 0)
+            self.assertEqual(calls, [])  # not named: neither checked nor run
+            code, _ = self.run_bench(["delta", "--out", str(self.dir / "n")])
+        self.assertEqual(code, 0)
+        self.assertEqual(calls, ["check", ("delta", "beta-bench", "checked")])
+        self.assertEqual(self.built, [["alpha-bench"], ["beta-bench"]])
+        with open(self.dir / "n" / "bench.json") as f:
+            self.assertEqual(json.load(f), {"machine": "Test CPU, 2 cores", "delta.w.rate": 1.5})
 
     def check_htsim_rejected(self, argv, expected):
         with mock.patch.dict(os.environ, {}, clear=False):

@@ -48,7 +48,7 @@ class JobRun : public TypedJobRun<AtpProtocol, AtpAgent>
 {
   public:
     JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : TypedJobRun(fabric, "ns3::AtpProtocol", spec)
+        : TypedJobRun(fabric, spec)
     {
     }
 

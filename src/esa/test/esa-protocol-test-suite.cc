@@ -47,14 +47,7 @@ using JobSpec = SmallJobSpec;
 
 /// One ESA job. Tensor t is piece t of iteration 1, as WorkerApp numbers them (ESA maps pieces
 /// to layers).
-class JobRun : public TypedJobRun<EsaProtocol, EsaAgent>
-{
-  public:
-    JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : TypedJobRun(fabric, "ns3::EsaProtocol", spec)
-    {
-    }
-};
+using JobRun = TypedJobRun<EsaProtocol, EsaAgent>;
 
 /// ESA's jobs here take at most 5 simulated seconds unless a test says otherwise.
 const JobsRunner RunJobs(5);

@@ -290,23 +290,48 @@ class GridPacingTestCase : public TestCase
 
 /**
  * \ingroup grid-test
+ * A case run at a loss rate on every link direction, its losses drawn from the random streams
+ * from `stream` on (each instance its own, so that the cases do not share draws).
+ */
+class LossyTestCase : public TestCase
+{
+  protected:
+    LossyTestCase(const std::string& name, double loss, int64_t stream)
+        : TestCase(name)
+        , m_loss(loss)
+        , m_stream(stream)
+    {
+    }
+
+    /// Fig. 1 at this case's loss.
+    Ptr<InaFabric> LossyFig1() const
+    {
+        return Fig1(m_loss, m_stream);
+    }
+
+    double m_loss;
+    int64_t m_stream;
+};
+
+/**
+ * \ingroup grid-test
  * Fig. 1 with loss on every link direction: every tensor comes back exact (ATP's timeouts and
  * resends, the PS's bitmaps against double counting).
  */
-class GridLossTestCase : public TestCase
+class GridLossTestCase : public LossyTestCase
 {
   public:
     GridLossTestCase(double loss, int64_t stream)
-        : TestCase("Fig. 1, loss " + std::to_string(loss) + ": complete and exact")
-        , m_loss(loss)
-        , m_stream(stream)
+        : LossyTestCase("Fig. 1, loss " + std::to_string(loss) + ": complete and exact",
+                        loss,
+                        stream)
     {
     }
 
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = Fig1(m_loss, m_stream);
+        Ptr<InaFabric> fabric = LossyFig1();
         AllReduceRunner::Spec s = Fig1Job(fabric);
         s.tensorBytes = {100000, 50000};
         JobRun run(fabric, s);
@@ -322,9 +347,6 @@ class GridLossTestCase : public TestCase
         }
         Simulator::Destroy();
     }
-
-    double m_loss;
-    int64_t m_stream;
 };
 
 /**
@@ -337,21 +359,21 @@ class GridLossTestCase : public TestCase
  * every notice arrived (without loss) and was answered with a resend or found its fragment done or
  * already resent, and every unit is free. With 1 % loss the same, less the notices lost.
  */
-class GridCollisionTestCase : public TestCase
+class GridCollisionTestCase : public LossyTestCase
 {
   public:
     GridCollisionTestCase(double loss, int64_t stream)
-        : TestCase("two jobs on a small pool, loss " + std::to_string(loss) +
-                   ": notices, resends, exact")
-        , m_loss(loss)
-        , m_stream(stream)
+        : LossyTestCase("two jobs on a small pool, loss " + std::to_string(loss) +
+                            ": notices, resends, exact",
+                        loss,
+                        stream)
     {
     }
 
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = Fig1(m_loss, m_stream);
+        Ptr<InaFabric> fabric = LossyFig1();
         AllReduceRunner::Spec a = Fig1Job(fabric);
         a.attributes.insert(a.attributes.end(),
                             {{"PoolSize", "64"},
@@ -424,9 +446,6 @@ class GridCollisionTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
         Simulator::Destroy();
     }
-
-    double m_loss;
-    int64_t m_stream;
 };
 
 /**
@@ -435,21 +454,21 @@ class GridCollisionTestCase : public TestCase
  * 64 units with windows of 32: its own fragments in flight collide. Every collision is a notice
  * (none lost without loss), the workers resend, the sums are exact and every unit is free.
  */
-class GridFragmentHashTestCase : public TestCase
+class GridFragmentHashTestCase : public LossyTestCase
 {
   public:
     GridFragmentHashTestCase(double loss, int64_t stream)
-        : TestCase("one job, per-fragment hash, loss " + std::to_string(loss) +
-                   ": self-collisions, exact")
-        , m_loss(loss)
-        , m_stream(stream)
+        : LossyTestCase("one job, per-fragment hash, loss " + std::to_string(loss) +
+                            ": self-collisions, exact",
+                        loss,
+                        stream)
     {
     }
 
   private:
     void DoRun() override
     {
-        Ptr<InaFabric> fabric = Fig1(m_loss, m_stream);
+        Ptr<InaFabric> fabric = LossyFig1();
         AllReduceRunner::Spec s = Fig1Job(fabric);
         s.attributes.insert(s.attributes.end(),
                             {{"HashFragments", "true"},
@@ -474,9 +493,6 @@ class GridFragmentHashTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(fabric->GetAggregatorsInUse(), 0u, "all freed");
         Simulator::Destroy();
     }
-
-    double m_loss;
-    int64_t m_stream;
 };
 
 /**
@@ -1262,14 +1278,14 @@ link tor0..tor4 spine0 rate=40Gbps
  * fragment; the sums are exact at `loss` on every link direction. The old atp-paced refused the set
  * (its model's first programmable switch for tor1 was spine0).
  */
-class AtpPacedRackBaselineTestCase : public TestCase
+class AtpPacedRackBaselineTestCase : public LossyTestCase
 {
   public:
     AtpPacedRackBaselineTestCase(double loss, int64_t stream)
-        : TestCase("atp-paced, rack switches some programmable, loss " + std::to_string(loss) +
-                   ": aggregates at those only, exact")
-        , m_loss(loss)
-        , m_stream(stream)
+        : LossyTestCase("atp-paced, rack switches some programmable, loss " + std::to_string(loss) +
+                            ": aggregates at those only, exact",
+                        loss,
+                        stream)
     {
     }
 
@@ -1339,9 +1355,6 @@ class AtpPacedRackBaselineTestCase : public TestCase
         }
         Simulator::Destroy();
     }
-
-    double m_loss;
-    int64_t m_stream;
 };
 
 /**

@@ -91,6 +91,12 @@ class TypedJobRun : public AllReduceRunner
         }
     }
 
+    /// A job of P installed by its TypeId's name.
+    TypedJobRun(Ptr<InaFabric> fabric, const Spec& spec)
+        : TypedJobRun(fabric, P::GetTypeId().GetName(), spec)
+    {
+    }
+
     /// A switch program's reason summed over the job's switches (protocols with GetSwitches()).
     template<typename R>
     uint64_t Reason(R r) const

@@ -44,14 +44,17 @@ using namespace ns3::tests;
 using JobSpec = AllReduceRunner::Spec;
 
 /// One SwitchML job.
-class JobRun : public TypedJobRun<SwitchMlProtocol, SwitchMlAgent>
+using JobRun = TypedJobRun<SwitchMlProtocol, SwitchMlAgent>;
+
+/// A job of hosts 0 to `workers` - 1 (the star's first), reducing `tensorBytes`.
+JobSpec
+FirstHostsJob(uint32_t workers, const std::vector<uint64_t>& tensorBytes)
 {
-  public:
-    JobRun(Ptr<InaFabric> fabric, const JobSpec& spec)
-        : TypedJobRun(fabric, "ns3::SwitchMlProtocol", spec)
-    {
-    }
-};
+    JobSpec spec;
+    spec.hosts = Range(0, workers);
+    spec.tensorBytes = tensorBytes;
+    return spec;
+}
 
 /// SwitchML's jobs here take at most 2 simulated seconds unless a test says otherwise.
 const JobsRunner RunJobs(2);
@@ -86,10 +89,7 @@ class SwitchMlStarTestCase : public TestCase
     void DoRun() override
     {
         Ptr<InaFabric> fabric = Star(8);
-        JobSpec spec;
-        spec.hosts = Range(0, 8);
-        spec.tensorBytes = {4000000};
-        JobRun run(fabric, spec);
+        JobRun run(fabric, FirstHostsJob(8, {4000000}));
         RunJobs({&run});
         NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "every worker done");
         double worst = 0;
@@ -143,9 +143,7 @@ class SwitchMlNsdiTestCase : public TestCase
     void DoRun() override
     {
         Ptr<InaFabric> fabric = Star(6);
-        JobSpec spec;
-        spec.hosts = Range(0, 6);
-        spec.tensorBytes = {1000000, 10000, 256};
+        JobSpec spec = FirstHostsJob(6, {1000000, 10000, 256});
         spec.attributes = {{"ElementsPerPacket", "64"}, {"Quantizer", "block-exponent"}};
         JobRun run(fabric, spec);
         RunJobs({&run});
@@ -190,9 +188,7 @@ class SwitchMlFloat16TestCase : public TestCase
     void DoRun() override
     {
         Ptr<InaFabric> fabric = Star(4);
-        JobSpec spec;
-        spec.hosts = Range(0, 4);
-        spec.tensorBytes = {1000000};
+        JobSpec spec = FirstHostsJob(4, {1000000});
         spec.attributes = {{"WireFormat", "float16"}};
         JobRun run(fabric, spec);
         RunJobs({&run});
@@ -275,9 +271,7 @@ class SwitchMlLossTestCase : public TestCase
     void DoRun() override
     {
         Ptr<InaFabric> fabric = Star(8, m_loss, 11);
-        JobSpec spec;
-        spec.hosts = Range(0, 8);
-        spec.tensorBytes = {1000000, 65540, 3000};
+        JobSpec spec = FirstHostsJob(8, {1000000, 65540, 3000});
         if (m_nsdi)
         {
             spec.attributes = {{"ElementsPerPacket", "64"}, {"Quantizer", "block-exponent"}};
@@ -437,10 +431,7 @@ class SwitchMlStaleResultTestCase : public TestCase
     void DoRun() override
     {
         Ptr<InaFabric> fabric = Star(4);
-        JobSpec spec;
-        spec.hosts = Range(0, 4);
-        spec.tensorBytes = {4000000};
-        JobRun run(fabric, spec);
+        JobRun run(fabric, FirstHostsJob(4, {4000000}));
         Ptr<InaHost> host = fabric->GetHost(0);
         const uint16_t endpoint = run.protocol->GetEndpoint();
         // The window is 256: at 20 us slot 0 has finished its first phases (chunk 0 on version 0,
@@ -1022,9 +1013,7 @@ class SwitchMlPoolExtremesTestCase : public TestCase
     {
         {
             Ptr<InaFabric> fabric = Star(4, 0.001, 8);
-            JobSpec spec;
-            spec.hosts = Range(0, 4);
-            spec.tensorBytes = {40000, 333};
+            JobSpec spec = FirstHostsJob(4, {40000, 333});
             spec.attributes = {{"PoolSize", "1"}, {"SwitchPoolSize", "1"}};
             JobRun run(fabric, spec);
             RunJobs({&run});
@@ -1130,10 +1119,7 @@ class SwitchMlLongLossTestCase : public TestCase
     void DoRun() override
     {
         Ptr<InaFabric> fabric = Star(8, m_loss, 31);
-        JobSpec spec;
-        spec.hosts = Range(0, 8);
-        spec.tensorBytes = {100000000};
-        JobRun run(fabric, spec);
+        JobRun run(fabric, FirstHostsJob(8, {100000000}));
         RunJobs({&run}, Seconds(30));
         NS_TEST_ASSERT_MSG_EQ(run.Complete(), true, "done");
         NS_TEST_EXPECT_MSG_EQ(run.ValueErrors(), 0, "exact");
