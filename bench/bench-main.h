@@ -23,7 +23,8 @@ constexpr int64_t BENCH_DELAY_PS = 1000000;
 /**
  * The command line of a benchmark's main() (`file` is its __FILE__), with `usage`. It first sets
  * the simulator up as every inasim program has it (picosecond time steps, the scheduler), which
- * must come before any Time is made: call it before anything else in main().
+ * must come before any Time is made: call it before main() makes one (the options declared
+ * before it are numbers and strings).
  */
 inline CommandLine
 BenchCommandLine(const std::string& file, const std::string& usage)

@@ -7,6 +7,7 @@
 // the bus-bandwidth bound 2(n-1)/n x B / rate. Prints one flat JSON object (docs/driver.md).
 
 #include "bench-main.h"
+#include "bench-process.h"
 #include "bench-report.h"
 
 #include "ns3/all-reduce-runner.h"
@@ -71,12 +72,10 @@ main(int argc, char* argv[])
     cmd.AddValue("hosts", "comma-separated ring sizes", sizes);
     cmd.Parse(argc, argv);
     std::string out = "{";
-    std::size_t start = 0;
-    while (start < sizes.size())
+    // Every host has a port of the one switch, whose port numbers are 16 bits with one kept for
+    // "no port".
+    for (const uint32_t n : BenchParseCounts("ring-bench", "hosts", sizes, INA_NO_PORT - 1))
     {
-        std::size_t comma = sizes.find(',', start);
-        uint32_t n = std::stoul(sizes.substr(start, comma - start));
-        start = comma == std::string::npos ? sizes.size() : comma + 1;
         Result r = RunRing(n, bytes);
         double bound = 2.0 * (n - 1) / n * bytes * 8 / 100e9;
         char buf[512];

@@ -253,7 +253,7 @@ RingAllReduceAgent::Begin()
         return;
     }
     Outbound out;
-    out.queuedPs = Simulator::Now().GetTimeStep();
+    out.queuedPs = NowPs();
     out.ownChunks = true;
     out.layout = m_layout;
     out.segment = own;
@@ -377,7 +377,7 @@ RingAllReduceAgent::Consume(Inbound& in)
         Outbound out;
         out.bytes = in.bytes;
         out.words = std::move(in.words);
-        out.queuedPs = Simulator::Now().GetTimeStep();
+        out.queuedPs = NowPs();
         Post(std::move(out));
     }
     ++m_rxChunk;

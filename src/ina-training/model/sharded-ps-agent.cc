@@ -178,7 +178,7 @@ ShardedPsAgent::DoAllReduce(uint64_t tensorId, uint64_t bytes, std::vector<float
                     "ShardedPsAgent (job " << job << "): tensor " << tensorId << " of " << bytes
                                            << " bytes makes more than 2^32 shards");
     m_pending.emplace(tensorId, Pending{values, bytes, static_cast<uint32_t>(shards)});
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = NowPs();
     const uint32_t servers = m_push.size();
     for (uint32_t server = 0; server < servers; ++server)
     {
